@@ -1,0 +1,1 @@
+//! Optional external benchmark tools: found on PATH, version-checked, their output parsed.

@@ -1,0 +1,130 @@
+//! Pinning the calling thread to a CPU set. Kernels always run pinned, so results belong to a
+//! known core (and, on big.LITTLE, a known core type).
+
+use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
+use nix::unistd::Pid;
+
+/// Error when a CPU set cannot be applied (CPU offline, outside the allowed mask, too large).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AffinityError(pub String);
+
+impl std::fmt::Display for AffinityError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for AffinityError {}
+
+/// The CPUs the current thread may run on.
+pub fn allowed_cpus() -> Vec<u32> {
+    let Ok(set) = sched_getaffinity(Pid::from_raw(0)) else {
+        return Vec::new();
+    };
+    (0..CpuSet::count())
+        .filter(|&i| set.is_set(i).unwrap_or(false))
+        .map(|i| i as u32)
+        .collect()
+}
+
+/// Pins the calling thread to `cpus`. Refuses CPUs the thread is not allowed to use (offline,
+/// isolated or restricted by a cgroup) with a message naming them, instead of the kernel's bare
+/// EINVAL (sbc-bench issue 124).
+pub fn pin_current_thread(cpus: &[u32]) -> Result<(), AffinityError> {
+    if cpus.is_empty() {
+        return Err(AffinityError("empty CPU list".into()));
+    }
+    let allowed = allowed_cpus();
+    let bad: Vec<String> = cpus
+        .iter()
+        .filter(|c| !allowed.contains(c))
+        .map(|c| c.to_string())
+        .collect();
+    if !bad.is_empty() {
+        return Err(AffinityError(format!(
+            "CPU {} not online or not allowed for this process (allowed: {})",
+            bad.join(","),
+            format_cpu_list(&allowed)
+        )));
+    }
+    let mut set = CpuSet::new();
+    for &c in cpus {
+        set.set(c as usize)
+            .map_err(|e| AffinityError(format!("CPU {c}: {e}")))?;
+    }
+    sched_setaffinity(Pid::from_raw(0), &set)
+        .map_err(|e| AffinityError(format!("sched_setaffinity({}): {e}", format_cpu_list(cpus))))
+}
+
+/// Parses a CPU list as the kernel and taskset write it: "0-3,6,8-9".
+pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, AffinityError> {
+    let mut out = Vec::new();
+    for part in s.trim().split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad = || AffinityError(format!("bad CPU list element {part:?} in {s:?}"));
+        if let Some((a, b)) = part.split_once('-') {
+            let a: u32 = a.trim().parse().map_err(|_| bad())?;
+            let b: u32 = b.trim().parse().map_err(|_| bad())?;
+            if b < a || b - a > 65535 {
+                return Err(bad());
+            }
+            out.extend(a..=b);
+        } else {
+            out.push(part.parse().map_err(|_| bad())?);
+        }
+    }
+    if out.is_empty() {
+        return Err(AffinityError(format!("empty CPU list {s:?}")));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Formats CPUs as a compact list ("0-3,6").
+pub fn format_cpu_list(cpus: &[u32]) -> String {
+    let mut v = cpus.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let start = v[i];
+        let mut end = start;
+        while i + 1 < v.len() && v[i + 1] == end + 1 {
+            i += 1;
+            end = v[i];
+        }
+        parts.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists_round_trip() {
+        assert_eq!(
+            parse_cpu_list("0-3,6, 8-9").unwrap(),
+            vec![0, 1, 2, 3, 6, 8, 9]
+        );
+        assert_eq!(format_cpu_list(&[0, 1, 2, 3, 6, 8, 9]), "0-3,6,8-9");
+        assert!(parse_cpu_list("3-1").is_err());
+        assert!(parse_cpu_list("x").is_err());
+        assert!(parse_cpu_list("").is_err());
+    }
+
+    #[test]
+    fn pinning_to_an_allowed_cpu_works_and_a_missing_one_is_refused() {
+        let allowed = allowed_cpus();
+        assert!(!allowed.is_empty());
+        pin_current_thread(&allowed[..1]).unwrap();
+        let err = pin_current_thread(&[100_000]).unwrap_err();
+        assert!(err.0.contains("100000"), "{err}");
+    }
+}

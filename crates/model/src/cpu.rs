@@ -1,0 +1,1 @@
+//! Types describing /proc/cpuinfo content. Owned by the probe's cpuinfo parser.

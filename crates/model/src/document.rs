@@ -1,0 +1,56 @@
+//! The versioned result document: one per run or per imported log.
+//!
+//! Every renderer (text log, summary line, terminal, HTML, database rows, LAVA, Prometheus) and
+//! the findings are pure functions of this document. Fields are added, never renamed; a change
+//! that breaks readers bumps [`SCHEMA_VERSION`].
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the document layout. Readers refuse documents with a newer major version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One measured figure in a form every store and comparison understands.
+///
+/// This is the row shape of the results database: suite ("7zip", "membw", "sha256" …), test
+/// ("libc memcpy copy"), variant (backend or tool version), threads and cpus it ran on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    pub suite: String,
+    pub test: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    pub threads: u32,
+    /// CPUs the work was pinned to (empty = not pinned).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpus: Vec<u32>,
+    pub value: f64,
+    pub unit: String,
+    pub higher_is_better: bool,
+    /// Sample standard deviation in percent of the mean, when the figure came from repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread_pct: Option<f64>,
+}
+
+/// A finding: something the analysis noticed, with the evidence it is based on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable machine-readable kind, e.g. "throttling", "swapping", "fake-clock".
+    pub kind: String,
+    pub severity: Severity,
+    /// One line for humans.
+    pub message: String,
+    /// The numbers or lines the finding is based on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing, numbers still valid.
+    Info,
+    /// Numbers are probably affected.
+    Warning,
+    /// Numbers are not to be trusted.
+    Invalid,
+}

@@ -1,0 +1,1 @@
+//! What an imported sbc-bench log contributes (its headline numbers, version, raw sections).

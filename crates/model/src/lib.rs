@@ -1,0 +1,21 @@
+//! The boardbench result document and every type that travels inside it.
+//!
+//! Record first, render later: a run (or an imported sbc-bench log) becomes one
+//! [`document::ResultDocument`]. Logs, summary lines, HTML, database rows and findings are all
+//! computed from it, so an old run can be re-analysed and re-rendered. This crate therefore has
+//! no logic beyond small helpers: only data and its serde shape.
+//!
+//! Module map:
+//! - [`cpu`]: what /proc/cpuinfo says about each processor (core names, ISA, IDs).
+//! - [`machine`]: the machine snapshot the probe takes (topology, cpufreq, thermal, memory, identity).
+//! - [`monitor`]: one sample of the background monitor (clocks, load, CPU states, temperature).
+//! - [`measure`]: raw samples and summaries returned by the measurement kernels.
+//! - [`document`]: the versioned result document of a run or an import.
+//! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
+
+pub mod cpu;
+pub mod document;
+pub mod imported;
+pub mod machine;
+pub mod measure;
+pub mod monitor;

@@ -1,0 +1,1 @@
+//! The machine snapshot taken by the probe. Owned by the probe.

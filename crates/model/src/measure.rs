@@ -1,0 +1,1 @@
+//! Raw samples and summaries returned by the measurement kernels.

@@ -1,0 +1,1 @@
+//! Samples of the background monitor. Owned by the probe's monitor sampler.

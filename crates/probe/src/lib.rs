@@ -1,0 +1,9 @@
+//! Reads the machine: /proc, /sys, the device tree and (on a Raspberry Pi) vcgencmd.
+//!
+//! Everything reads through a [`Root`], so every board can be replayed from a fixture tree in
+//! tests (the node_exporter approach). The probe never writes and never panics on bad input: a
+//! value that cannot be read is absent, and the reason is kept in [`Notes`].
+
+pub mod root;
+
+pub use root::{Absent, Notes, Root};

@@ -1,0 +1,213 @@
+//! The root directory every reader goes through.
+
+use std::path::{Path, PathBuf};
+
+/// A filesystem root to read the machine from: `/` on the live system, a fixture tree in tests.
+#[derive(Debug, Clone)]
+pub struct Root {
+    dir: PathBuf,
+    /// sbc-bench's `CPUINFOFILE`: an alternative /proc/cpuinfo (absolute or relative to the cwd,
+    /// not to the root).
+    cpuinfo_file: Option<PathBuf>,
+}
+
+/// Why a value is absent: the path that was tried and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Absent {
+    pub path: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Absent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.reason)
+    }
+}
+
+/// Collected reasons for absent values, reported with a snapshot instead of failing it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Notes(pub Vec<Absent>);
+
+impl Notes {
+    pub fn push(&mut self, a: Absent) {
+        self.0.push(a);
+    }
+    /// Keeps the value, or records why it is absent and returns `None`.
+    pub fn keep<T>(&mut self, r: Result<T, Absent>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(a) => {
+                self.0.push(a);
+                None
+            }
+        }
+    }
+}
+
+impl Root {
+    /// The live system.
+    pub fn host() -> Self {
+        Self::new("/")
+    }
+
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Root {
+            dir: dir.into(),
+            cpuinfo_file: None,
+        }
+    }
+
+    /// Reads /proc/cpuinfo from `file` instead (sbc-bench's `CPUINFOFILE`).
+    pub fn with_cpuinfo_file(mut self, file: Option<PathBuf>) -> Self {
+        self.cpuinfo_file = file;
+        self
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn is_host(&self) -> bool {
+        self.dir == Path::new("/")
+    }
+
+    /// Maps an absolute machine path ("/sys/devices/...") into this root.
+    pub fn path(&self, abs: &str) -> PathBuf {
+        if abs == "/proc/cpuinfo" {
+            if let Some(f) = &self.cpuinfo_file {
+                return f.clone();
+            }
+        }
+        self.dir.join(abs.trim_start_matches('/'))
+    }
+
+    fn absent(abs: &str, reason: impl Into<String>) -> Absent {
+        Absent {
+            path: abs.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Reads a whole file as text (invalid UTF-8 is replaced, never an error).
+    pub fn read(&self, abs: &str) -> Result<String, Absent> {
+        match std::fs::read(self.path(abs)) {
+            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) => Err(Self::absent(abs, io_reason(&e))),
+        }
+    }
+
+    /// Reads a one-value sysfs file, trimmed; an empty file is absent.
+    pub fn read_value(&self, abs: &str) -> Result<String, Absent> {
+        let s = self.read(abs)?;
+        let t = s.trim().trim_end_matches('\0').trim();
+        if t.is_empty() {
+            return Err(Self::absent(abs, "empty"));
+        }
+        Ok(t.to_string())
+    }
+
+    /// Reads an unsigned integer (decimal) from a one-value file.
+    pub fn read_u64(&self, abs: &str) -> Result<u64, Absent> {
+        let s = self.read_value(abs)?;
+        s.parse()
+            .map_err(|_| Self::absent(abs, format!("not a number: {:?}", truncate(&s, 40))))
+    }
+
+    /// Reads a signed integer from a one-value file (temperatures can be negative).
+    pub fn read_i64(&self, abs: &str) -> Result<i64, Absent> {
+        let s = self.read_value(abs)?;
+        s.parse()
+            .map_err(|_| Self::absent(abs, format!("not a number: {:?}", truncate(&s, 40))))
+    }
+
+    /// Names of the entries of a directory, sorted naturally (policy2 before policy10).
+    pub fn list_dir(&self, abs: &str) -> Result<Vec<String>, Absent> {
+        let rd = std::fs::read_dir(self.path(abs)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
+        let mut names: Vec<String> = rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort_by(|a, b| natural_cmp(a, b));
+        Ok(names)
+    }
+
+    pub fn exists(&self, abs: &str) -> bool {
+        self.path(abs).exists()
+    }
+
+    /// Reads a device-tree string property: NUL-separated strings (e.g. `compatible`).
+    pub fn read_dt_strings(&self, abs: &str) -> Result<Vec<String>, Absent> {
+        let bytes = std::fs::read(self.path(abs)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
+        let v: Vec<String> = bytes
+            .split(|&b| b == 0)
+            .filter(|s| !s.is_empty())
+            .map(|s| String::from_utf8_lossy(s).trim().to_string())
+            .collect();
+        if v.is_empty() {
+            return Err(Self::absent(abs, "empty"));
+        }
+        Ok(v)
+    }
+}
+
+fn truncate(s: &str, n: usize) -> &str {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "missing".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Orders names with embedded numbers numerically: cpu2 < cpu10, policy9 < policy10.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    fn key(s: &str) -> (String, u64, String) {
+        let i = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
+        let j = s[i..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(s.len(), |k| i + k);
+        (
+            s[..i].to_string(),
+            s[i..j].parse().unwrap_or(0),
+            s[j..].to_string(),
+        )
+    }
+    key(a).cmp(&key(b)).then_with(|| a.cmp(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_through_the_root_and_keeps_reasons() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("sys/x")).unwrap();
+        std::fs::write(d.path().join("sys/x/n"), "1200000\n").unwrap();
+        std::fs::write(d.path().join("sys/x/bad"), "abc\n").unwrap();
+        std::fs::write(d.path().join("sys/x/empty"), "").unwrap();
+        let r = Root::new(d.path());
+        assert_eq!(r.read_u64("/sys/x/n"), Ok(1_200_000));
+        assert!(
+            r.read_u64("/sys/x/bad")
+                .unwrap_err()
+                .reason
+                .contains("not a number")
+        );
+        assert_eq!(r.read_value("/sys/x/empty").unwrap_err().reason, "empty");
+        assert_eq!(r.read("/sys/x/none").unwrap_err().reason, "missing");
+    }
+
+    #[test]
+    fn natural_order_puts_policy10_after_policy9() {
+        let mut v = vec!["policy10", "policy2", "policy9", "policy0"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(v, ["policy0", "policy2", "policy9", "policy10"]);
+    }
+}

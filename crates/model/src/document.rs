@@ -54,3 +54,30 @@ pub enum Severity {
     /// Numbers are not to be trusted.
     Invalid,
 }
+
+/// The result document of one run (or of one imported sbc-bench log).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultDocument {
+    pub schema_version: u32,
+    /// The program that produced the document ("boardbench 0.1.0").
+    pub producer: String,
+    /// Device name as the user knows it ("Radxa ROCK 5B").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    /// ISO 8601 with time zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<String>,
+    /// The machine as the probe saw it at the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::machine::MachineInfo>,
+    /// Every measured figure, in the row shape the results database stores.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measurements: Vec<Measurement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
+    /// Set when the document was built from an sbc-bench log rather than measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<crate::imported::ImportedLog>,
+}

@@ -1,1 +1,0 @@
-//! Raw samples and summaries returned by the measurement kernels.

@@ -1,0 +1,1 @@
+//! Samples of the membw kernel.

@@ -1,0 +1,1 @@
+//! Samples of the sha256 kernel.

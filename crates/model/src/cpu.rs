@@ -18,6 +18,30 @@ pub struct CpuInfo {
     /// `Model` line (Raspberry Pi kernels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `system type` line (MIPS and LoongArch kernels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_type: Option<String>,
+    /// ARM core IDs the file prints once for all processors instead of per processor. Old 32-bit
+    /// kernels print the MIDR of the CPU that read the file (one entry; it is then also copied
+    /// into every processor, see `midr_note`); a vendor kernel joins several with `&` (several
+    /// entries; no processor gets one, since the mapping is unknown). Empty for normal files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_cores: Vec<ArmCore>,
+    /// Why the per-processor core IDs are uncertain (set together with `shared_cores`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub midr_note: Option<String>,
+}
+
+/// A decoded ARM core ID printed once for the whole file (see [`CpuInfo::shared_cores`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmCore {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stepping: Option<String>,
+    pub arm: ArmId,
 }
 
 /// One `processor : N` entry.
@@ -47,6 +71,23 @@ pub struct Processor {
     pub flags: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bogomips: Option<f64>,
+    /// RISC-V machine IDs and `uarch` line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub riscv: Option<RiscvId>,
+}
+
+/// RISC-V identification lines, as written in the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RiscvId {
+    /// `uarch` ("sifive,u74-mc"), newer kernels only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uarch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mvendorid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marchid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mimpid: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +98,9 @@ pub struct ArmId {
     pub variant: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision: Option<String>,
+    /// `CPU architecture` ("7", "8", "AArch64").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<String>,
 }
 
 impl Processor {

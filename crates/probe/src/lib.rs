@@ -4,6 +4,9 @@
 //! tests (the node_exporter approach). The probe never writes and never panics on bad input: a
 //! value that cannot be read is absent, and the reason is kept in [`Notes`].
 
+pub mod arm_parts;
+pub mod cpuinfo;
 pub mod root;
+pub mod soc;
 
 pub use root::{Absent, Notes, Root};

@@ -6,7 +6,9 @@
 
 pub mod arm_parts;
 pub mod cpuinfo;
+pub mod monitor;
 pub mod root;
 pub mod soc;
+pub mod stat;
 
 pub use root::{Absent, Notes, Root};

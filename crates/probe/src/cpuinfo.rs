@@ -50,12 +50,25 @@ fn get_ne<'a>(kv: &Kv<'a>, key: &str) -> Option<&'a str> {
     get(kv, key).filter(|v| !v.is_empty())
 }
 
+/// Trimmed `key : value` pairs of all lines.
+fn key_values(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.lines()
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim(), v.trim()))
+}
+
 /// Parses the text of a /proc/cpuinfo. Never panics; unknown lines are ignored.
 pub fn parse(text: &str) -> CpuInfo {
     let mut global: Kv = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
     // Whether lines currently belong to the last processor block (until a blank line).
     let mut in_block = false;
+    // Early RISC-V kernels (4.19 on the U540) print `hart : N` blocks without `processor` lines.
+    let starter = if key_values(text).any(|(k, v)| k == "processor" && v.parse::<u32>().is_ok()) {
+        "processor"
+    } else {
+        "hart"
+    };
     for raw in text.lines() {
         let line = raw.trim_end_matches('\r');
         if line.trim().is_empty() {
@@ -66,15 +79,18 @@ pub fn parse(text: &str) -> CpuInfo {
             continue;
         };
         let (k, v) = (k.trim(), v.trim());
-        if k == "processor" {
-            if let Ok(index) = v.parse::<u32>() {
-                blocks.push(Block {
-                    index,
-                    kv: Vec::new(),
-                });
-                in_block = true;
-                continue;
-            }
+        let start = if k == starter {
+            v.parse::<u32>().ok()
+        } else {
+            None
+        };
+        if let Some(index) = start {
+            blocks.push(Block {
+                index,
+                kv: Vec::new(),
+            });
+            in_block = true;
+            continue;
         }
         // `Processor` (capital P) is the old ARM kernels' global model line.
         if k == "Processor" || GLOBAL_KEYS.contains(&k) || !in_block {
@@ -288,6 +304,7 @@ fn arch(info: &CpuInfo, global: &Kv) -> (Option<&'static str>, Option<String>) {
         procs
             .iter()
             .filter_map(|p| p.isa.as_deref())
+            .chain(get(global, "isa"))
             .flat_map(str::split_whitespace)
     };
     if let Some(rv) = isa_tokens().find(|t| t.starts_with("rv")) {

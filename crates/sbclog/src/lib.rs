@@ -1,1 +1,180 @@
-//! Parses sbc-bench logs of every era into boardbench result documents (see README of the fixtures).
+//! Parses sbc-bench logs of every era into boardbench result documents (see the README of
+//! the `sbc-bench-logs` fixtures for the formats and the headline rules).
+//!
+//! [`parse_log`] turns the text into an [`ImportedLog`] (everything the log says, plus the
+//! headline numbers derived by sbc-bench's rules); [`import`] wraps it into a
+//! [`ResultDocument`] with `Measurement` rows for the headline numbers. [`signals`] extracts
+//! the evidence the findings need (throttling, swapping, background activity).
+//!
+//! Module map: [`version`] (versions, eras), `sysinfo` (header, kernel, arch, core types),
+//! `clock`, `memory`, `sevenzip`, `openssl`, `miner` (cpuminer, Stockfish), `monitor`,
+//! `aftermath` (throttling, swap, dmesg, validation), `summary`, [`headline`], `document`.
+
+mod aftermath;
+mod clock;
+mod document;
+pub mod headline;
+mod memory;
+mod miner;
+mod monitor;
+mod openssl;
+mod sevenzip;
+pub mod signals;
+mod summary;
+mod sysinfo;
+mod text;
+pub mod version;
+
+use model::document::ResultDocument;
+use model::imported::ImportedLog;
+
+pub use document::{import, measurements};
+
+/// Why a file could not be imported. The message is one line, meant for `import: <file>: …`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error("empty file")]
+    Empty,
+    #[error("binary data, not a text log")]
+    Binary,
+    #[error("not an sbc-bench log (no `sbc-bench vX.Y` header and no benchmark sections)")]
+    NotSbcBench,
+    #[error("truncated sbc-bench log: no benchmark results (ends after {0} lines)")]
+    NoResults(usize),
+}
+
+/// Parses the text of one log. `source` is the file name recorded in the result.
+pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
+    if text.trim().is_empty() {
+        return Err(ImportError::Empty);
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let header = lines.first().and_then(|l| sysinfo::header(l));
+    // Logs older than v0.4 start with lsb_release output and carry tinymembench/7-Zip.
+    let old_style = header.is_none()
+        && lines
+            .first()
+            .is_some_and(|l| l.starts_with("Distributor ID:"));
+    if header.is_none() && !old_style {
+        return Err(ImportError::NotSbcBench);
+    }
+    let version = header
+        .as_ref()
+        .and_then(|h| h.version.as_deref())
+        .and_then(version::Version::parse);
+    let era = version::Era::of(version);
+
+    let memory = memory::memory_runs(&lines);
+    let sevenzip = sevenzip::sevenzip(&lines);
+    let openssl = openssl::openssl(&lines);
+    let cpuminer = miner::cpuminer(&lines);
+    if memory.is_empty() && sevenzip.is_none() && openssl.is_none() && cpuminer.is_none() {
+        return Err(if old_style {
+            ImportError::NotSbcBench
+        } else {
+            ImportError::NoResults(lines.len())
+        });
+    }
+    let iostat = sysinfo::iostat(&lines);
+    let (core_types, core_types_source) = sysinfo::core_types(&lines);
+    let cpu_count = iostat.as_ref().and_then(|i| i.cpus);
+    let headline = headline::derive(&headline::Inputs {
+        version,
+        cpu_count,
+        sevenzip: sevenzip.as_ref(),
+        openssl: openssl.as_ref(),
+        memory: &memory,
+        total_scores: cpuminer.as_ref().map_or(&[][..], |m| &m.total_scores),
+    });
+    let mut problems = Vec::new();
+    if memory.is_empty() {
+        problems.push("no tinymembench results".to_string());
+    }
+    if openssl.is_none() {
+        problems.push("no OpenSSL results".to_string());
+    }
+    match &sevenzip {
+        None => problems.push("no 7-Zip results".to_string()),
+        Some(z) if z.totals.is_empty() => {
+            problems.push("no 7-Zip multi-threaded `Total:` line (log cut off?)".to_string())
+        }
+        _ => {}
+    }
+    let summary_line = summary::summary_line(&lines, version);
+    let kernel_machine = iostat.as_ref().and_then(|i| i.machine.clone());
+    Ok(ImportedLog {
+        source: source.to_string(),
+        sha256: None,
+        sbc_bench_version: version.map(|_| {
+            header
+                .as_ref()
+                .and_then(|h| h.version.clone())
+                .unwrap_or_default()
+        }),
+        era: era.name().to_string(),
+        header: header.as_ref().map(|h| h.line.clone()),
+        device: header.as_ref().and_then(|h| h.device.clone()),
+        date: header.as_ref().and_then(|h| h.date.clone()),
+        modes: header.map(|h| h.modes).unwrap_or_default(),
+        distro: sysinfo::distro(&lines),
+        kernel_release: iostat.as_ref().map(|i| i.release.clone()),
+        arch: sysinfo::arch(&lines, kernel_machine.as_deref()),
+        kernel_machine,
+        cpu_count,
+        soc_guess: sysinfo::soc_guess(&lines),
+        core_types,
+        core_types_source: core_types_source.map(str::to_string),
+        clock_checks: clock::clock_checks(&lines),
+        memory,
+        sevenzip,
+        openssl,
+        cpuminer,
+        stockfish: miner::stockfish(&lines),
+        monitor: monitor::monitor_tables(&lines),
+        throttling: aftermath::throttling(&lines),
+        swap: aftermath::swap(&lines),
+        kmsg: aftermath::kmsg(&lines),
+        validation: aftermath::validation(&lines),
+        summary_line,
+        headline,
+        problems,
+    })
+}
+
+/// Imports raw file bytes: text check, parse, checksum, result document.
+pub fn import_bytes(bytes: &[u8], source: &str) -> Result<ResultDocument, ImportError> {
+    if bytes.is_empty() {
+        return Err(ImportError::Empty);
+    }
+    if looks_binary(bytes) {
+        return Err(ImportError::Binary);
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let mut log = parse_log(&text, source)?;
+    log.sha256 = Some(sha256_hex(bytes));
+    Ok(import(log))
+}
+
+/// NUL bytes or many control characters in the first 8 KiB mean "not a text log".
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return true;
+    }
+    let ctrl = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x1b | 0x0c))
+        .count();
+    ctrl * 20 > head.len()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,151 @@
+//! The six headline numbers of Results.md, derived exactly as sbc-bench derives them in the
+//! version that wrote the log (rules documented in the fixtures README, checked against
+//! expected.json).
+
+use model::imported::{Headline, MemoryRun, OpenSsl, SevenZip};
+
+use crate::memory;
+use crate::version::{Era, Version};
+
+/// sbc-bench's `$(( $(awk '{printf ("%0.0f",$1/10)}' <<<x) * 10 ))`: C printf rounding of the
+/// double x/10 (round half to even on the exact binary value), times ten.
+pub fn r10(x: f64) -> u64 {
+    if !x.is_finite() || x <= 0.0 {
+        return 0;
+    }
+    let q = x / 10.0;
+    let f = q.floor();
+    // q - f is exact for doubles of this size, so ties are real ties of the double.
+    let d = q - f;
+    let r = if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) {
+        f + 1.0
+    } else {
+        f
+    };
+    (r as u64) * 10
+}
+
+/// Everything the rules look at.
+pub struct Inputs<'a> {
+    pub version: Option<Version>,
+    pub cpu_count: Option<u32>,
+    pub sevenzip: Option<&'a SevenZip>,
+    pub openssl: Option<&'a OpenSsl>,
+    pub memory: &'a [MemoryRun],
+    pub total_scores: &'a [f64],
+}
+
+pub fn derive(i: &Inputs) -> Headline {
+    let era = Era::of(i.version);
+    let zip_multi = zip_multi(i, era);
+    Headline {
+        zip_multi,
+        zip_single: zip_single(i, zip_multi),
+        aes: aes(i, era),
+        memcpy: mem(i, era, memory::memcpy),
+        memset: mem(i, era, memory::memset),
+        khs: i.total_scores.get(1).or(i.total_scores.first()).copied(),
+    }
+}
+
+/// R10(⌊sum / N⌋) over the `Total:` ratings; N = 3 for v0.8.4–v0.9.6 (unless only one run,
+/// the single-core case since v0.9.2), the number of finished runs otherwise.
+fn zip_multi(i: &Inputs, era: Era) -> Option<u64> {
+    let z = i.sevenzip?;
+    let list = &z.totals;
+    if list.is_empty() {
+        return None;
+    }
+    let sum: u64 = list.iter().sum();
+    let n = match (era, i.version) {
+        (Era::Manual, _) => list.len() as u64,
+        (_, Some(v)) if v >= Version(0, 9, 7) => list.len() as u64,
+        (_, Some(v)) if list.len() == 1 && v >= Version(0, 9, 2) => 1,
+        _ => 3,
+    };
+    Some(r10((sum / n) as f64))
+}
+
+/// Max of the single-threaded ratings. Single-core machines: before v0.9.9 the row repeats
+/// the rounded multi value, from v0.9.9 on it is the raw rating of the one run.
+fn zip_single(i: &Inputs, zip_multi: Option<u64>) -> Option<u64> {
+    let z = i.sevenzip?;
+    let single_core = i.cpu_count == Some(1) || (z.single.is_empty() && z.totals.len() == 1);
+    if single_core {
+        return match i.version {
+            Some(v) if v >= Version(0, 9, 9) => z.totals.iter().max().copied().or(zip_multi),
+            _ => zip_multi,
+        };
+    }
+    z.single.iter().map(|r| r.rating).max()
+}
+
+/// aes-256-cbc, 16 KiB column, integer part (of the 8 KiB column when OpenSSL 1.0.x printed
+/// only five: sbc-bench then read an empty field, i.e. 0; the hand-made rows used 8 KiB).
+fn aes(i: &Inputs, era: Era) -> Option<u64> {
+    let t = i.openssl?;
+    let vals: Vec<u64> = t
+        .rows
+        .iter()
+        .filter(|r| r.cipher == "aes-256-cbc" && !r.fully_parallel)
+        .map(|r| {
+            if r.values_k.len() >= 6 {
+                r.values_k[5] as u64
+            } else if era == Era::Manual {
+                r.values_k.last().copied().unwrap_or(0.0) as u64
+            } else {
+                0
+            }
+        })
+        .collect();
+    if vals.is_empty() {
+        return None;
+    }
+    let sum: u64 = vals.iter().sum();
+    let max = *vals.iter().max().expect("non-empty");
+    let v = match era {
+        Era::Auto094 => match t.mode.as_deref() {
+            Some("each_cluster") => max,
+            _ => sum / vals.len().max(1) as u64,
+        },
+        Era::Auto084 => sum / 2,
+        Era::Manual => {
+            if i.cpu_count.is_some_and(|n| n > 4) {
+                max
+            } else {
+                sum / vals.len() as u64
+            }
+        }
+    };
+    Some(r10(v as f64))
+}
+
+/// v0.9.4+: max over all runs; older: the last run (the last cluster tested).
+fn mem(i: &Inputs, era: Era, pick: fn(&MemoryRun) -> Option<f64>) -> Option<u64> {
+    let vals: Vec<f64> = i.memory.iter().filter_map(pick).collect();
+    let v = match era {
+        Era::Auto094 => vals
+            .iter()
+            .copied()
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x)))),
+        _ => vals.last().copied(),
+    }?;
+    Some(r10(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r10_is_printf_rounding() {
+        assert_eq!(r10(12345.0), 12340);
+        assert_eq!(r10(12355.0), 12360);
+        assert_eq!(r10(1922.6), 1920);
+        assert_eq!(r10(1925.0), 1920);
+        assert_eq!(r10(1935.0), 1940);
+        assert_eq!(r10(4.9), 0);
+        assert_eq!(r10(5.1), 10);
+        assert_eq!(r10(f64::NAN), 0);
+    }
+}

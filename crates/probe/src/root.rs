@@ -42,6 +42,19 @@ impl Notes {
             }
         }
     }
+
+    /// Like [`Notes::keep`], but a missing file is normal (an optional sysfs attribute): it is
+    /// absent without a note. Files that exist but are empty, garbage or unreadable are noted.
+    pub fn keep_optional<T>(&mut self, r: Result<T, Absent>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(a) if a.reason == "missing" => None,
+            Err(a) => {
+                self.0.push(a);
+                None
+            }
+        }
+    }
 }
 
 impl Root {
@@ -73,10 +86,10 @@ impl Root {
 
     /// Maps an absolute machine path ("/sys/devices/...") into this root.
     pub fn path(&self, abs: &str) -> PathBuf {
-        if abs == "/proc/cpuinfo" {
-            if let Some(f) = &self.cpuinfo_file {
-                return f.clone();
-            }
+        if abs == "/proc/cpuinfo"
+            && let Some(f) = &self.cpuinfo_file
+        {
+            return f.clone();
         }
         self.dir.join(abs.trim_start_matches('/'))
     }
@@ -135,6 +148,85 @@ impl Root {
         self.path(abs).exists()
     }
 
+    /// Reads a CPU list file ("0-3,6"). An empty file is an empty list (offline lists are).
+    pub fn read_cpu_list(&self, abs: &str) -> Result<Vec<u32>, Absent> {
+        let s = self.read(abs)?;
+        parse_cpu_list(&s).ok_or_else(|| {
+            Self::absent(abs, format!("not a CPU list: {:?}", truncate(s.trim(), 40)))
+        })
+    }
+
+    /// Reads a whitespace-separated list of numbers; an empty file is absent.
+    pub fn read_u64_list(&self, abs: &str) -> Result<Vec<u64>, Absent> {
+        let s = self.read_value(abs)?;
+        parse_u64_list(&s)
+            .ok_or_else(|| Self::absent(abs, format!("not numbers: {:?}", truncate(&s, 40))))
+    }
+
+    /// Resolves symbolic links *inside* the root: an absolute link target ("/usr/bin/dash")
+    /// means the root's /usr/bin/dash, not the host's. Returns the machine path of the final
+    /// file. Needed wherever a link is followed in a fixture tree or a mounted image.
+    pub fn resolve(&self, abs: &str) -> Result<String, Absent> {
+        let mut todo: Vec<String> = abs
+            .split('/')
+            .filter(|c| !c.is_empty())
+            .rev()
+            .map(str::to_string)
+            .collect();
+        let mut done: Vec<String> = Vec::new();
+        let mut hops = 0;
+        while let Some(c) = todo.pop() {
+            match c.as_str() {
+                "." => continue,
+                ".." => {
+                    done.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            done.push(c);
+            let here = format!("/{}", done.join("/"));
+            let host = self.dir.join(here.trim_start_matches('/'));
+            let Ok(meta) = std::fs::symlink_metadata(&host) else {
+                continue; // missing: the read that follows reports it
+            };
+            if !meta.file_type().is_symlink() {
+                continue;
+            }
+            hops += 1;
+            if hops > 40 {
+                return Err(Self::absent(abs, "too many levels of symbolic links"));
+            }
+            let target = std::fs::read_link(&host).map_err(|e| Self::absent(abs, io_reason(&e)))?;
+            let target = target.to_string_lossy().into_owned();
+            done.pop();
+            if target.starts_with('/') {
+                done.clear();
+            }
+            todo.extend(
+                target
+                    .split('/')
+                    .filter(|c| !c.is_empty())
+                    .rev()
+                    .map(str::to_string),
+            );
+        }
+        Ok(format!("/{}", done.join("/")))
+    }
+
+    /// Reads at most `n` bytes from the start of a file, following links inside the root
+    /// (ELF headers of /bin/sh).
+    pub fn read_head(&self, abs: &str, n: usize) -> Result<Vec<u8>, Absent> {
+        use std::io::Read;
+        let real = self.resolve(abs)?;
+        let f = std::fs::File::open(self.path(&real)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
+        let mut buf = Vec::with_capacity(n);
+        f.take(n as u64)
+            .read_to_end(&mut buf)
+            .map_err(|e| Self::absent(abs, io_reason(&e)))?;
+        Ok(buf)
+    }
+
     /// Reads a device-tree string property: NUL-separated strings (e.g. `compatible`).
     pub fn read_dt_strings(&self, abs: &str) -> Result<Vec<String>, Absent> {
         let bytes = std::fs::read(self.path(abs)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
@@ -150,7 +242,35 @@ impl Root {
     }
 }
 
-fn truncate(s: &str, n: usize) -> &str {
+/// Parses a kernel CPU list ("0-3,6,8-11"; empty = no CPU). `None` for anything else.
+pub fn parse_cpu_list(s: &str) -> Option<Vec<u32>> {
+    let s = s.trim().trim_end_matches('\0');
+    let mut v = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+                // 65536 CPUs is far beyond any kernel's NR_CPUS: refuse to build huge lists
+                // from a corrupted file.
+                if b < a || b - a > 65_536 {
+                    return None;
+                }
+                v.extend(a..=b);
+            }
+            None => v.push(part.parse().ok()?),
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    Some(v)
+}
+
+/// Parses a whitespace-separated list of unsigned numbers (cpufreq frequency lists).
+pub fn parse_u64_list(s: &str) -> Option<Vec<u64>> {
+    s.split_whitespace().map(|w| w.parse().ok()).collect()
+}
+
+pub(crate) fn truncate(s: &str, n: usize) -> &str {
     match s.char_indices().nth(n) {
         Some((i, _)) => &s[..i],
         None => s,
@@ -202,6 +322,29 @@ mod tests {
         );
         assert_eq!(r.read_value("/sys/x/empty").unwrap_err().reason, "empty");
         assert_eq!(r.read("/sys/x/none").unwrap_err().reason, "missing");
+    }
+
+    #[test]
+    fn cpu_lists() {
+        assert_eq!(parse_cpu_list("0-3,6,8-9\n"), Some(vec![0, 1, 2, 3, 6, 8, 9]));
+        assert_eq!(parse_cpu_list("\n"), Some(vec![]));
+        assert_eq!(parse_cpu_list("3-1"), None);
+        assert_eq!(parse_cpu_list("x"), None);
+        assert_eq!(parse_cpu_list("0-4294967295"), None);
+    }
+
+    #[test]
+    fn links_resolve_inside_the_root() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("usr/bin")).unwrap();
+        std::fs::write(d.path().join("usr/bin/dash"), b"\x7fELF").unwrap();
+        std::os::unix::fs::symlink("usr/bin", d.path().join("bin")).unwrap();
+        std::os::unix::fs::symlink("/usr/bin/dash", d.path().join("usr/bin/sh")).unwrap();
+        std::os::unix::fs::symlink("loop", d.path().join("loop")).unwrap();
+        let r = Root::new(d.path());
+        assert_eq!(r.resolve("/bin/sh").unwrap(), "/usr/bin/dash");
+        assert_eq!(r.read_head("/bin/sh", 2).unwrap(), b"\x7fE");
+        assert!(r.resolve("/loop").is_err());
     }
 
     #[test]

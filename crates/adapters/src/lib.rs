@@ -1,1 +1,147 @@
 //! Optional external benchmark tools: found on PATH, version-checked, their output parsed.
+//!
+//! sbc-bench's headline scores come from four external programs. boardbench runs the same
+//! programs (when they are installed) so its numbers can be compared with sbc-bench's database,
+//! but treats each one as an *adapter*: a missing or broken tool makes its phase a recorded
+//! [`Skip`] with a reason, never a crash.
+//!
+//! # How the run uses this crate
+//!
+//! ```no_run
+//! use boardbench_adapters::{SearchPath, SystemRunner, Runner, RunContext, sevenzip};
+//!
+//! let sp = SearchPath::from_env();                  // or SearchPath::new(custom PATH) in tests
+//! let runner = SystemRunner;                        // or a stub implementing `Runner`
+//! match sevenzip::find(&sp, &runner) {
+//!     Err(skip) => println!("{skip}"),              // record the skip in the document
+//!     Ok(found) => {
+//!         // found.version.comparable_with_sbc_bench tells whether the score may be compared.
+//!         let opts = sevenzip::BenchOptions::sbc_bench(1, 2_000_000);
+//!         let inv = sevenzip::invocation(&found.tool, &opts).pinned(&[0]);
+//!         let out = runner.run(&inv).expect("started");
+//!         let bench = sevenzip::parse(&out.combined()).expect("a Tot: line");
+//!         let rows = bench.measurements(&RunContext::pinned(&[0]).variant(&found.version.label()));
+//!         println!("{} MIPS, {} rows", bench.tot.rating_mips, rows.len());
+//!     }
+//! }
+//! ```
+//!
+//! Every tool module has the same shape:
+//! * `CANDIDATES` (program names, in order of preference) and `find(&SearchPath, &dyn Runner)
+//!   -> Result<Found<Version>, Skip>`, which locates the program and runs `detect`;
+//! * `detect(&dyn Runner, &Tool) -> Result<Version, Skip>` and the pure `parse_version(text)`;
+//! * `args(..)` / `invocation(..)` building the exact command line sbc-bench uses (or a shorter
+//!   one for quick runs);
+//! * the pure `parse(output) -> Result<Parsed, ParseError>` (all runs in a text: `parse_all`),
+//!   whose result has `measurements(&RunContext) -> Vec<model::document::Measurement>`.
+//!
+//! Modules:
+//! * [`tool`]: [`SearchPath`], [`Tool`], [`Invocation`], [`Runner`] / [`SystemRunner`]
+//!   (pinning via `sched_setaffinity` in the child, time limit, capture), [`Skip`].
+//! * [`sevenzip`]: `7z b` (suite "7zip", MIPS). Knows the *real* 7-Zip version behind Debian's
+//!   `p7zip 16.02+really26.02` wrapper; only 7-Zip ≤ 16.02 scores compare with sbc-bench.
+//! * [`openssl`]: `openssl speed -elapsed -evp aes-*-cbc` (suite "openssl", kB/s with k = 1000 B/s).
+//! * [`stockfish`]: `bench 128 <threads> 24 default depth` (suite "stockfish", nodes/s).
+//! * [`cpuminer`]: `cpuminer --benchmark` for 5 minutes (suite "cpuminer", kH/s) and sbc-bench's
+//!   "Total Scores" rule.
+
+pub mod cpuminer;
+pub mod openssl;
+pub mod sevenzip;
+pub mod stockfish;
+pub mod tool;
+mod util;
+
+pub use tool::{Invocation, Output, RunError, Runner, SearchPath, Skip, SystemRunner, Tool};
+
+use model::document::Measurement;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Output that does not contain what the parser needs (no `Tot:` line, no table …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParseError {
+    /// The tool family ("7-Zip", "OpenSSL", "Stockfish", "cpuminer").
+    pub tool: String,
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(tool: &str, message: impl Into<String>) -> Self {
+        ParseError {
+            tool: tool.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} output not understood: {}", self.tool, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A tool that was found and whose version was read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Found<V> {
+    pub tool: Tool,
+    pub version: V,
+}
+
+/// What the caller knows about a run that the output does not say: the CPUs it was pinned to,
+/// the thread count it asked for and the tool version label that goes into
+/// [`Measurement::variant`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunContext {
+    /// Threads the tool was told to use. `None`: take it from the output where it says
+    /// (7-Zip's "Benchmark threads"), else 1.
+    pub threads: Option<u32>,
+    pub cpus: Vec<u32>,
+    pub variant: Option<String>,
+}
+
+impl RunContext {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn pinned(cpus: &[u32]) -> Self {
+        RunContext {
+            cpus: cpus.to_vec(),
+            ..Self::default()
+        }
+    }
+
+    pub fn threads(mut self, threads: u32) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    pub fn variant(mut self, variant: &str) -> Self {
+        self.variant = Some(variant.to_string());
+        self
+    }
+
+    pub(crate) fn row(
+        &self,
+        suite: &str,
+        test: &str,
+        threads: u32,
+        value: f64,
+        unit: &str,
+    ) -> Measurement {
+        Measurement {
+            suite: suite.to_string(),
+            test: test.to_string(),
+            variant: self.variant.clone(),
+            threads,
+            cpus: self.cpus.clone(),
+            value,
+            unit: unit.to_string(),
+            higher_is_better: true,
+            spread_pct: None,
+        }
+    }
+}

@@ -1,0 +1,531 @@
+//! Finding an external program and running it: the part every adapter shares.
+//!
+//! * [`SearchPath`] looks a program up the way a shell would, in a PATH the caller controls, so
+//!   tests (and the end-to-end run test) can put stub tools first or hide real ones.
+//! * [`Runner`] runs one [`Invocation`]; [`SystemRunner`] is the real one. It pins the child to
+//!   CPUs in the child itself (`sched_setaffinity` between fork and exec, no `taskset` needed),
+//!   captures stdout/stderr and the wall time, and ends the child's whole process group when a
+//!   time limit is reached (cpuminer never ends by itself; a hung tool must not hang the run).
+//! * [`Skip`] is what a phase records instead of crashing when a tool is missing or unusable.
+
+use std::collections::BTreeSet;
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io::{Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+/// Why a phase did not run. Recorded in the result document; never a crash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skip {
+    /// The tool family ("7-Zip", "OpenSSL", "Stockfish", "cpuminer").
+    pub tool: String,
+    /// One line for humans, e.g. "none of 7zz, 7z, 7za, 7zr found in PATH".
+    pub reason: String,
+}
+
+impl Skip {
+    pub fn new(tool: &str, reason: impl Into<String>) -> Self {
+        Skip {
+            tool: tool.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} skipped: {}", self.tool, self.reason)
+    }
+}
+
+impl std::error::Error for Skip {}
+
+/// An external program found on the search path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// The candidate name that matched ("7zz", "7za", "stockfish" …).
+    pub name: String,
+    /// Absolute (or as given in PATH) location of the executable.
+    pub path: PathBuf,
+}
+
+/// Directories to look for programs in, in order.
+///
+/// [`SearchPath::from_env`] is `$PATH` plus the games directories Debian uses for stockfish
+/// (`/usr/games` is not in root's PATH). [`SearchPath::new`] uses exactly the PATH string given
+/// and nothing else, so a test with an empty or stub-only PATH sees no real tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchPath {
+    dirs: Vec<PathBuf>,
+}
+
+/// Searched after `$PATH` by [`SearchPath::from_env`]: Debian and Ubuntu install stockfish here.
+pub const FALLBACK_DIRS: &[&str] = &["/usr/games", "/usr/local/games"];
+
+impl SearchPath {
+    /// Exactly the directories of a PATH-style string (`a:b:c`). Empty entries are ignored
+    /// (a shell would read them as ".", which is never what a benchmark wants).
+    pub fn new(path: &OsStr) -> Self {
+        let dirs = std::env::split_paths(path)
+            .filter(|d| !d.as_os_str().is_empty())
+            .collect();
+        SearchPath { dirs }
+    }
+
+    /// The process's `$PATH` followed by [`FALLBACK_DIRS`].
+    pub fn from_env() -> Self {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut sp = SearchPath::new(&path);
+        for d in FALLBACK_DIRS {
+            let d = PathBuf::from(d);
+            if !sp.dirs.contains(&d) {
+                sp.dirs.push(d);
+            }
+        }
+        sp
+    }
+
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// The PATH string for a child process, so the tool itself finds its helpers the same way.
+    pub fn to_os_string(&self) -> OsString {
+        std::env::join_paths(&self.dirs).unwrap_or_default()
+    }
+
+    /// The first executable named `name` in the search directories.
+    pub fn find_one(&self, name: &str) -> Option<Tool> {
+        // A name with a slash is a path, as in a shell.
+        if name.contains('/') {
+            let p = PathBuf::from(name);
+            return is_executable(&p).then(|| Tool {
+                name: file_name(&p),
+                path: p,
+            });
+        }
+        self.dirs.iter().map(|d| d.join(name)).find_map(|p| {
+            is_executable(&p).then(|| Tool {
+                name: name.to_string(),
+                path: p,
+            })
+        })
+    }
+
+    /// Every candidate that exists, in the order of `candidates` (the caller's preference).
+    pub fn find_all(&self, candidates: &[&str]) -> Vec<Tool> {
+        candidates.iter().filter_map(|c| self.find_one(c)).collect()
+    }
+
+    /// The first candidate that exists, or a [`Skip`] naming all of them and the directories.
+    pub fn find(&self, family: &str, candidates: &[&str]) -> Result<Tool, Skip> {
+        self.find_all(candidates)
+            .into_iter()
+            .next()
+            .ok_or_else(|| not_found(family, candidates, self))
+    }
+}
+
+pub(crate) fn not_found(family: &str, candidates: &[&str], sp: &SearchPath) -> Skip {
+    let dirs: Vec<String> = sp.dirs.iter().map(|d| d.display().to_string()).collect();
+    Skip::new(
+        family,
+        format!(
+            "none of {} found in PATH ({})",
+            candidates.join(", "),
+            if dirs.is_empty() {
+                "empty".to_string()
+            } else {
+                dirs.join(":")
+            }
+        ),
+    )
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn is_executable(p: &Path) -> bool {
+    match std::fs::metadata(p) {
+        Ok(m) => m.is_file() && m.permissions().mode() & 0o111 != 0,
+        Err(_) => false,
+    }
+}
+
+/// One run of an external program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invocation {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// Written to the child's stdin, which is then closed (Stockfish reads its commands there).
+    /// `None`: stdin is /dev/null.
+    pub stdin: Option<String>,
+    /// CPUs the child (and everything it starts) may run on; empty = not pinned.
+    pub cpus: Vec<u32>,
+    /// The child's process group is ended after this long. For cpuminer this is the normal end
+    /// of the run, so the output gathered until then is still returned.
+    pub time_limit: Option<Duration>,
+    /// Extra environment variables (e.g. `LC_ALL=C` so numbers use a decimal point).
+    pub env: Vec<(String, String)>,
+    /// When set, the child's PATH (tools that start helpers look them up the same way).
+    pub path: Option<OsString>,
+}
+
+impl Invocation {
+    pub fn new(tool: &Tool, args: &[&str]) -> Self {
+        Invocation {
+            program: tool.path.clone(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            stdin: None,
+            cpus: Vec::new(),
+            time_limit: None,
+            env: vec![("LC_ALL".into(), "C".into())],
+            path: None,
+        }
+    }
+
+    pub fn stdin(mut self, input: impl Into<String>) -> Self {
+        self.stdin = Some(input.into());
+        self
+    }
+
+    pub fn pinned(mut self, cpus: &[u32]) -> Self {
+        self.cpus = cpus.to_vec();
+        self
+    }
+
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    pub fn search_path(mut self, sp: &SearchPath) -> Self {
+        self.path = Some(sp.to_os_string());
+        self
+    }
+
+    /// The command line as a shell user would type it (for logs and the result document).
+    pub fn command_line(&self) -> String {
+        let mut s = String::new();
+        if !self.cpus.is_empty() {
+            s.push_str(&format!("taskset -c {} ", format_cpu_list(&self.cpus)));
+        }
+        s.push_str(&self.program.display().to_string());
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(a);
+        }
+        s
+    }
+}
+
+/// What a finished (or ended) child left behind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    /// Exit code when the child exited by itself.
+    pub exit_code: Option<i32>,
+    /// Signal that ended the child (also set when we ended it at the time limit).
+    pub signal: Option<i32>,
+    /// The time limit was reached and the child was ended by us.
+    pub timed_out: bool,
+    pub wall: Duration,
+}
+
+impl Output {
+    /// Exited by itself with status 0.
+    pub fn success(&self) -> bool {
+        self.exit_code == Some(0) && !self.timed_out
+    }
+
+    /// stdout followed by stderr: several tools print their figures on stderr (Stockfish's
+    /// bench summary, cpuminer's log lines).
+    pub fn combined(&self) -> String {
+        let mut s = self.stdout.clone();
+        if !s.is_empty() && !s.ends_with('\n') && !self.stderr.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&self.stderr);
+        s
+    }
+
+    /// A short description of how the child ended, for skip reasons and logs.
+    pub fn describe_end(&self) -> String {
+        match (self.timed_out, self.exit_code, self.signal) {
+            (true, _, _) => format!(
+                "ended at the time limit after {:.1} s",
+                self.wall.as_secs_f64()
+            ),
+            (false, Some(c), _) => format!("exit status {c}"),
+            (false, None, Some(9)) => "killed (SIGKILL, out of memory?)".to_string(),
+            (false, None, Some(s)) => format!("killed by signal {s}"),
+            (false, None, None) => "ended without status".to_string(),
+        }
+    }
+}
+
+/// Why a program could not be run at all (not: why it failed; that is in [`Output`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// fork/exec failed (missing file, not executable, bad interpreter).
+    Spawn(String),
+    /// The CPU list cannot be applied (empty set, CPU number too large, not allowed).
+    Affinity(String),
+    /// Reading the child's output failed.
+    Io(String),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Spawn(e) => write!(f, "cannot start: {e}"),
+            RunError::Affinity(e) => write!(f, "cannot pin: {e}"),
+            RunError::Io(e) => write!(f, "cannot read output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs invocations. The run uses [`SystemRunner`]; tests can substitute a runner that replays
+/// recorded outputs without starting anything.
+pub trait Runner {
+    fn run(&self, inv: &Invocation) -> Result<Output, RunError>;
+}
+
+/// Grace period between SIGTERM and SIGKILL when the time limit is reached, so a tool that
+/// flushes its log on SIGTERM (cpuminer) still gets its last lines out.
+const KILL_GRACE: Duration = Duration::from_secs(2);
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs real processes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemRunner;
+
+impl Runner for SystemRunner {
+    fn run(&self, inv: &Invocation) -> Result<Output, RunError> {
+        run_process(inv)
+    }
+}
+
+fn run_process(inv: &Invocation) -> Result<Output, RunError> {
+    let mut cmd = Command::new(&inv.program);
+    cmd.args(&inv.args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if inv.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        // Own process group: at the time limit we end the tool *and* whatever it started
+        // (wrapper scripts like Debian's /usr/bin/7z, stub scripts in tests), and no
+        // grandchild keeps our pipes open.
+        .process_group(0);
+    for (k, v) in &inv.env {
+        cmd.env(k, v);
+    }
+    if let Some(p) = &inv.path {
+        cmd.env("PATH", p);
+    }
+    if !inv.cpus.is_empty() {
+        let set = cpu_set(&inv.cpus)?;
+        // SAFETY: the closure runs in the forked child before exec and only calls
+        // sched_setaffinity (async-signal-safe) on a set prepared before the fork.
+        unsafe {
+            cmd.pre_exec(move || {
+                let size = std::mem::size_of::<libc::cpu_set_t>();
+                if libc::sched_setaffinity(0, size, &set) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| {
+        if !inv.cpus.is_empty() && e.raw_os_error() == Some(libc::EINVAL) {
+            RunError::Affinity(format!(
+                "CPUs {} not available to this process",
+                format_cpu_list(&inv.cpus)
+            ))
+        } else {
+            RunError::Spawn(format!("{}: {e}", inv.program.display()))
+        }
+    })?;
+    let pgid = child.id() as libc::pid_t;
+
+    let stdin_writer = match (inv.stdin.clone(), child.stdin.take()) {
+        (Some(input), Some(mut pipe)) => Some(std::thread::spawn(move || {
+            // The tool may exit without reading everything: a broken pipe is not an error.
+            let _ = pipe.write_all(input.as_bytes());
+        })),
+        _ => None,
+    };
+    let out_reader = spawn_reader(child.stdout.take());
+    let err_reader = spawn_reader(child.stderr.take());
+
+    let mut timed_out = false;
+    let mut term_sent: Option<Instant> = None;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {}
+            Err(e) => return Err(RunError::Io(e.to_string())),
+        }
+        let now = Instant::now();
+        if let Some(limit) = inv.time_limit
+            && term_sent.is_none()
+            && now.duration_since(start) >= limit
+        {
+            timed_out = true;
+            term_sent = Some(now);
+            signal_group(pgid, libc::SIGTERM);
+        }
+        if let Some(t) = term_sent
+            && now.duration_since(t) >= KILL_GRACE
+        {
+            signal_group(pgid, libc::SIGKILL);
+            break child.wait().map_err(|e| RunError::Io(e.to_string()))?;
+        }
+        std::thread::sleep(POLL);
+    };
+    let wall = start.elapsed();
+    // The leader is gone; leftovers of its group would keep our pipes open forever.
+    if timed_out {
+        signal_group(pgid, libc::SIGKILL);
+    }
+    if let Some(w) = stdin_writer {
+        let _ = w.join();
+    }
+    let stdout = join_reader(out_reader)?;
+    let stderr = join_reader(err_reader)?;
+    Ok(Output {
+        stdout,
+        stderr,
+        exit_code: status.code(),
+        signal: status.signal(),
+        timed_out,
+        wall,
+    })
+}
+
+type Reader = Option<std::thread::JoinHandle<std::io::Result<Vec<u8>>>>;
+
+fn spawn_reader<R: Read + Send + 'static>(pipe: Option<R>) -> Reader {
+    pipe.map(|mut p| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            p.read_to_end(&mut buf)?;
+            Ok(buf)
+        })
+    })
+}
+
+fn join_reader(r: Reader) -> Result<String, RunError> {
+    match r {
+        None => Ok(String::new()),
+        Some(h) => {
+            let bytes = h
+                .join()
+                .map_err(|_| RunError::Io("reader thread panicked".into()))?
+                .map_err(|e| RunError::Io(e.to_string()))?;
+            // Tools print locale-dependent bytes now and then; never fail on them.
+            Ok(String::from_utf8_lossy(&bytes).into_owned())
+        }
+    }
+}
+
+fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
+    // SAFETY: plain syscall; a group that is already gone gives ESRCH, which we ignore.
+    unsafe {
+        libc::kill(-pgid, sig);
+    }
+}
+
+fn cpu_set(cpus: &[u32]) -> Result<libc::cpu_set_t, RunError> {
+    // SAFETY: cpu_set_t is a plain bit array; all-zero is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let max = 8 * std::mem::size_of::<libc::cpu_set_t>();
+    for &c in cpus {
+        if c as usize >= max {
+            return Err(RunError::Affinity(format!(
+                "CPU {c} is beyond the {max}-CPU set"
+            )));
+        }
+        // SAFETY: the index was checked against the set's size just above.
+        unsafe { libc::CPU_SET(c as usize, &mut set) };
+    }
+    Ok(set)
+}
+
+/// "0-3,6" from [0,1,2,3,6] (taskset's and the kernel's notation).
+pub fn format_cpu_list(cpus: &[u32]) -> String {
+    let set: BTreeSet<u32> = cpus.iter().copied().collect();
+    let mut parts = Vec::new();
+    let mut iter = set.into_iter().peekable();
+    while let Some(first) = iter.next() {
+        let mut last = first;
+        while iter.peek() == Some(&(last + 1)) {
+            last = iter.next().unwrap_or(last);
+        }
+        parts.push(if first == last {
+            first.to_string()
+        } else {
+            format!("{first}-{last}")
+        });
+    }
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_list_notation() {
+        assert_eq!(format_cpu_list(&[0, 1, 2, 3, 6]), "0-3,6");
+        assert_eq!(format_cpu_list(&[5]), "5");
+        assert_eq!(format_cpu_list(&[3, 1, 2, 8, 9]), "1-3,8-9");
+        assert_eq!(format_cpu_list(&[]), "");
+    }
+
+    #[test]
+    fn empty_path_entries_are_ignored() {
+        let sp = SearchPath::new(OsStr::new("::/bin:"));
+        assert_eq!(sp.dirs(), &[PathBuf::from("/bin")]);
+        assert!(SearchPath::new(OsStr::new("")).dirs().is_empty());
+    }
+
+    #[test]
+    fn env_search_path_ends_with_games_dirs() {
+        let sp = SearchPath::from_env();
+        assert!(sp.dirs().contains(&PathBuf::from("/usr/games")));
+    }
+
+    #[test]
+    fn command_line_shows_pinning() {
+        let tool = Tool {
+            name: "7z".into(),
+            path: "/usr/bin/7z".into(),
+        };
+        let inv = Invocation::new(&tool, &["b", "-mmt1"]).pinned(&[2]);
+        assert_eq!(inv.command_line(), "taskset -c 2 /usr/bin/7z b -mmt1");
+    }
+
+    #[test]
+    fn cpu_beyond_set_is_refused() {
+        assert!(matches!(cpu_set(&[100_000]), Err(RunError::Affinity(_))));
+    }
+}

@@ -57,6 +57,8 @@ pub enum Command {
     SelftestPerf(cmd::selftest_perf::Args),
     /// Import sbc-bench logs into result documents.
     Import(cmd::import::Args),
+    /// The results database: add, list, show, table.
+    Results(cmd::results::Args),
     /// Modes of later releases (run, review, kernel, thermal, graph, env).
     #[command(external_subcommand)]
     Other(Vec<String>),

@@ -7,6 +7,7 @@ pub mod info;
 pub mod membw;
 pub mod memlat;
 pub mod monitor;
+pub mod results;
 pub mod selftest_perf;
 pub mod sha256;
 
@@ -23,10 +24,11 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Sha256(a) => sha256::run(a, g),
         Command::SelftestPerf(a) => selftest_perf::run(a, g),
         Command::Import(a) => import::run(a, g),
+        Command::Results(a) => results::run(a, g),
         Command::Other(words) => {
             let name = words.first().map(String::as_str).unwrap_or("");
             match name {
-                "run" | "results" | "report" | "review" | "kernel" | "thermal" | "graph"
+                "run" | "report" | "compare" | "review" | "kernel" | "thermal" | "graph"
                 | "env" | "schema" => {
                     eprintln!("boardbench: `{name}` is not implemented yet in this release");
                     Ok(1)

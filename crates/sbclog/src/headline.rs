@@ -22,7 +22,7 @@ pub fn r10(x: f64) -> u64 {
     } else {
         f
     };
-    (r as u64) * 10
+    (r as u64).saturating_mul(10)
 }
 
 /// Everything the rules look at.
@@ -56,7 +56,7 @@ fn zip_multi(i: &Inputs, era: Era) -> Option<u64> {
     if list.is_empty() {
         return None;
     }
-    let sum: u64 = list.iter().sum();
+    let sum = saturating_sum(list);
     let n = match (era, i.version) {
         (Era::Manual, _) => list.len() as u64,
         (_, Some(v)) if v >= Version(0, 9, 7) => list.len() as u64,
@@ -64,6 +64,11 @@ fn zip_multi(i: &Inputs, era: Era) -> Option<u64> {
         _ => 3,
     };
     Some(r10((sum / n) as f64))
+}
+
+/// Sums that cannot overflow, whatever numbers a damaged log holds.
+fn saturating_sum(v: &[u64]) -> u64 {
+    v.iter().fold(0u64, |a, &b| a.saturating_add(b))
 }
 
 /// Max of the single-threaded ratings. Single-core machines: before v0.9.9 the row repeats
@@ -101,7 +106,7 @@ fn aes(i: &Inputs, era: Era) -> Option<u64> {
     if vals.is_empty() {
         return None;
     }
-    let sum: u64 = vals.iter().sum();
+    let sum = saturating_sum(&vals);
     let max = *vals.iter().max().expect("non-empty");
     let v = match era {
         Era::Auto094 => match t.mode.as_deref() {
@@ -147,5 +152,7 @@ mod tests {
         assert_eq!(r10(4.9), 0);
         assert_eq!(r10(5.1), 10);
         assert_eq!(r10(f64::NAN), 0);
+        assert_eq!(r10(1e30), u64::MAX);
+        assert_eq!(saturating_sum(&[u64::MAX, 5]), u64::MAX);
     }
 }

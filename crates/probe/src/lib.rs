@@ -12,3 +12,12 @@ pub mod soc;
 pub mod stat;
 
 pub use root::{Absent, Notes, Root};
+pub mod cache;
+pub mod cluster;
+pub mod cpufreq;
+pub mod identity;
+pub mod memory;
+pub mod rpi;
+pub mod snapshot;
+pub mod thermal;
+pub mod topology;

@@ -1,0 +1,404 @@
+//! Who the machine is: kernel (uname fields), distribution, userland architecture,
+//! virtualisation, DMI and device tree. Everything is read through the root; only on the live
+//! system (`Root::is_host`) is `uname(2)` asked for the machine name when
+//! /proc/sys/kernel/arch (Linux 6.1+) is missing, so fixture trees give the same answer on
+//! every host.
+
+use model::cpu::CpuInfo;
+use model::machine::{DeviceTree, Distro, Dmi, Kernel, Userland, Virtualization};
+
+use crate::{Notes, Root};
+
+/// uname fields from /proc/sys/kernel.
+pub fn read_kernel(root: &Root, notes: &mut Notes, cpuinfo: &CpuInfo) -> Kernel {
+    let k =
+        |notes: &mut Notes, n: &str| notes.keep(root.read_value(&format!("/proc/sys/kernel/{n}")));
+    let mut kernel = Kernel {
+        ostype: k(notes, "ostype"),
+        release: k(notes, "osrelease"),
+        version: k(notes, "version"),
+        ..Kernel::default()
+    };
+    if let Some(a) = notes.keep_optional(root.read_value("/proc/sys/kernel/arch")) {
+        kernel.arch = Some(a);
+        kernel.arch_source = Some("/proc/sys/kernel/arch".into());
+    } else if let Some(a) = root.is_host().then(host_machine).flatten() {
+        kernel.arch = Some(a);
+        kernel.arch_source = Some("uname".into());
+    } else if let Some(a) = cpuinfo
+        .kernel_mode
+        .as_deref()
+        .and_then(arch_from_kernel_mode)
+    {
+        kernel.arch = Some(a.into());
+        kernel.arch_source = Some("cpuinfo".into());
+    }
+    kernel
+}
+
+/// The cpuinfo helper's kernel mode mapped to `uname -m` spelling, where that is unambiguous.
+fn arch_from_kernel_mode(mode: &str) -> Option<&'static str> {
+    Some(match mode {
+        "aarch64" => "aarch64",
+        "x86_64" => "x86_64",
+        "riscv64" => "riscv64",
+        "loongarch64" => "loongarch64",
+        "mips64" => "mips64",
+        _ => return None,
+    })
+}
+
+/// `uname -m` of the running kernel.
+fn host_machine() -> Option<String> {
+    // SAFETY: uname fills a zeroed struct; the fields are NUL-terminated C strings.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return None;
+    }
+    let bytes: Vec<u8> = u
+        .machine
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    Some(String::from_utf8_lossy(&bytes).into_owned()).filter(|s| !s.is_empty())
+}
+
+/// os-release: /etc/os-release, falling back to /usr/lib/os-release.
+pub fn read_distro(root: &Root, notes: &mut Notes) -> Option<Distro> {
+    let (source, text) = ["/etc/os-release", "/usr/lib/os-release"]
+        .iter()
+        .find_map(|p| {
+            notes
+                .keep_optional(root.read(p))
+                .map(|t| (p.to_string(), t))
+        })?;
+    let kv = parse_os_release(&text);
+    let get = |k: &str| kv.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let d = Distro {
+        pretty_name: get("PRETTY_NAME"),
+        name: get("NAME"),
+        id: get("ID"),
+        version_id: get("VERSION_ID"),
+        version_codename: get("VERSION_CODENAME"),
+        source,
+    };
+    if d.pretty_name.is_none() && d.name.is_none() && d.id.is_none() {
+        notes.push(crate::Absent {
+            path: d.source,
+            reason: "no NAME, PRETTY_NAME or ID".into(),
+        });
+        return None;
+    }
+    Some(d)
+}
+
+/// `KEY=value` lines with shell quoting ('…', "…" with backslash escapes).
+pub fn parse_os_release(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            if l.starts_with('#') {
+                return None;
+            }
+            let (k, v) = l.split_once('=')?;
+            let k = k.trim();
+            if k.is_empty() || !k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                return None;
+            }
+            let v = v.trim();
+            let v = if let Some(inner) = v.strip_prefix('"') {
+                let mut out = String::new();
+                let mut chars = inner.chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        c => out.push(c),
+                    }
+                }
+                out
+            } else if let Some(inner) = v.strip_prefix('\'') {
+                inner.split('\'').next().unwrap_or("").to_string()
+            } else {
+                v.to_string()
+            };
+            Some((k.to_string(), v))
+        })
+        .collect()
+}
+
+/// Debian architecture name from an ELF header: class (32/64), byte order, machine, flags.
+pub fn elf_arch(head: &[u8]) -> Option<(String, u32)> {
+    if head.len() < 20 || &head[..4] != b"\x7fELF" {
+        return None;
+    }
+    let bits = match head[4] {
+        1 => 32,
+        2 => 64,
+        _ => return None,
+    };
+    let le = match head[5] {
+        1 => true,
+        2 => false,
+        _ => return None,
+    };
+    let u16_at = |o: usize| -> Option<u16> {
+        let b: [u8; 2] = head.get(o..o + 2)?.try_into().ok()?;
+        Some(if le {
+            u16::from_le_bytes(b)
+        } else {
+            u16::from_be_bytes(b)
+        })
+    };
+    let u32_at = |o: usize| -> Option<u32> {
+        let b: [u8; 4] = head.get(o..o + 4)?.try_into().ok()?;
+        Some(if le {
+            u32::from_le_bytes(b)
+        } else {
+            u32::from_be_bytes(b)
+        })
+    };
+    let machine = u16_at(18)?;
+    // e_flags: offset 36 in 32-bit headers, 48 in 64-bit ones.
+    let flags = u32_at(if bits == 32 { 36 } else { 48 });
+    let name = match (machine, bits) {
+        (3, 32) => "i386",
+        (62, 64) => "amd64",
+        (62, 32) => "x32",
+        (183, 64) => "arm64",
+        (183, 32) => "arm64ilp32",
+        // EF_ARM_ABI_FLOAT_HARD (0x400) marks the hard-float ABI.
+        (40, 32) if flags.is_some_and(|f| f & 0x400 != 0) => "armhf",
+        (40, 32) if flags.is_some() => "armel",
+        (40, _) => "arm",
+        (243, 64) => "riscv64",
+        (243, 32) => "riscv32",
+        (258, 64) => "loong64",
+        (8, 64) if le => "mips64el",
+        (8, 64) => "mips64",
+        (8, 32) if le => "mipsel",
+        (8, 32) => "mips",
+        (21, 64) if le => "ppc64el",
+        (21, 64) => "ppc64",
+        (20, 32) => "powerpc",
+        (22, 64) => "s390x",
+        _ => return Some((format!("elf-machine-{machine}"), bits)),
+    };
+    Some((name.to_string(), bits))
+}
+
+/// The userland's architecture, from the ELF header of /bin/sh (else /usr/bin/env) followed
+/// through links inside the root, plus /var/lib/dpkg/arch if present.
+pub fn read_userland(root: &Root, notes: &mut Notes, kernel: &Kernel) -> Option<Userland> {
+    let mut u = Userland::default();
+    for bin in ["/bin/sh", "/usr/bin/env"] {
+        match root.read_head(bin, 64) {
+            Ok(head) => match elf_arch(&head) {
+                Some((arch, bits)) => {
+                    u.arch = Some(arch);
+                    u.bits = Some(bits);
+                    u.binary = Some(bin.to_string());
+                    break;
+                }
+                None => notes.push(crate::Absent {
+                    path: bin.into(),
+                    reason: "not an ELF file".into(),
+                }),
+            },
+            Err(a) if a.reason == "missing" => {}
+            Err(a) => notes.push(a),
+        }
+    }
+    if let Some(t) = notes.keep_optional(root.read("/var/lib/dpkg/arch")) {
+        u.dpkg_architectures = t
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
+    if u.arch.is_none() && u.dpkg_architectures.is_empty() {
+        return None;
+    }
+    let kernel64 = kernel
+        .arch
+        .as_deref()
+        .is_some_and(|a| a.contains("64") || a == "s390x");
+    u.mixed = kernel64 && u.bits == Some(32);
+    Some(u)
+}
+
+/// /sys/class/dmi/id fields.
+pub fn read_dmi(root: &Root, notes: &mut Notes) -> Dmi {
+    let f = |notes: &mut Notes, n: &str| {
+        notes.keep_optional(root.read_value(&format!("/sys/class/dmi/id/{n}")))
+    };
+    Dmi {
+        sys_vendor: f(notes, "sys_vendor"),
+        product_name: f(notes, "product_name"),
+        product_version: f(notes, "product_version"),
+        board_vendor: f(notes, "board_vendor"),
+        board_name: f(notes, "board_name"),
+        bios_vendor: f(notes, "bios_vendor"),
+        bios_version: f(notes, "bios_version"),
+        bios_date: f(notes, "bios_date"),
+    }
+}
+
+/// Device-tree model and compatible, from /proc/device-tree or /sys/firmware/devicetree/base.
+pub fn read_device_tree(root: &Root, notes: &mut Notes) -> Option<DeviceTree> {
+    let base = ["/proc/device-tree", "/sys/firmware/devicetree/base"]
+        .into_iter()
+        .find(|b| root.exists(b))?;
+    let model = notes
+        .keep_optional(root.read_dt_strings(&format!("{base}/model")))
+        .map(|v| v.join(" "));
+    let compatible = notes
+        .keep_optional(root.read_dt_strings(&format!("{base}/compatible")))
+        .unwrap_or_default();
+    if model.is_none() && compatible.is_empty() {
+        return None;
+    }
+    Some(DeviceTree { model, compatible })
+}
+
+/// Whether the device tree says this is a Raspberry Pi (compatible `raspberrypi,…`).
+pub fn is_raspberry_pi(dt: Option<&DeviceTree>) -> bool {
+    dt.is_some_and(|d| d.compatible.iter().any(|c| c.starts_with("raspberrypi,")))
+}
+
+/// Signs of a hypervisor or container. `None` when there are none.
+///
+/// Evidence, each recorded: the x86 `hypervisor` cpuinfo flag (set by every x86 hypervisor),
+/// /sys/hypervisor/type (Xen), DMI vendor/product (QEMU, KVM, VMware, Hyper-V, VirtualBox,
+/// Xen, Parallels, bhyve, Amazon EC2 unless a `.metal` instance, Google), the device tree's
+/// /hypervisor node (KVM, Xen, Qualcomm Gunyah) and container markers (/.dockerenv,
+/// /run/.containerenv, /run/systemd/container). The kind comes from the most specific one.
+pub fn read_virtualization(
+    root: &Root,
+    notes: &mut Notes,
+    cpuinfo: &CpuInfo,
+    dmi: &Dmi,
+) -> Option<Virtualization> {
+    let mut evidence = Vec::new();
+    let mut kind: Option<&str> = None;
+    let set = |k: &'static str, kind: &mut Option<&str>| {
+        if kind.is_none() || *kind == Some("unknown") {
+            *kind = Some(k);
+        }
+    };
+    if let Some(t) = notes.keep_optional(root.read_value("/sys/hypervisor/type")) {
+        evidence.push(format!("/sys/hypervisor/type {t}"));
+        set(if t == "xen" { "xen" } else { "unknown" }, &mut kind);
+    }
+    let vendor = dmi.sys_vendor.as_deref().unwrap_or("");
+    let product = dmi.product_name.as_deref().unwrap_or("");
+    let dmi_kind = match (vendor, product) {
+        (_, p) if p.contains(".metal") => None,
+        (v, _) if v.starts_with("QEMU") => Some("qemu"),
+        (_, "KVM") | ("KVM", _) => Some("kvm"),
+        (v, _) if v.starts_with("VMware") => Some("vmware"),
+        ("Microsoft Corporation", "Virtual Machine") => Some("hyperv"),
+        ("innotek GmbH", _) | (_, "VirtualBox") => Some("virtualbox"),
+        ("Xen", _) | (_, "HVM domU") => Some("xen"),
+        (v, _) if v.starts_with("Parallels") => Some("parallels"),
+        ("BHYVE", _) => Some("bhyve"),
+        ("Amazon EC2", _) => Some("amazon"),
+        ("Google", "Google Compute Engine") => Some("google"),
+        ("OpenStack Foundation", _) | (_, "OpenStack Nova") => Some("openstack"),
+        _ => None,
+    };
+    if let Some(k) = dmi_kind {
+        evidence.push(format!("DMI {vendor} / {product}"));
+        set(k, &mut kind);
+    }
+    for dt in [
+        "/proc/device-tree/hypervisor",
+        "/sys/firmware/devicetree/base/hypervisor",
+    ] {
+        if root.exists(dt) {
+            let compat = notes
+                .keep_optional(root.read_dt_strings(&format!("{dt}/compatible")))
+                .unwrap_or_default();
+            evidence.push(format!("device-tree hypervisor node {}", compat.join(" ")));
+            let k = if compat.iter().any(|c| c.contains("gunyah")) {
+                "gunyah"
+            } else if compat.iter().any(|c| c.starts_with("xen")) {
+                "xen"
+            } else if compat.iter().any(|c| c.contains("kvm")) {
+                "kvm"
+            } else {
+                "unknown"
+            };
+            set(k, &mut kind);
+            break;
+        }
+    }
+    let flagged = cpuinfo
+        .processors
+        .iter()
+        .any(|p| p.flags.iter().any(|f| f == "hypervisor"));
+    if flagged {
+        evidence.push("cpuinfo flag hypervisor".into());
+        set("unknown", &mut kind);
+    }
+    for (p, what) in [
+        ("/.dockerenv", "docker"),
+        ("/run/.containerenv", "podman"),
+        ("/run/systemd/container", "container"),
+    ] {
+        if root.exists(p) {
+            evidence.push(format!("{p} exists ({what})"));
+            set("container", &mut kind);
+        }
+    }
+    Some(Virtualization {
+        kind: kind?.to_string(),
+        evidence,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_release_quoting() {
+        let kv = parse_os_release(
+            "# c\nPRETTY_NAME=\"Debian \\\"x\\\" 12\"\nID=debian\nNAME='Deb ian'\nbad line\n=x\n",
+        );
+        assert_eq!(kv[0], ("PRETTY_NAME".into(), "Debian \"x\" 12".into()));
+        assert_eq!(kv[1], ("ID".into(), "debian".into()));
+        assert_eq!(kv[2], ("NAME".into(), "Deb ian".into()));
+        assert_eq!(kv.len(), 3);
+    }
+
+    fn header(class: u8, machine: u16, flags: u32) -> Vec<u8> {
+        let mut h = vec![0u8; 64];
+        h[..4].copy_from_slice(b"\x7fELF");
+        h[4] = class;
+        h[5] = 1;
+        h[18..20].copy_from_slice(&machine.to_le_bytes());
+        let off = if class == 1 { 36 } else { 48 };
+        h[off..off + 4].copy_from_slice(&flags.to_le_bytes());
+        h
+    }
+
+    #[test]
+    fn elf_headers() {
+        assert_eq!(elf_arch(&header(2, 183, 0)), Some(("arm64".into(), 64)));
+        assert_eq!(
+            elf_arch(&header(1, 40, 0x0500_0400)),
+            Some(("armhf".into(), 32))
+        );
+        assert_eq!(
+            elf_arch(&header(1, 40, 0x0500_0200)),
+            Some(("armel".into(), 32))
+        );
+        assert_eq!(elf_arch(&header(2, 62, 0)), Some(("amd64".into(), 64)));
+        assert_eq!(elf_arch(&header(1, 3, 0)), Some(("i386".into(), 32)));
+        assert_eq!(elf_arch(b"#!/bin/sh\n"), None);
+        assert_eq!(elf_arch(&header(2, 183, 0)[..10]), None);
+    }
+}

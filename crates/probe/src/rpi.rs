@@ -1,0 +1,211 @@
+//! Raspberry Pi firmware readings through `vcgencmd`.
+//!
+//! Used only when the device tree's `compatible` says `raspberrypi,…`: a `vcgencmd` on another
+//! board (sbc-bench PR #13: fake wrappers) must not make it a Raspberry Pi.
+//!
+//! The command runs through a [`CommandRunner`] so tests (and fixture trees) replace it by
+//! recorded outputs: [`FixtureRunner`] reads `<root>/.fixture/vcgencmd/<args joined by
+//! spaces>.txt`, e.g. `.fixture/vcgencmd/measure_clock arm.txt` holding
+//! `frequency(48)=1500398464`. A missing recording is "command not available".
+
+use std::path::PathBuf;
+
+use model::machine::{RpiFirmware, Throttled};
+use model::monitor::RpiReadings;
+
+use crate::{Absent, Notes, Root};
+
+/// Where fixture trees keep recorded vcgencmd outputs, relative to the root.
+pub const FIXTURE_DIR: &str = ".fixture/vcgencmd";
+
+/// Runs `vcgencmd <args>` and returns its standard output.
+pub trait CommandRunner: Send {
+    fn run(&mut self, args: &[&str]) -> Result<String, String>;
+}
+
+/// The real `vcgencmd` found on PATH (or in /usr/bin, /opt/vc/bin).
+#[derive(Debug, Default)]
+pub struct SystemRunner;
+
+impl CommandRunner for SystemRunner {
+    fn run(&mut self, args: &[&str]) -> Result<String, String> {
+        let candidates = ["vcgencmd", "/usr/bin/vcgencmd", "/opt/vc/bin/vcgencmd"];
+        let mut last = String::from("vcgencmd not found");
+        for c in candidates {
+            match std::process::Command::new(c).args(args).output() {
+                Ok(o) if o.status.success() => {
+                    return Ok(String::from_utf8_lossy(&o.stdout).into_owned());
+                }
+                Ok(o) => {
+                    return Err(format!(
+                        "vcgencmd {} failed: {}",
+                        args.join(" "),
+                        String::from_utf8_lossy(&o.stderr).trim()
+                    ));
+                }
+                Err(e) => last = format!("{c}: {e}"),
+            }
+        }
+        Err(last)
+    }
+}
+
+/// Recorded outputs in a fixture tree.
+#[derive(Debug, Clone)]
+pub struct FixtureRunner {
+    pub dir: PathBuf,
+}
+
+impl FixtureRunner {
+    pub fn for_root(root: &Root) -> Self {
+        FixtureRunner {
+            dir: root.dir().join(FIXTURE_DIR),
+        }
+    }
+}
+
+impl CommandRunner for FixtureRunner {
+    fn run(&mut self, args: &[&str]) -> Result<String, String> {
+        let f = self.dir.join(format!("{}.txt", args.join(" ")));
+        std::fs::read(&f)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .map_err(|e| format!("no recording {}: {e}", f.display()))
+    }
+}
+
+/// The vcgencmd adapter: commands and their output parsers.
+pub struct VcGenCmd {
+    runner: Box<dyn CommandRunner>,
+}
+
+impl VcGenCmd {
+    pub fn new(runner: Box<dyn CommandRunner>) -> Self {
+        VcGenCmd { runner }
+    }
+
+    /// The real command on the live system, recorded outputs for any other root.
+    pub fn for_root(root: &Root) -> Self {
+        if root.is_host() {
+            Self::new(Box::new(SystemRunner))
+        } else {
+            Self::new(Box::new(FixtureRunner::for_root(root)))
+        }
+    }
+
+    fn run(&mut self, args: &[&str]) -> Result<String, Absent> {
+        self.runner.run(args).map_err(|reason| Absent {
+            path: format!("vcgencmd {}", args.join(" ")),
+            reason,
+        })
+    }
+
+    fn parsed<T>(&mut self, args: &[&str], p: fn(&str) -> Option<T>) -> Result<T, Absent> {
+        let out = self.run(args)?;
+        p(&out).ok_or_else(|| Absent {
+            path: format!("vcgencmd {}", args.join(" ")),
+            reason: format!(
+                "unexpected output {:?}",
+                crate::root::truncate(out.trim(), 40)
+            ),
+        })
+    }
+
+    /// `measure_clock arm` in Hz.
+    pub fn arm_clock_hz(&mut self) -> Result<u64, Absent> {
+        self.parsed(&["measure_clock", "arm"], parse_clock)
+    }
+
+    /// `measure_volts core` in V.
+    pub fn core_volts(&mut self) -> Result<f64, Absent> {
+        self.parsed(&["measure_volts", "core"], parse_volts)
+    }
+
+    /// `get_throttled`, decoded.
+    pub fn throttled(&mut self) -> Result<Throttled, Absent> {
+        self.parsed(&["get_throttled"], parse_throttled)
+    }
+
+    /// The monitor's per-sample readings.
+    pub fn readings(&mut self) -> RpiReadings {
+        RpiReadings {
+            arm_mhz: self
+                .arm_clock_hz()
+                .ok()
+                .and_then(|hz| u32::try_from((hz + 500_000) / 1_000_000).ok()),
+            core_volts: self.core_volts().ok(),
+        }
+    }
+
+    /// All three readings for the snapshot; failures go to the notes.
+    pub fn firmware(&mut self, notes: &mut Notes) -> RpiFirmware {
+        RpiFirmware {
+            arm_clock_hz: notes.keep(self.arm_clock_hz()),
+            core_volts: notes.keep(self.core_volts()),
+            throttled: notes.keep(self.throttled()),
+        }
+    }
+}
+
+/// `frequency(48)=1500398464` → 1500398464 (Hz).
+pub fn parse_clock(out: &str) -> Option<u64> {
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("frequency("))?;
+    line.split_once('=')?.1.trim().parse().ok()
+}
+
+/// `volt=0.8563V` → 0.8563.
+pub fn parse_volts(out: &str) -> Option<f64> {
+    let line = out.lines().find(|l| l.trim_start().starts_with("volt="))?;
+    let v = line.split_once('=')?.1.trim();
+    let v: f64 = v.strip_suffix('V').unwrap_or(v).parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// `throttled=0x50005` → decoded bits.
+pub fn parse_throttled(out: &str) -> Option<Throttled> {
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("throttled="))?;
+    let v = line.split_once('=')?.1.trim();
+    let hex = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X"))?;
+    Some(decode_throttled(u32::from_str_radix(hex, 16).ok()?))
+}
+
+/// The documented get_throttled bits: 0 under-voltage, 1 arm frequency capped, 2 throttled,
+/// 3 soft temperature limit (now); 16–19 the same "has occurred since boot". Each bit on its
+/// own, unlike sbc-bench's string-pattern decode (which never reports under-voltage alone).
+pub fn decode_throttled(raw: u32) -> Throttled {
+    let bit = |n: u32| raw & (1 << n) != 0;
+    Throttled {
+        raw,
+        under_voltage_now: bit(0),
+        arm_freq_capped_now: bit(1),
+        throttled_now: bit(2),
+        soft_temp_limit_now: bit(3),
+        under_voltage_occurred: bit(16),
+        arm_freq_capped_occurred: bit(17),
+        throttled_occurred: bit(18),
+        soft_temp_limit_occurred: bit(19),
+    }
+}
+
+/// Names of the set bits, for display ("under-voltage now", "throttled occurred").
+pub fn throttled_names(t: &Throttled) -> Vec<&'static str> {
+    [
+        (t.under_voltage_now, "under-voltage now"),
+        (t.arm_freq_capped_now, "arm frequency capped now"),
+        (t.throttled_now, "throttled now"),
+        (t.soft_temp_limit_now, "soft temperature limit now"),
+        (t.under_voltage_occurred, "under-voltage occurred"),
+        (t.arm_freq_capped_occurred, "arm frequency capping occurred"),
+        (t.throttled_occurred, "throttling occurred"),
+        (
+            t.soft_temp_limit_occurred,
+            "soft temperature limit occurred",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(b, n)| b.then_some(n))
+    .collect()
+}

@@ -1,0 +1,125 @@
+//! The machine snapshot: every reader of the probe, assembled into one
+//! [`MachineInfo`] (serialisable; the notes of everything that could not be read included).
+
+use model::machine::{CpuTopology, MachineInfo, Note, SocGuess};
+
+use crate::{
+    Notes, Root, cache, cluster, cpufreq, cpuinfo, identity, memory, rpi, soc, thermal, topology,
+};
+
+/// Options of a snapshot that do not come from the machine.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// User override of the temperature source (see [`thermal::choose`]).
+    pub thermal_override: Option<String>,
+}
+
+/// Reads the whole machine through `root`.
+pub fn take(root: &Root) -> MachineInfo {
+    take_with(root, &Options::default())
+}
+
+/// [`take`] with options.
+pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
+    let mut notes = Notes::default();
+    let cpuinfo = cpuinfo::read(root, &mut notes);
+
+    let mut cpus = topology::read_sets(root, &mut notes);
+    if cpus.possible.is_empty() {
+        // No sysfs at all (a bare cpuinfo capture): every listed processor is online.
+        cpus.possible = cpuinfo.processors.iter().map(|p| p.index).collect();
+        cpus.possible.sort_unstable();
+        cpus.present = cpus.possible.clone();
+        cpus.online = cpus.possible.clone();
+    }
+    let ids = topology::read_ids(root, &mut notes, &cpus);
+    let policies = cpufreq::read_policies(root, &mut notes);
+    let cpufreq_global = cpufreq::read_global(root, &mut notes);
+    let mut clusters = cluster::group(&ids, &policies, &cpuinfo);
+    for c in &mut clusters {
+        if let Some(&first) = c.online_cpus().first() {
+            c.caches = cache::read_caches(root, &mut notes, first);
+        }
+    }
+    let topo = ids
+        .iter()
+        .map(|id| {
+            let cluster = clusters.iter().position(|c| c.cpus.contains(&id.cpu));
+            let label = cpuinfo
+                .processors
+                .iter()
+                .find(|p| p.index == id.cpu)
+                .and_then(|p| p.core_label().or_else(|| p.model_name.clone()));
+            CpuTopology {
+                cpu: id.cpu,
+                online: id.online,
+                cluster,
+                policy: policies
+                    .iter()
+                    .find(|p| p.related_cpus.contains(&id.cpu) || p.affected_cpus.contains(&id.cpu))
+                    .map(|p| p.policy),
+                package_id: id.package_id,
+                cluster_id: id.cluster_id,
+                core_id: id.core_id,
+                capacity: id.capacity,
+                core_label: label,
+                hybrid: id.hybrid.map(str::to_string),
+            }
+        })
+        .collect();
+
+    let sensors = thermal::read_sensors(root, &mut notes);
+    let thermal_source = thermal::choose(&sensors, opts.thermal_override.as_deref());
+    let memory = memory::read(root, &mut notes);
+
+    let kernel = identity::read_kernel(root, &mut notes, &cpuinfo);
+    let userland = identity::read_userland(root, &mut notes, &kernel);
+    let distro = identity::read_distro(root, &mut notes);
+    let dmi = identity::read_dmi(root, &mut notes);
+    let device_tree = identity::read_device_tree(root, &mut notes);
+    let virtualization = identity::read_virtualization(root, &mut notes, &cpuinfo, &dmi);
+    let max_khz: Vec<u64> = clusters.iter().filter_map(|c| c.max_khz).collect();
+    let no_strings = Vec::new();
+    let soc = soc::guess(&soc::SocHints {
+        dt_compatible: device_tree.as_ref().map_or(&no_strings, |d| &d.compatible),
+        dt_model: device_tree.as_ref().and_then(|d| d.model.as_deref()),
+        cpuinfo: &cpuinfo,
+        max_khz_per_cluster: &max_khz,
+    })
+    .map(|g| SocGuess {
+        name: g.name,
+        why: g.why,
+    });
+    let rpi = identity::is_raspberry_pi(device_tree.as_ref())
+        .then(|| rpi::VcGenCmd::for_root(root).firmware(&mut notes));
+
+    MachineInfo {
+        cpuinfo,
+        clusters,
+        thermal_source,
+        cpus,
+        topology: topo,
+        policies,
+        cpufreq: cpufreq_global,
+        thermal_sensors: sensors,
+        memory,
+        identity: model::machine::Identity {
+            kernel,
+            distro,
+            userland,
+            virtualization,
+            dmi,
+            device_tree,
+            soc,
+        },
+        rpi,
+        notes: notes
+            .0
+            .into_iter()
+            .map(|a| Note {
+                path: a.path,
+                reason: a.reason,
+            })
+            .collect(),
+    }
+}

@@ -7,6 +7,7 @@
 mod cli;
 mod cmd;
 mod compat;
+mod monitor_view;
 
 use clap::Parser;
 

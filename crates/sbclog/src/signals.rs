@@ -27,6 +27,8 @@ pub struct SwapEvidence {
 pub struct PhaseActivity {
     pub phase: String,
     pub samples: usize,
+    /// Sum of the %sys column (for averages over several phases).
+    pub sys_sum: u64,
     pub cpu_avg: f64,
     pub cpu_max: u32,
     pub sys_avg: f64,
@@ -44,10 +46,23 @@ pub struct Signals {
 }
 
 impl Signals {
+    /// Swap use grew during the run (what sbc-bench reports as "Swapping occured").
     pub fn swapped(&self) -> bool {
         self.swap
             .as_ref()
             .is_some_and(|s| s.used_kib_after > s.used_kib_before)
+    }
+
+    /// %sys over every benchmark phase (sbc-bench's "background activity (%system)" check):
+    /// (average, peak), `None` without monitor samples.
+    pub fn system_activity(&self) -> Option<(f64, u32)> {
+        let n: usize = self.activity.iter().map(|a| a.samples).sum();
+        if n == 0 {
+            return None;
+        }
+        let sum: u64 = self.activity.iter().map(|a| a.sys_sum).sum();
+        let max = self.activity.iter().map(|a| a.sys_max).max().unwrap_or(0);
+        Some((sum as f64 / n as f64, max))
     }
 }
 
@@ -102,6 +117,7 @@ pub fn signals(log: &ImportedLog) -> Signals {
             Some(PhaseActivity {
                 phase: t.phase.clone(),
                 samples: rows.len(),
+                sys_sum: sys.iter().map(|&v| u64::from(v)).sum(),
                 cpu_avg: avg(&cpu),
                 cpu_max: cpu.iter().copied().max().unwrap_or(0),
                 sys_avg: avg(&sys),

@@ -7,9 +7,11 @@
 //!
 //! Output: the banner ("Stockfish 15.1 by the Stockfish developers (see AUTHORS file)") and
 //! `info` lines on stdout; the `Position: n/48` progress and the summary (`Total time (ms)`,
-//! `Nodes searched`, `Nodes/second`) on stderr. Debian 12's package is 15.1 without an embedded
-//! NNUE network: it says "info string classical evaluation enabled", so its figures are not
-//! those of sbc-bench's Stockfish 15 + nn-6877cd24400e.nnue. The evaluation line is recorded.
+//! `Nodes searched`, `Nodes/second`) on stderr. With the default `mixed` evaluation type the
+//! bench alternates classical and NNUE evaluation per position and says so in
+//! `info string … evaluation … enabled` lines; the NNUE network named there matters for
+//! comparisons (Debian 12's 15.1 embeds nn-ad9b42354671.nnue, sbc-bench loads Stockfish 15's
+//! nn-6877cd24400e.nnue), so the distinct evaluation lines are recorded.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -43,7 +45,7 @@ pub struct Version {
     /// The banner line as printed.
     pub banner: String,
     /// Same release as the one sbc-bench builds (15). The network must match too for the
-    /// scores to compare; see [`Bench::evaluation`].
+    /// scores to compare; see [`Bench::nnue_nets`].
     pub sbc_bench_version: bool,
 }
 
@@ -164,9 +166,9 @@ pub fn invocation(tool: &Tool, opts: &BenchOptions) -> Invocation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bench {
     pub version: Option<Version>,
-    /// The engine's "info string … evaluation …" line when it printed one, e.g.
-    /// "classical evaluation enabled" or "NNUE evaluation using nn-6877cd24400e.nnue enabled".
-    pub evaluation: Option<String>,
+    /// The distinct "info string … evaluation …" lines, in order of appearance, e.g.
+    /// "classical evaluation enabled", "NNUE evaluation using nn-6877cd24400e.nnue enabled".
+    pub evaluations: Vec<String>,
     /// Number of positions the bench announced ("Position: 48/48").
     pub positions: Option<u32>,
     pub total_time_ms: Option<u64>,
@@ -176,11 +178,22 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// The evaluation names sbc-bench's network.
+    /// The NNUE network files named by the evaluation lines ("nn-ad9b42354671.nnue").
+    pub fn nnue_nets(&self) -> Vec<String> {
+        let mut nets: Vec<String> = Vec::new();
+        for e in &self.evaluations {
+            for w in e.split_whitespace() {
+                if w.ends_with(".nnue") && !nets.iter().any(|n| n == w) {
+                    nets.push(w.to_string());
+                }
+            }
+        }
+        nets
+    }
+
+    /// The NNUE evaluation used sbc-bench's network.
     pub fn uses_sbc_bench_net(&self) -> bool {
-        self.evaluation
-            .as_deref()
-            .is_some_and(|e| e.contains(SBC_BENCH_NET))
+        self.nnue_nets().iter().any(|n| n == SBC_BENCH_NET)
     }
 
     /// One row: test "nodes per second", unit "nodes/s".
@@ -211,8 +224,9 @@ pub fn parse_all(text: &str) -> Vec<Bench> {
     for line in text.lines() {
         let t = line.trim();
         if let Some(rest) = t.strip_prefix("info string") {
-            if rest.contains("evaluation") {
-                cur.evaluation = Some(rest.trim().to_string());
+            let rest = rest.trim();
+            if rest.contains("evaluation") && !cur.evaluations.iter().any(|e| e == rest) {
+                cur.evaluations.push(rest.to_string());
             }
         } else if let Some(rest) = after(t, "Position:") {
             if let Some(n) = rest
@@ -230,17 +244,13 @@ pub fn parse_all(text: &str) -> Vec<Bench> {
         } else if let Some(v) = field(t, "Nodes/second") {
             runs.push(Bench {
                 version: version.clone(),
-                evaluation: cur.evaluation.clone(),
+                evaluations: std::mem::take(&mut cur.evaluations),
                 positions: cur.positions,
                 total_time_ms: cur.total_time_ms,
                 nodes_searched: cur.nodes_searched,
                 nodes_per_second: v,
             });
-            // The evaluation line is printed once per process; keep it for later runs.
-            cur = Partial {
-                evaluation: cur.evaluation.take(),
-                ..Partial::default()
-            };
+            cur = Partial::default();
         }
     }
     runs
@@ -248,7 +258,7 @@ pub fn parse_all(text: &str) -> Vec<Bench> {
 
 #[derive(Default)]
 struct Partial {
-    evaluation: Option<String>,
+    evaluations: Vec<String>,
     positions: Option<u32>,
     total_time_ms: Option<u64>,
     nodes_searched: Option<u64>,

@@ -1,0 +1,115 @@
+//! The OpenSSL parser on recorded tables of 1.0.2g, 1.1.0f, 1.1.1n, 3.0.2, 3.0.19 and 3.5.5.
+
+mod common;
+
+use boardbench_adapters::RunContext;
+use boardbench_adapters::openssl;
+use common::data;
+
+const SIX: [u32; 6] = [16, 64, 256, 1024, 8192, 16384];
+
+#[test]
+fn version_command_3_0_19() {
+    let v = openssl::parse_version(&data("openssl-3.0.19-version.txt")).unwrap();
+    assert_eq!(v.flavour, "OpenSSL");
+    assert_eq!(v.version, "3.0.19");
+    assert_eq!((v.major, v.minor), (3, 0));
+    assert_eq!(v.label(), "OpenSSL 3.0.19");
+    assert!(v.prints_16k_column());
+}
+
+#[test]
+fn raw_speed_output_3_0_19_upper_case_rows() {
+    let s = openssl::parse(&data("openssl-3.0.19-speed-aes-256-cbc-1s.txt")).unwrap();
+    // OpenSSL 3 prints "version: 3.0.19" at the top of `speed`.
+    assert_eq!(s.version.as_ref().unwrap().version, "3.0.19");
+    assert_eq!(s.block_sizes, SIX);
+    assert_eq!(s.rows.len(), 1, "the 'Doing …' progress lines are not rows");
+    assert_eq!(s.rows[0].algorithm, "aes-256-cbc");
+    assert_eq!(
+        s.rows[0].kb_per_s,
+        [
+            746978.30, 832956.22, 858790.40, 863688.70, 844595.20, 787480.58
+        ]
+    );
+    assert_eq!(s.sbc_bench_score("aes-256-cbc"), Some(787480.58));
+    assert_eq!(s.sbc_bench_score("AES-256-CBC"), Some(787480.58));
+
+    let s = openssl::parse(&data("openssl-3.0.19-speed-aes-128-cbc.txt")).unwrap();
+    assert_eq!(s.value("aes-128-cbc", 16), Some(876458.27));
+    assert_eq!(s.sbc_bench_score("aes-128-cbc"), Some(1144897.54));
+    assert_eq!(s.sbc_bench_score("aes-256-cbc"), None);
+}
+
+#[test]
+fn openssl_1_0_2_has_no_16k_column() {
+    let text = data("openssl-1.0.2g-1ixi.txt");
+    let s = openssl::parse(&text).unwrap();
+    let v = s.version.as_ref().unwrap();
+    assert_eq!(v.version, "1.0.2g");
+    assert!(!v.prints_16k_column());
+    assert_eq!(s.block_sizes, [16, 64, 256, 1024, 8192]);
+    assert_eq!(s.rows.len(), 6);
+    assert_eq!(s.sbc_bench_score("aes-256-cbc"), None);
+    assert_eq!(s.values("aes-256-cbc", 8192), [48545.79, 48496.64]);
+    assert_eq!(s.values("aes-128-cbc", 16), [49674.25, 51758.24]);
+}
+
+#[test]
+fn openssl_1_1_tables() {
+    let s = openssl::parse(&data("openssl-1.1.0f-1jEr.txt")).unwrap();
+    assert_eq!(s.version.as_ref().unwrap().version, "1.1.0f");
+    assert_eq!(s.block_sizes, SIX);
+    assert_eq!(s.values("aes-256-cbc", 16384), [837435.39, 836359.51]);
+    assert_eq!(s.values("aes-192-cbc", 64), [350560.64, 349719.00]);
+
+    let s = openssl::parse(&data("openssl-1.1.1n-3TQ2.txt")).unwrap();
+    assert_eq!(s.version.as_ref().unwrap().version, "1.1.1n");
+    assert_eq!(s.values("aes-256-cbc", 16384), [981942.27, 981942.27]);
+    assert_eq!(s.rows.len(), 6);
+}
+
+#[test]
+fn openssl_3_tables_with_gcm_and_core_type_notes() {
+    let s = openssl::parse(&data("openssl-3.0.2-4qpr.txt")).unwrap();
+    assert_eq!(s.version.as_ref().unwrap().version, "3.0.2");
+    assert_eq!(s.rows.len(), 7);
+    assert_eq!(s.values("aes-256-cbc", 16384), [1377348.27, 1377211.73]);
+    assert_eq!(s.sbc_bench_score("aes-256-gcm"), Some(5335607.98));
+
+    let s = openssl::parse(&data("openssl-3.5.5-Xd38a.txt")).unwrap();
+    assert_eq!(s.version.as_ref().unwrap().version, "3.5.5");
+    assert_eq!(s.values("aes-256-cbc", 16384), [980691.63, 1305477.12]);
+    let notes: Vec<Option<&str>> = s
+        .rows
+        .iter()
+        .filter(|r| r.algorithm == "aes-256-cbc")
+        .map(|r| r.note.as_deref())
+        .collect();
+    assert_eq!(notes, [Some("(Cortex-A53)"), Some("(Cortex-A72)")]);
+}
+
+#[test]
+fn measurements_name_algorithm_and_block_size() {
+    let s = openssl::parse(&data("openssl-3.0.19-speed-aes-256-cbc-1s.txt")).unwrap();
+    let rows = s.measurements(&RunContext::pinned(&[0]).variant("OpenSSL 3.0.19"));
+    assert_eq!(rows.len(), 6);
+    let last = rows.last().unwrap();
+    assert_eq!(last.suite, "openssl");
+    assert_eq!(last.test, "aes-256-cbc 16384 bytes");
+    assert_eq!(last.unit, "kB/s");
+    assert_eq!(last.value, 787480.58);
+    assert_eq!(last.threads, 1);
+    assert_eq!(last.cpus, [0]);
+    assert_eq!(
+        openssl::test_name("aes-128-cbc", 16),
+        "aes-128-cbc 16 bytes"
+    );
+}
+
+#[test]
+fn text_without_table_is_an_error() {
+    assert!(openssl::parse(&data("openssl-3.0.19-version.txt")).is_err());
+    assert!(openssl::parse("type 16 bytes 64 bytes\n").is_err());
+    assert!(openssl::parse_version("no version here").is_err());
+}

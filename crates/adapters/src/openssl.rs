@@ -45,6 +45,7 @@ pub struct Version {
     pub version: String,
     pub major: u32,
     pub minor: u32,
+    pub patch: u32,
     /// The line as printed.
     pub line: String,
 }
@@ -53,6 +54,11 @@ impl Version {
     /// "OpenSSL 3.0.19".
     pub fn label(&self) -> String {
         format!("{} {}", self.flavour, self.version)
+    }
+
+    /// `speed -seconds N` exists since OpenSSL 1.1.1 (needed by [`SpeedOptions::quick`]).
+    pub fn supports_seconds(&self) -> bool {
+        self.flavour != "OpenSSL" || (self.major, self.minor, self.patch) >= (1, 1, 1)
     }
 
     /// 1.0.x has no 16384-byte column, so no sbc-bench AES score.
@@ -64,7 +70,7 @@ impl Version {
 fn version_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^\s*(OpenSSL|LibreSSL)\s+((\d+)\.(\d+)(?:\.\d+)?[a-z]?(?:-[A-Za-z0-9]+)?)")
+        Regex::new(r"^\s*(OpenSSL|LibreSSL)\s+((\d+)\.(\d+)(?:\.(\d+))?[a-z]?(?:-[A-Za-z0-9]+)?)")
             .expect("valid regex")
     })
 }
@@ -90,6 +96,7 @@ pub fn parse_version(text: &str) -> Result<Version, ParseError> {
                 version: c[2].to_string(),
                 major,
                 minor,
+                patch: c.get(5).and_then(|p| p.as_str().parse().ok()).unwrap_or(0),
                 line: line.trim().to_string(),
             });
         }
@@ -140,7 +147,8 @@ impl SpeedOptions {
         }
     }
 
-    /// One second per block size: a quick, less stable run.
+    /// One second per block size: a quick, less stable run (OpenSSL ≥ 1.1.1, see
+    /// [`Version::supports_seconds`]).
     pub fn quick(cipher: &str) -> Self {
         SpeedOptions {
             cipher: cipher.to_string(),

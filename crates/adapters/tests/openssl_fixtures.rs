@@ -16,6 +16,8 @@ fn version_command_3_0_19() {
     assert_eq!((v.major, v.minor), (3, 0));
     assert_eq!(v.label(), "OpenSSL 3.0.19");
     assert!(v.prints_16k_column());
+    assert!(v.supports_seconds());
+    assert_eq!(v.patch, 19);
 }
 
 #[test]
@@ -48,6 +50,7 @@ fn openssl_1_0_2_has_no_16k_column() {
     let v = s.version.as_ref().unwrap();
     assert_eq!(v.version, "1.0.2g");
     assert!(!v.prints_16k_column());
+    assert!(!v.supports_seconds());
     assert_eq!(s.block_sizes, [16, 64, 256, 1024, 8192]);
     assert_eq!(s.rows.len(), 6);
     assert_eq!(s.sbc_bench_score("aes-256-cbc"), None);
@@ -59,12 +62,14 @@ fn openssl_1_0_2_has_no_16k_column() {
 fn openssl_1_1_tables() {
     let s = openssl::parse(&data("openssl-1.1.0f-1jEr.txt")).unwrap();
     assert_eq!(s.version.as_ref().unwrap().version, "1.1.0f");
+    assert!(!s.version.as_ref().unwrap().supports_seconds());
     assert_eq!(s.block_sizes, SIX);
     assert_eq!(s.values("aes-256-cbc", 16384), [837435.39, 836359.51]);
     assert_eq!(s.values("aes-192-cbc", 64), [350560.64, 349719.00]);
 
     let s = openssl::parse(&data("openssl-1.1.1n-3TQ2.txt")).unwrap();
     assert_eq!(s.version.as_ref().unwrap().version, "1.1.1n");
+    assert!(s.version.as_ref().unwrap().supports_seconds());
     assert_eq!(s.values("aes-256-cbc", 16384), [981942.27, 981942.27]);
     assert_eq!(s.rows.len(), 6);
 }

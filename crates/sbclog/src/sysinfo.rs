@@ -177,10 +177,68 @@ pub fn core_types(lines: &[&str]) -> (Vec<String>, Option<&'static str>) {
             push(&mut types, m.trim());
         }
     }
+    // Old logs only say "little core" / "big core" (and old lscpu names one model): fall back
+    // to a SoC named in the header or the kernel release.
+    let big_little = lines
+        .iter()
+        .any(|l| l.starts_with("Executing tinymembench on a big core"));
+    if types.is_empty() || (big_little && types.len() < 2) {
+        let hints: String = lines
+            .iter()
+            .filter(|l| {
+                l.starts_with("sbc-bench v")
+                    || (l.starts_with("Linux ") && l.trim_end().ends_with("CPU)"))
+            })
+            .take(2)
+            .map(|l| l.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(cores) = soc_cores(&hints) {
+            return (
+                cores.iter().map(|c| c.to_string()).collect(),
+                Some("SoC named in header/kernel (heuristic)"),
+            );
+        }
+    }
     if !types.is_empty() {
         return (types, Some("log: lscpu Model name"));
     }
     (types, None)
+}
+
+/// Core types of SoCs (and boards that name no SoC) seen in logs too old to name their cores.
+/// Matched as lowercase substrings of the header line and the kernel release.
+const SOC_HINTS: &[(&[&str], &[&str])] = &[
+    (
+        &[
+            "rk3399",
+            "nanopc-t4",
+            "nanopi m4",
+            "nanopi neo4",
+            "rockpro64",
+            "rock pi 4",
+            "khadas captain",
+            "khadas edge",
+            "hugsun x99",
+        ],
+        &["Cortex-A53", "Cortex-A72"],
+    ),
+    (
+        &["s922x", "a311d", "odroid-n2", "odroid n2"],
+        &["Cortex-A53", "Cortex-A73"],
+    ),
+    (
+        &["exynos5422", "odroidxu4", "odroid xu4", "odroid-xu4"],
+        &["Cortex-A7", "Cortex-A15"],
+    ),
+    (&["s5p6818", "s912", "khadas vim2"], &["Cortex-A53"]),
+];
+
+fn soc_cores(hints: &str) -> Option<&'static [&'static str]> {
+    SOC_HINTS
+        .iter()
+        .find(|(keys, _)| keys.iter().any(|k| hints.contains(k)))
+        .map(|(_, cores)| *cores)
 }
 
 #[cfg(test)]

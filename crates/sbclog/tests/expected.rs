@@ -309,6 +309,6 @@ fn system_fields_agree_with_expected_json() {
     ] {
         assert_eq!(rates[k].ok, rates[k].all, "{k}");
     }
-    assert!(rates["arch"].pct() >= 90.0);
-    assert!(rates["core_types"].pct() >= 80.0);
+    assert!(rates["arch"].pct() >= 95.0);
+    assert!(rates["core_types"].pct() >= 95.0);
 }

@@ -18,6 +18,14 @@ pub struct CpuInfo {
     /// `Model` line (Raspberry Pi kernels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `Revision` line (ARM kernels; on a Raspberry Pi the board revision code, which names the
+    /// SoC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// First byte (two hex digits, lower case) of the `Serial` line; on Amlogic SoCs it is the
+    /// chip's major ID. The rest is deliberately not kept: it identifies the device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serial_prefix: Option<String>,
     /// `system type` line (MIPS and LoongArch kernels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_type: Option<String>,

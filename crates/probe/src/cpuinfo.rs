@@ -104,6 +104,8 @@ pub fn parse(text: &str) -> CpuInfo {
         hardware: get_ne(&global, "Hardware").map(str::to_string),
         model: get_ne(&global, "Model").map(str::to_string),
         system_type: get_ne(&global, "system type").map(str::to_string),
+        revision: get_ne(&global, "Revision").map(str::to_string),
+        serial_prefix: get_ne(&global, "Serial").and_then(serial_prefix),
         ..CpuInfo::default()
     };
 
@@ -175,6 +177,13 @@ pub fn parse(text: &str) -> CpuInfo {
         }
     }
     info
+}
+
+/// First byte of a hex serial ("1f0c1300…" → "1f"); all-zero or non-hex serials give `None`.
+fn serial_prefix(serial: &str) -> Option<String> {
+    let head = serial.get(..2)?.to_ascii_lowercase();
+    let hex = head.chars().all(|c| c.is_ascii_hexdigit());
+    (hex && head != "00" && serial.len() >= 4).then_some(head)
 }
 
 /// Reads /proc/cpuinfo through the root (honours `CPUINFOFILE`). A missing or empty file gives
@@ -487,6 +496,10 @@ CPU architecture: 7\nCPU variant\t: 0x0\nCPU part\t: 0xc07\nCPU revision\t: 5\n\
         let c = parse(t);
         assert_eq!(c.kernel_mode.as_deref(), Some("arm32"));
         assert_eq!(c.hardware.as_deref(), Some("sun8i"));
+        assert_eq!(c.serial_prefix, None);
+        let s = parse("processor : 0\nSerial\t: 1F0c13003209a3a1\nRevision : a02082\n");
+        assert_eq!(s.serial_prefix.as_deref(), Some("1f"));
+        assert_eq!(s.revision.as_deref(), Some("a02082"));
         assert_eq!(c.shared_cores.len(), 1);
         assert!(c.midr_note.is_some());
         for p in &c.processors {

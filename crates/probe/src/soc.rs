@@ -1,16 +1,32 @@
-//! SoC guess from device-tree `compatible`, the cpuinfo `Hardware` line and the core-type
-//! topology signature. (Tables being filled in.)
+//! Which SoC is this? A guess from, in this order of trust:
+//! 1. the device-tree `compatible` strings (the kernel's own name for the SoC);
+//! 2. a Raspberry Pi board revision code / `Model` line;
+//! 3. the cpuinfo `Hardware` line (32-bit and Android/BSP kernels), alone or with the core types;
+//! 4. the Amlogic chip ID in the first byte of `Serial`;
+//! 5. model names (Loongson, MIPS `system type`, RISC-V vendor model names);
+//! 6. the core-type topology signature ("4×Cortex-A55 + 4×Cortex-A76" ⇒ RK3588-class).
+//!
+//! The knowledge is kept as tables below (data, not code), each with its source. Sources:
+//! Linux `Documentation/devicetree/bindings/arm/*.yaml` and the SoC `.dtsi` files (compatible
+//! strings), the Linux `drivers/soc/amlogic/meson-*-socinfo.c` ID lists, the Raspberry Pi
+//! documentation "Raspberry Pi revision codes", Allwinner BSP kernel naming (linux-sunxi wiki
+//! "Allwinner SoC family"), vendor product pages for core configurations, and the sbc-bench
+//! cpuinfo collection (shared fixtures) for what real `Hardware` lines look like.
+//!
+//! A guess that cannot decide between two SoCs says so: in the name when the two are die
+//! siblings ("Amlogic S922X or A311D"), otherwise in `why`. Family-only answers ("Allwinner sun8i
+//! family") never pretend to name the SoC.
 
 use model::cpu::CpuInfo;
 
 /// What the guess may look at.
 pub struct SocHints<'a> {
-    /// /proc/device-tree/compatible strings, most specific first.
+    /// /proc/device-tree/compatible strings, most specific (board) first.
     pub dt_compatible: &'a [String],
     /// /proc/device-tree/model.
     pub dt_model: Option<&'a str>,
     pub cpuinfo: &'a CpuInfo,
-    /// Highest cpuinfo_max_freq of each cpufreq cluster (kHz), in policy order; may be empty.
+    /// cpuinfo_max_freq of each cpufreq cluster (kHz), in policy order; empty when unknown.
     pub max_khz_per_cluster: &'a [u64],
 }
 
@@ -23,7 +39,817 @@ pub struct SocGuess {
     pub why: String,
 }
 
+fn found(name: impl Into<String>, why: impl Into<String>) -> Option<SocGuess> {
+    Some(SocGuess {
+        name: name.into(),
+        why: why.into(),
+    })
+}
+
 /// Best guess of the SoC, or `None` when nothing distinctive is known.
-pub fn guess(_h: &SocHints) -> Option<SocGuess> {
+pub fn guess(h: &SocHints) -> Option<SocGuess> {
+    let sig = Signature::of(h.cpuinfo);
+    from_device_tree(h.dt_compatible)
+        .or_else(|| raspberry_pi(h.cpuinfo, &sig))
+        .or_else(|| from_hardware(h.cpuinfo, &sig))
+        .or_else(|| from_amlogic_serial(h.cpuinfo))
+        .or_else(|| from_model_names(h.cpuinfo))
+        .or_else(|| from_topology(&sig, h.max_khz_per_cluster))
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Device tree
+// ---------------------------------------------------------------------------------------------
+
+/// Exact SoC compatibles whose name cannot be derived by the vendor rules below (families,
+/// codenames, irregular spellings), with a note on ambiguity. Source: Linux DT bindings.
+#[rustfmt::skip]
+static DT_EXACT: &[(&str, &str, &str)] = &[
+    // Amlogic: the SoC compatible is usually followed by the family one ("amlogic,g12b").
+    ("amlogic,s922x", "Amlogic S922X", "G12B family; the A311D has the same CPU cores"),
+    ("amlogic,a311d", "Amlogic A311D", "G12B family; the S922X has the same CPU cores"),
+    ("amlogic,g12b", "Amlogic S922X or A311D", "family compatible G12B only: S922X and A311D share it"),
+    ("amlogic,g12a", "Amlogic G12A (S905X2/S905D2/S905Y2)", "family compatible only"),
+    ("amlogic,sm1", "Amlogic SM1 (S905X3/S905D3)", "family compatible only"),
+    ("amlogic,meson-gxbb", "Amlogic S905", "GXBB family"),
+    ("amlogic,meson-gxl", "Amlogic GXL (S905X/S905D/S905W/S805X)", "family compatible only"),
+    ("amlogic,meson-gxm", "Amlogic S912", "GXM family"),
+    ("amlogic,meson-axg", "Amlogic AXG (A113D/A113X)", "family compatible only"),
+    ("amlogic,meson8", "Amlogic S802", "Meson8"),
+    ("amlogic,meson8b", "Amlogic S805", "Meson8b"),
+    ("amlogic,meson8m2", "Amlogic S812", "Meson8m2"),
+    ("amlogic,meson6", "Amlogic Meson6 (AML8726-MX)", ""),
+    // NVIDIA Tegra generations.
+    ("nvidia,tegra20", "NVIDIA Tegra 2 (T20)", ""),
+    ("nvidia,tegra30", "NVIDIA Tegra 3 (T30)", ""),
+    ("nvidia,tegra114", "NVIDIA Tegra 4 (T114)", ""),
+    ("nvidia,tegra124", "NVIDIA Tegra K1 (T124)", ""),
+    ("nvidia,tegra132", "NVIDIA Tegra K1 (T132, Denver)", ""),
+    ("nvidia,tegra210", "NVIDIA Tegra X1 (T210)", ""),
+    ("nvidia,tegra186", "NVIDIA Tegra X2 (T186)", ""),
+    ("nvidia,tegra194", "NVIDIA Xavier (T194)", ""),
+    ("nvidia,tegra234", "NVIDIA Orin (T234)", ""),
+    // Irregular names.
+    ("allwinner,sun8i-h2-plus", "Allwinner H2+", ""),
+    ("allwinner,sun8i-v3s", "Allwinner V3s", ""),
+    ("hisilicon,hi6220", "HiSilicon Kirin 620 (Hi6220)", ""),
+    ("hisilicon,hi3660", "HiSilicon Kirin 960 (Hi3660)", ""),
+    ("hisilicon,hi3670", "HiSilicon Kirin 970 (Hi3670)", ""),
+    ("cix,sky1", "Cix P1 (CD8180)", ""),
+    ("spacemit,k1-x", "SpacemiT K1", ""),
+    ("sifive,fu540-c000", "SiFive FU540", ""),
+    ("sifive,fu740-c000", "SiFive FU740", ""),
+    ("xlnx,zynq-7000", "Xilinx Zynq-7000", ""),
+    ("xlnx,zynqmp", "Xilinx Zynq UltraScale+ MPSoC", ""),
+    ("apple,t8103", "Apple M1 (T8103)", ""),
+    ("apple,t6000", "Apple M1 Pro (T6000)", ""),
+    ("apple,t6001", "Apple M1 Max (T6001)", ""),
+    ("apple,t8112", "Apple M2 (T8112)", ""),
+    ("marvell,armada-3720", "Marvell Armada 3720", ""),
+    ("marvell,armada380", "Marvell Armada 380", ""),
+    ("marvell,armada385", "Marvell Armada 385", ""),
+    ("marvell,armada388", "Marvell Armada 388", ""),
+    ("marvell,armada370", "Marvell Armada 370", ""),
+    ("marvell,armadaxp", "Marvell Armada XP", ""),
+    ("marvell,kirkwood", "Marvell Kirkwood", "family compatible"),
+    ("ti,am33xx", "TI AM335x", ""),
+    ("ti,dra7", "TI DRA7xx / AM57xx", "family compatible"),
+    ("ti,omap3", "TI OMAP3", "family compatible"),
+    ("ti,omap4", "TI OMAP4", "family compatible"),
+    ("mstar,infinity2", "MStar Infinity2", ""),
+    ("renesas,r9a07g043", "Renesas R9A07G043 (RZ/G2UL or RZ/Five)", ""),
+];
+
+/// Vendor prefixes whose SoC compatible is `vendor,<letters><digits>[alnum]` and maps to
+/// "<Vendor> <MODEL>". Board compatibles contain a dash and never match. The third field says
+/// how the model is written: upper case, or with a fixed prefix replaced.
+#[rustfmt::skip]
+static DT_VENDORS: &[(&str, &str, ModelCase)] = &[
+    ("rockchip,", "Rockchip", ModelCase::Upper),
+    ("mediatek,", "MediaTek", ModelCase::Upper),
+    ("qcom,", "Qualcomm", ModelCase::Upper),
+    ("brcm,", "Broadcom", ModelCase::Upper),
+    ("amlogic,", "Amlogic", ModelCase::Upper),
+    ("ti,", "TI", ModelCase::Upper),
+    ("starfive,", "StarFive", ModelCase::Upper),
+    ("sophgo,", "Sophgo", ModelCase::Upper),
+    ("thead,", "T-Head", ModelCase::Upper),
+    ("canaan,", "Canaan", ModelCase::Upper),
+    ("realtek,", "Realtek", ModelCase::Upper),
+    ("sprd,", "Unisoc", ModelCase::Upper),
+    ("ingenic,", "Ingenic", ModelCase::Upper),
+    ("sigmastar,", "SigmaStar", ModelCase::Upper),
+    ("fsl,", "NXP", ModelCase::Prefix("imx", "i.MX")),
+    ("samsung,", "Samsung", ModelCase::Prefix("exynos", "Exynos ")),
+    ("hisilicon,", "HiSilicon", ModelCase::Prefix("hi", "Hi")),
+];
+
+#[derive(Clone, Copy)]
+enum ModelCase {
+    Upper,
+    /// Replace a lower-case prefix by this spelling and upper-case the rest.
+    Prefix(&'static str, &'static str),
+}
+
+fn from_device_tree(compatible: &[String]) -> Option<SocGuess> {
+    compatible.iter().find_map(|c| {
+        let c = c.trim();
+        let why = format!("device-tree compatible {c}");
+        if let Some((_, name, note)) = DT_EXACT.iter().find(|(k, _, _)| *k == c) {
+            let why = if note.is_empty() {
+                why
+            } else {
+                format!("{why} ({note})")
+            };
+            return found(*name, why);
+        }
+        // Allwinner: "allwinner,sun50i-h616" → H616.
+        if let Some(m) = c.strip_prefix("allwinner,sun") {
+            let (_, model) = m.split_once("i-")?;
+            return is_model(model).then(|| SocGuess {
+                name: format!("Allwinner {}", model.to_ascii_uppercase()),
+                why,
+            });
+        }
+        let (vendor, model, case) = DT_VENDORS
+            .iter()
+            .find_map(|(p, v, case)| Some((*v, c.strip_prefix(p)?, *case)))?;
+        if !is_model(model) {
+            return None;
+        }
+        let model = match case {
+            ModelCase::Upper => model.to_ascii_uppercase(),
+            ModelCase::Prefix(p, spelled) => match model.strip_prefix(p) {
+                Some(rest) => format!("{spelled}{}", rest.to_ascii_uppercase()),
+                None => model.to_ascii_uppercase(),
+            },
+        };
+        found(format!("{vendor} {model}"), why)
+    })
+}
+
+/// `<letters><digits>[letters/digits]`: "rk3588s", "mt8183", "x1e80100", "bcm2711", "h616".
+fn is_model(m: &str) -> bool {
+    let letters = m.chars().take_while(char::is_ascii_lowercase).count();
+    let rest = &m[letters..];
+    letters > 0
+        && rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Raspberry Pi
+// ---------------------------------------------------------------------------------------------
+
+/// Processor field (bits 12-15) of a new-style revision code (bit 23 set). Source: Raspberry Pi
+/// documentation, "Raspberry Pi revision codes".
+#[rustfmt::skip]
+static RPI_PROCESSORS: &[&str] = &[
+    "Broadcom BCM2835",
+    "Broadcom BCM2836",
+    "Broadcom BCM2837",
+    "Broadcom BCM2711",
+    "Broadcom BCM2712",
+];
+
+/// `Model` line → SoC, first match (more specific first). Source: Raspberry Pi product pages.
+#[rustfmt::skip]
+static RPI_MODELS: &[(&str, &str)] = &[
+    ("Raspberry Pi 500", "Broadcom BCM2712"),
+    ("Raspberry Pi 5", "Broadcom BCM2712"),
+    ("Compute Module 5", "Broadcom BCM2712"),
+    ("Raspberry Pi 400", "Broadcom BCM2711"),
+    ("Raspberry Pi 4", "Broadcom BCM2711"),
+    ("Compute Module 4", "Broadcom BCM2711"),
+    ("Raspberry Pi Zero 2", "Broadcom BCM2710A1 (RP3A0)"),
+    ("Raspberry Pi 3", "Broadcom BCM2837"),
+    ("Compute Module 3", "Broadcom BCM2837"),
+    ("Raspberry Pi 2 Model B Rev 1.2", "Broadcom BCM2837"),
+    ("Raspberry Pi 2", "Broadcom BCM2836"),
+    ("Raspberry Pi", "Broadcom BCM2835"),
+];
+
+/// Raspberry Pi kernels print `Hardware : BCM2835` (or BCM2709/BCM2710/BCM2711) whatever the
+/// SoC; the revision code, the Model line or the core type tells the truth.
+fn raspberry_pi(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
+    let hw = c.hardware.as_deref().unwrap_or_default();
+    let model = c.model.as_deref().unwrap_or_default();
+    if !(hw.starts_with("BCM2") || model.starts_with("Raspberry Pi")) {
+        return None;
+    }
+    let code = c
+        .revision
+        .as_deref()
+        .and_then(|r| u32::from_str_radix(r.trim(), 16).ok())
+        .filter(|r| r & (1 << 23) != 0);
+    if let Some(name) = code.and_then(|r| RPI_PROCESSORS.get(((r >> 12) & 0xf) as usize)) {
+        let r = c.revision.as_deref().unwrap_or_default();
+        return found(
+            *name,
+            format!("Raspberry Pi revision code {r} (processor field)"),
+        );
+    }
+    if let Some((_, name)) = RPI_MODELS.iter().find(|(m, _)| model.starts_with(m)) {
+        return found(*name, format!("cpuinfo Model \"{model}\""));
+    }
+    // Core type of the Broadcom Pi SoCs.
+    let by_core = [
+        ("ARM1176", "Broadcom BCM2835"),
+        ("Cortex-A7", "Broadcom BCM2836"),
+        ("Cortex-A53", "Broadcom BCM2837"),
+        ("Cortex-A72", "Broadcom BCM2711"),
+        ("Cortex-A76", "Broadcom BCM2712"),
+    ];
+    let core = sig.only_core()?;
+    let (_, name) = by_core.iter().find(|(k, _)| *k == core)?;
+    found(
+        *name,
+        format!("cpuinfo Hardware \"{hw}\" with {core} cores"),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Hardware line
+// ---------------------------------------------------------------------------------------------
+
+/// `Hardware` substring (case-insensitive) [+ core signature] → SoC. First match wins, so
+/// specific entries come first. Sources: vendor BSP kernels as seen in the sbc-bench cpuinfo
+/// collection, linux-sunxi wiki (Allwinner `sunXiwY` IDs), board vendors' spec pages.
+#[rustfmt::skip]
+static HARDWARE: &[(&str, &str, &str, &str)] = &[
+    // (needle, signature or "", name, note)
+    // Allwinner BSP IDs (sunXiwYpZ).
+    ("sun8iw3", "", "Allwinner A23", ""),
+    ("sun8iw5", "", "Allwinner A33", "R16 shares the ID"),
+    ("sun8iw6", "", "Allwinner A83T", "H8 shares the ID"),
+    ("sun8iw7", "", "Allwinner H3", "H2+ shares the ID"),
+    ("sun8iw11", "", "Allwinner R40", "V40, A40i and T3 share the ID"),
+    ("sun9iw1", "", "Allwinner A80", ""),
+    ("sun50iw10", "", "Allwinner A133", "A100 shares the ID"),
+    ("sun50iw11", "", "Allwinner R329", ""),
+    ("sun50iw1", "", "Allwinner A64", "H64/R18 share the ID; Armbian kernels print it for other sun50i SoCs too"),
+    ("sun50iw2", "", "Allwinner H5", ""),
+    ("sun50iw3", "", "Allwinner A63", ""),
+    ("sun50iw6", "", "Allwinner H6", ""),
+    ("sun50iw9", "", "Allwinner H616", "H618, H313 and T507 share the ID"),
+    ("sun55iw3", "", "Allwinner A523", "T527 shares the ID"),
+    ("sun20iw1", "", "Allwinner D1", ""),
+    // Allwinner mainline-era family names: only the core count narrows them.
+    ("sun4i", "", "Allwinner A10", ""),
+    ("sun5i", "", "Allwinner sun5i family", "A13, A10s or R8"),
+    ("sun6i", "", "Allwinner A31", "A31s shares the family"),
+    ("sun7i", "", "Allwinner A20", ""),
+    ("sun8i", "1xCortex-A7", "Allwinner V3s", "sun8i family with one Cortex-A7"),
+    ("sun8i", "2xCortex-A7", "Allwinner A23", "sun8i family with two Cortex-A7"),
+    ("sun8i", "8xCortex-A7", "Allwinner A83T", "sun8i family with eight Cortex-A7"),
+    ("sun8i", "", "Allwinner sun8i family", "H3, H2+, R40, A33 and R16 all have 4×Cortex-A7"),
+    ("sun9i", "", "Allwinner A80", ""),
+    // Amlogic 32-bit kernels: the core type separates Meson8b from Meson8/8m2.
+    ("Amlogic Meson", "4xCortex-A5", "Amlogic S805", "Meson8b (4×Cortex-A5)"),
+    ("Amlogic Meson", "4xCortex-A9", "Amlogic Meson8 family", "S802 and S812 both have 4×Cortex-A9"),
+    // Boards whose vendor kernel prints the board instead of the SoC.
+    ("Khadas VIM4", "", "Amlogic A311D2", "board Khadas VIM4"),
+    ("Khadas VIM1S", "", "Amlogic S905Y4", "board Khadas VIM1S"),
+    ("Khadas VIM3L", "", "Amlogic S905D3", "board Khadas VIM3L"),
+    ("Khadas VIM3", "", "Amlogic A311D", "board Khadas VIM3"),
+    ("Khadas VIM2", "", "Amlogic S912", "board Khadas VIM2"),
+    ("ODROID-C2", "", "Amlogic S905", "board ODROID-C2"),
+    ("ODROID-C4", "", "Amlogic S905X3", "board ODROID-C4"),
+    ("ODROID-HC4", "", "Amlogic S905X3", "board ODROID-HC4"),
+    ("ODROID-N2", "", "Amlogic S922X", "board ODROID-N2"),
+    ("ODROID-C1", "", "Amlogic S805", "board ODROID-C1"),
+    ("ODROID-XU", "", "Samsung Exynos 5422", "board ODROID-XU3/XU4"),
+    ("SolidRun CuBox", "", "Marvell Armada 510", "board SolidRun CuBox"),
+    ("jetson-tk1", "", "NVIDIA Tegra K1 (T124)", "board Jetson TK1"),
+    ("AP148", "", "Qualcomm IPQ8064", "Qualcomm AP148 reference board"),
+    ("Oxsemi NAS", "", "PLX NAS7820 (Oxford OX820)", ""),
+    ("Comcerto 2000", "", "Mindspeed Comcerto 2000", ""),
+    ("Bowser", "", "TI OMAP4470", "board Bowser (Kindle Fire HD)"),
+    ("OMAP3 Beagle", "", "TI OMAP3530", "board BeagleBoard"),
+    ("OMAP4", "", "TI OMAP4", "OMAP4430/4460/4470"),
+    ("OMAP3", "", "TI OMAP3", "OMAP3530/DM3730 class"),
+    ("AM33XX", "", "TI AM335x", ""),
+    ("DRA74X", "", "TI AM572x / DRA74x", ""),
+    ("DRA72X", "", "TI AM571x / DRA72x", ""),
+    ("dm385", "", "TI DM385", ""),
+    ("Xilinx Zynq", "", "Xilinx Zynq-7000", ""),
+    ("Sigmastar", "2xCortex-A7", "SigmaStar SSD201/SSD202D", "Infinity2M"),
+    ("MStar Infinity2", "", "MStar Infinity2", ""),
+    ("i.MX6 Quad/DualLite", "4xCortex-A9", "NXP i.MX6 Quad", ""),
+    ("i.MX6 Quad/DualLite", "2xCortex-A9", "NXP i.MX6 DualLite", ""),
+    ("STi SoC", "", "STMicroelectronics STiH4xx family", "STiH407/410/415/416/418"),
+    ("Feroceon-KW", "", "Marvell Kirkwood 88F6281", "Kirkwood family (88F6180/6192/6281/6282)"),
+    ("Armada-370", "", "Marvell Armada 370", ""),
+    ("ARM-Versatile Express", "2xCortex-A15+3xCortex-A7", "ARM V2P-CA15_A7 (TC2) test chip", "Versatile Express"),
+    ("GPL32900", "", "GeneralPlus GPL32900 family", ""),
+    ("startablet", "", "NVIDIA Tegra 2 (T20)", "board LG Optimus Pad (\"star\")"),
+    ("bigfish", "4xCortex-A53", "HiSilicon Hi3798 family (Hi3798CV200/MV200)", "HiSilicon set-top-box platform \"bigfish\""),
+    ("hi6210sft", "", "HiSilicon Kirin 620 (Hi6210SFT/Hi6220)", ""),
+    ("hi6620", "", "HiSilicon Kirin 910 (Hi6620)", ""),
+    ("hi6250", "", "HiSilicon Kirin 650 (Hi6250)", ""),
+    ("hi3650", "", "HiSilicon Kirin 950 (Hi3650)", ""),
+    ("hi3660", "", "HiSilicon Kirin 960 (Hi3660)", ""),
+    ("hi3751", "", "HiSilicon Hi3751 family", "V310/V320/V510/V530… cannot be told apart"),
+    ("RK30board", "2xCortex-A9", "Rockchip RK3066", "RK30 BSP with two Cortex-A9"),
+    ("RK30board", "4xCortex-A9", "Rockchip RK3188", "RK30 BSP with four Cortex-A9"),
+    ("RK29board", "", "Rockchip RK2918", ""),
+    ("Rockchip", "4xCortex-A9", "Rockchip RK3188", "Rockchip with 4×Cortex-A9"),
+    ("Rockchip", "4xCortex-A17", "Rockchip RK3288", "Rockchip with 4×Cortex-A17"),
+    ("Rockchip", "4xCortex-A7", "Rockchip RK3229/RK3228", "Rockchip with 4×Cortex-A7"),
+    ("SAMSUNG EXYNOS", "4xCortex-A7+4xCortex-A15", "Samsung Exynos 5422", "Exynos 5420/5800 have the same cores"),
+    // Qualcomm BSP codenames (Android `Hardware : Qualcomm Technologies, Inc <CODENAME>`).
+    ("msmnile", "", "Qualcomm SM8150 (Snapdragon 855)", "codename msmnile"),
+    ("kona", "", "Qualcomm SM8250 (Snapdragon 865)", "codename kona"),
+    ("lahaina", "", "Qualcomm SM8350 (Snapdragon 888)", "codename lahaina"),
+    ("taro", "", "Qualcomm SM8450 (Snapdragon 8 Gen 1)", "codename taro"),
+    ("kalama", "", "Qualcomm SM8550 (Snapdragon 8 Gen 2)", "codename kalama"),
+    ("pineapple", "", "Qualcomm SM8650 (Snapdragon 8 Gen 3)", "codename pineapple"),
+    ("bengal", "", "Qualcomm SM6115 (Snapdragon 662)", "codename bengal (Snapdragon 460 shares it)"),
+    ("trinket", "", "Qualcomm SM6125 (Snapdragon 665)", "codename trinket"),
+    ("lito", "", "Qualcomm SM7250 (Snapdragon 765)", "codename lito"),
+    ("atoll", "", "Qualcomm SM7125 (Snapdragon 720G)", "codename atoll"),
+];
+
+/// Model tokens in a Hardware line: (token prefix, vendor, needs digits right after the prefix).
+/// "MT6771V/C" → MediaTek MT6771V, "Qualcomm MSM 8974" → Qualcomm MSM8974, "SMDK4210" →
+/// Samsung Exynos 4210, "vendor Kirin810" → HiSilicon Kirin 810.
+#[rustfmt::skip]
+static HARDWARE_TOKENS: &[(&str, &str)] = &[
+    ("MT", "MediaTek MT"),
+    ("MSM", "Qualcomm MSM"),
+    ("APQ", "Qualcomm APQ"),
+    ("SDM", "Qualcomm SDM"),
+    ("SM", "Qualcomm SM"),
+    ("QCS", "Qualcomm QCS"),
+    ("QCM", "Qualcomm QCM"),
+    ("IPQ", "Qualcomm IPQ"),
+    ("SDA", "Qualcomm SDA"),
+    ("SMDK", "Samsung Exynos "),
+    ("EXYNOS", "Samsung Exynos "),
+    ("KIRIN", "HiSilicon Kirin "),
+    ("HI", "HiSilicon Hi"),
+    ("UMS", "Unisoc UMS"),
+    ("SC", "Spreadtrum SC"),
+    ("RK", "Rockchip RK"),
+    ("TCC", "Telechips TCC"),
+];
+
+fn from_hardware(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
+    let hw = c.hardware.as_deref()?.trim();
+    let lower = hw.to_ascii_lowercase();
+    let why = |note: &str| {
+        if note.is_empty() {
+            format!("cpuinfo Hardware \"{hw}\"")
+        } else {
+            format!("cpuinfo Hardware \"{hw}\" ({note})")
+        }
+    };
+    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    for (needle, spec, name, note) in HARDWARE {
+        let needle = needle.to_ascii_lowercase();
+        // Plain words (codenames like "kona", "taro") must be whole words; IDs may be prefixes.
+        let hit = if needle.chars().all(|c| c.is_ascii_lowercase()) {
+            words.contains(&needle.as_str())
+        } else {
+            lower.contains(&needle)
+        };
+        if hit && (spec.is_empty() || sig.matches(spec)) {
+            return found(*name, why(note));
+        }
+    }
+    // "Allwinner sun7i (A20) Family", "Allwinner A83t board": a model-looking word.
+    if lower.starts_with("allwinner") {
+        let words = hw.split(|c: char| !c.is_ascii_alphanumeric());
+        if let Some(w) = words.skip(1).find(|w| {
+            w.len() >= 2
+                && w.starts_with(['A', 'H', 'R', 'V', 'T', 'D'])
+                && w[1..].starts_with(|c: char| c.is_ascii_digit())
+        }) {
+            return found(format!("Allwinner {}", w.to_ascii_uppercase()), why(""));
+        }
+    }
+    // Model tokens. "MSM 8610" is written with a space in some BSPs.
+    let joined = hw
+        .to_ascii_uppercase()
+        .replace("MSM ", "MSM")
+        .replace("APQ ", "APQ");
+    for word in joined.split(|c: char| !c.is_ascii_alphanumeric()) {
+        for (prefix, spelled) in HARDWARE_TOKENS {
+            if word.strip_prefix(prefix).is_some_and(is_model_number) {
+                let rest = &word[prefix.len()..];
+                return found(format!("{spelled}{rest}"), why(""));
+            }
+        }
+    }
     None
+}
+
+/// "6771V", "8974PRO", "4210": at least three digits, then at most three letters/digits.
+fn is_model_number(rest: &str) -> bool {
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits >= 3 && rest.len() - digits <= 3
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Amlogic serial
+// ---------------------------------------------------------------------------------------------
+
+/// Amlogic chip major IDs (first byte of the cpuinfo Serial on Amlogic vendor kernels). Source:
+/// Linux drivers/soc/amlogic/meson-gx-socinfo.c and meson-mx-socinfo.c (mainline IDs up to
+/// 0x2c); later IDs from Amlogic vendor kernels as collected by sbc-bench.
+#[rustfmt::skip]
+static AMLOGIC_IDS: &[(&str, &str, &str)] = &[
+    ("19", "Amlogic S802", "Meson8"),
+    ("1b", "Amlogic S805", "Meson8b"),
+    ("1d", "Amlogic S812", "Meson8m2"),
+    ("1f", "Amlogic S905", "GXBB"),
+    ("20", "Amlogic GXTVBB (T96x)", "GXTVBB"),
+    ("21", "Amlogic GXL (S905X/S905D/S905W/S805X)", "GXL"),
+    ("22", "Amlogic S912", "GXM"),
+    ("25", "Amlogic AXG (A113D/A113X)", "AXG"),
+    ("28", "Amlogic G12A (S905X2/S905D2/S905Y2)", "G12A"),
+    ("29", "Amlogic S922X or A311D", "G12B"),
+    ("2b", "Amlogic SM1 (S905X3/S905D3)", "SM1"),
+    ("32", "Amlogic S905X4", "SC2; S905C2 shares it"),
+    ("36", "Amlogic A311D2", "T7"),
+    ("37", "Amlogic S905Y4", "S4; S805X2/S905W2 share it"),
+];
+
+fn from_amlogic_serial(c: &CpuInfo) -> Option<SocGuess> {
+    let hw = c.hardware.as_deref()?;
+    if !hw.to_ascii_lowercase().contains("amlogic") {
+        return None;
+    }
+    let id = c.serial_prefix.as_deref()?;
+    let (_, name, family) = AMLOGIC_IDS.iter().find(|(k, _, _)| *k == id)?;
+    found(
+        *name,
+        format!("cpuinfo Hardware \"{hw}\" and Serial chip ID 0x{id} ({family})"),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Model names (Loongson, MIPS, RISC-V vendor kernels)
+// ---------------------------------------------------------------------------------------------
+
+/// MIPS `system type` → SoC. Source: Linux arch/mips platform names.
+#[rustfmt::skip]
+static MIPS_SYSTEMS: &[(&str, &str)] = &[
+    ("JZ4780", "Ingenic JZ4780"),
+    ("JZ4770", "Ingenic JZ4770"),
+    ("X1000", "Ingenic X1000"),
+    ("X1830", "Ingenic X1830"),
+    ("MT7621", "MediaTek MT7621"),
+    ("MT7628", "MediaTek MT7628"),
+];
+
+/// RISC-V `model name` substring → SoC (vendor kernels print a marketing core name).
+static RISCV_MODELS: &[(&str, &str, &str)] = &[(
+    "Spacemit(R) X60",
+    "SpacemiT K1 (or M1)",
+    "the M1 is a K1 with higher clocks",
+)];
+
+fn from_model_names(c: &CpuInfo) -> Option<SocGuess> {
+    let first = c.processors.first()?;
+    let model = first.model_name.as_deref().unwrap_or_default();
+    if model.starts_with("Loongson") {
+        // "Loongson-3A R1 (Loongson-3A1000) @ 900MHz" → 3A1000; "Loongson-3A5000-HV".
+        let inner = model
+            .split_once('(')
+            .and_then(|(_, r)| r.split_once(')'))
+            .map_or(model, |(i, _)| i);
+        let chip = inner
+            .split(" @")
+            .next()?
+            .trim()
+            .trim_start_matches("Loongson-");
+        return found(
+            format!("Loongson {chip}"),
+            format!("cpuinfo model name \"{model}\""),
+        );
+    }
+    let sys = c.system_type.as_deref().unwrap_or_default();
+    if let Some((_, name)) = MIPS_SYSTEMS.iter().find(|(k, _)| sys.contains(k)) {
+        return found(*name, format!("cpuinfo system type \"{sys}\""));
+    }
+    let (_, name, note) = RISCV_MODELS.iter().find(|(k, _, _)| model.contains(k))?;
+    found(*name, format!("cpuinfo model name \"{model}\" ({note})"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Topology signature
+// ---------------------------------------------------------------------------------------------
+
+/// Core-type signature → SoC, first match. Counts are exact ("*" = any count); a "/rXpY"
+/// suffix requires that stepping. Only signatures that (nearly) single out a SoC are listed;
+/// common ones (4×Cortex-A53, 8×Cortex-A53, 4×Cortex-A55, 4×Cortex-A7 …) are deliberately
+/// absent. Sources: vendor product pages and datasheets for the core configurations, the
+/// sbc-bench cpuinfo collection for the steppings.
+#[rustfmt::skip]
+static TOPOLOGY: &[(&str, &str, &str)] = &[
+    // Rockchip
+    ("4xCortex-A55+4xCortex-A76", "Rockchip RK3588 (or RK3588S)", "Unisoc UMS9620/T820 and MediaTek Dimensity 1000 variants have the same core set"),
+    ("4xCortex-A53+2xCortex-A72", "Rockchip RK3399", "MediaTek MT8176 and Snapdragon 650 have the same core set"),
+    ("4xCortex-A53+4xCortex-A72", "Rockchip RK3576", "Snapdragon 652 has the same core set"),
+    ("4xCortex-A17", "Rockchip RK3288", ""),
+    // Amlogic
+    ("2xCortex-A53+4xCortex-A73", "Amlogic S922X or A311D", "G12B: both have 4×A73 + 2×A53"),
+    // MediaTek
+    ("2xCortex-A53+2xCortex-A72", "MediaTek MT8173", ""),
+    ("8xCortex-A53+2xCortex-A72", "MediaTek Helio X20/X25 (MT6797)", ""),
+    ("4xCortex-A35+4xCortex-A53+2xCortex-A73", "MediaTek Helio X30 (MT6799)", ""),
+    // Samsung
+    ("4xCortex-A7+4xCortex-A15", "Samsung Exynos 5422", "Exynos 5420/5800 have the same cores"),
+    ("6xCortex-A53+2xCortex-A73", "Samsung Exynos 7885", "Exynos 7884/7904 have the same core set"),
+    ("4xCortex-A53+*xexynos-m1", "Samsung Exynos 8890", "Mongoose M1 cores"),
+    ("4xCortex-A55+4xexynos-m3", "Samsung Exynos 9810", "Mongoose M3 cores"),
+    ("4xCortex-A55+2xCortex-A75+2xexynos-m4", "Samsung Exynos 9820", "Exynos 9825 has the same cores"),
+    ("8xCortex-A76", "Samsung Exynos Auto V9", ""),
+    // Google
+    ("4xCortex-A55+2xCortex-A76+2xCortex-X1", "Google Tensor G1", ""),
+    ("4xCortex-A55+2xCortex-A78+2xCortex-X1", "Google Tensor G2", ""),
+    ("4xCortex-A510+4xCortex-A715+1xCortex-X3", "Google Tensor G3", ""),
+    // Qualcomm
+    ("4xKryo-3XX-Silver+4xKryo-3XX-Gold", "Qualcomm Snapdragon 845 (SDM845)", ""),
+    ("4xKryo-4XX-Silver+4xKryo-4XX-Gold", "Qualcomm Snapdragon 855 (SM8150)", "855+/860 are the same die"),
+    ("4xKryo-4XX-Silver+4xCortex-A77", "Qualcomm Snapdragon 865 (SM8250)", "870 is the same die"),
+    ("4xCortex-A510+3xCortex-A710+1xCortex-X2", "Qualcomm Snapdragon 8 Gen 1 (SM8450)", "8+ Gen 1 and MediaTek Dimensity 9000 have the same core set"),
+    ("2xCortex-A520+5xCortex-A720+1xCortex-X4", "Qualcomm Snapdragon 8 Gen 3 (SM8650)", ""),
+    ("4xCortex-A55+4xCortex-A78", "Qualcomm QCS6490 (Snapdragon 778G class)", "MediaTek Dimensity 1100/1200 have the same core set"),
+    ("8xOryon", "Qualcomm Snapdragon 8 Elite (SM8750)", "the Snapdragon X Plus X1P-42-100 also has 8 Oryon cores"),
+    ("12xOryon", "Qualcomm Snapdragon X Elite (X1E)", ""),
+    // Apple, Cix, NVIDIA, HiSilicon, Phytium
+    ("4xIcestorm-M1+4xFirestorm-M1", "Apple M1", ""),
+    ("8xCortex-A720+4xCortex-A520", "Cix P1 (CD8180)", ""),
+    ("*xCarmel", "NVIDIA Xavier (T194)", "Carmel cores"),
+    ("*xCortex-A78AE", "NVIDIA Orin (T234)", "Cortex-A78AE cores"),
+    ("2xDenver", "NVIDIA Tegra K1 (T132, Denver)", ""),
+    ("4xCortex-A57/r1p1", "NVIDIA Tegra X1 (T210)", "Cortex-A57 r1p1"),
+    ("4xCortex-A57/r1p3", "NVIDIA Tegra X2 (T186) with the Denver cores off", "Cortex-A57 r1p3"),
+    ("2xDenver 2+4xCortex-A57", "NVIDIA Tegra X2 (T186)", ""),
+    ("*xKunpeng-920", "HiSilicon Kunpeng 920", ""),
+    ("4xFTC663", "Phytium FT-2000/4", ""),
+    ("64xFTC662", "Phytium FT-2000+/64", ""),
+    ("8x0x70:0x862", "Phytium D3000", "Phytium part 0x862"),
+    // Servers and cloud
+    ("*xNeoverse-V1", "AWS Graviton3", "Neoverse-V1 cores"),
+    ("128xNeoverse-N1", "Ampere Altra Max", ""),
+    ("96xNeoverse-N1", "Ampere Altra Max", ""),
+    ("80xNeoverse-N1", "Ampere Altra", ""),
+    ("32xX-Gene", "Ampere eMAG (X-Gene 3)", ""),
+    ("*xThunderX-88XX", "Cavium ThunderX CN88xx", ""),
+    ("*xAzure-Cobalt-100", "Microsoft Azure Cobalt 100", ""),
+    ("*xAmpere-1", "AmpereOne", ""),
+    ("*xAmpere-1a", "AmpereOne", ""),
+    // RISC-V (core name = uarch, else isa)
+    ("1xthead,c906", "Allwinner D1", "single T-Head C906 (D1s/F133 too)"),
+    ("4xsifive,u74-mc", "StarFive JH7110", "the SiFive FU740 also shows four U74 cores"),
+    ("2xsifive,u74-mc", "StarFive JH7100", ""),
+    ("4xsifive,u54-mc", "SiFive FU540", ""),
+    ("4xsifive,rocket0", "SiFive FU540", "early kernels name the U54 \"rocket0\""),
+    ("1xandestech,ax45mp", "Renesas RZ/Five", ""),
+    ("4xthead,c910", "T-Head TH1520", ""),
+    ("64xrv64imafdcv", "Sophgo SG2042", "64 RISC-V harts with vector extension"),
+];
+
+/// Per core type: (core key, count, distinct steppings), sorted by key. The key is the core
+/// name, or "0xII:0xPPP" for unnamed ARM parts.
+#[derive(Debug, Default)]
+struct Signature {
+    groups: Vec<(String, usize, Vec<String>)>,
+    /// False when the file does not say which CPU has which core (old MIDR-once format).
+    per_cpu: bool,
+}
+
+impl Signature {
+    fn of(c: &CpuInfo) -> Signature {
+        let mut groups: Vec<(String, usize, Vec<String>)> = Vec::new();
+        for p in &c.processors {
+            let key = match (&p.core_name, &p.arm) {
+                (Some(n), _) => n.clone(),
+                (None, Some(a)) => format!("{}:{}", a.implementer, a.part),
+                (None, None) => continue,
+            };
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => {
+                    g.1 += 1;
+                    let new_stepping = p.stepping.as_ref().filter(|s| !g.2.contains(s));
+                    g.2.extend(new_stepping.cloned());
+                }
+                None => groups.push((key, 1, p.stepping.iter().cloned().collect())),
+            }
+        }
+        groups.sort();
+        Signature {
+            groups,
+            per_cpu: c.shared_cores.is_empty(),
+        }
+    }
+
+    /// The single core type, if there is one.
+    fn only_core(&self) -> Option<&str> {
+        match self.groups.as_slice() {
+            [(k, _, _)] => Some(k),
+            _ => None,
+        }
+    }
+
+    /// Whether `spec` ("4xCortex-A55+4xCortex-A76", "*xCarmel", "4xCortex-A57/r1p1") describes
+    /// exactly these core groups.
+    fn matches(&self, spec: &str) -> bool {
+        let items: Vec<&str> = spec.split('+').collect();
+        items.len() == self.groups.len()
+            && items.iter().all(|item| {
+                let Some((count, rest)) = item.split_once('x') else {
+                    return false;
+                };
+                let (name, stepping) = match rest.split_once('/') {
+                    Some((n, s)) => (n, Some(s)),
+                    None => (rest, None),
+                };
+                self.groups.iter().any(|(k, n, st)| {
+                    k == name
+                        && (count == "*" || count.parse() == Ok(*n))
+                        && stepping.is_none_or(|s| st.len() == 1 && st[0] == s)
+                })
+            })
+    }
+
+    fn describe(&self) -> String {
+        self.groups
+            .iter()
+            .map(|(k, n, _)| format!("{n}×{k}"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+fn from_topology(sig: &Signature, max_khz: &[u64]) -> Option<SocGuess> {
+    if !sig.per_cpu || sig.groups.is_empty() {
+        return None;
+    }
+    let (_, name, note) = TOPOLOGY.iter().find(|(spec, _, _)| sig.matches(spec))?;
+    let mut why = format!("core types only: {}", sig.describe());
+    if !max_khz.is_empty() {
+        let mhz: Vec<String> = max_khz.iter().map(|k| (k / 1000).to_string()).collect();
+        why.push_str(&format!(", cluster max {} MHz", mhz.join("/")));
+    }
+    if !note.is_empty() {
+        why.push_str(&format!(" ({note})"));
+    }
+    found(*name, why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpuinfo::parse;
+
+    fn dt(compat: &[&str]) -> Option<SocGuess> {
+        let c = CpuInfo::default();
+        let v: Vec<String> = compat.iter().map(|s| s.to_string()).collect();
+        guess(&SocHints {
+            dt_compatible: &v,
+            dt_model: None,
+            cpuinfo: &c,
+            max_khz_per_cluster: &[],
+        })
+    }
+
+    fn name(g: Option<SocGuess>) -> Option<String> {
+        g.map(|g| g.name)
+    }
+
+    #[test]
+    fn device_tree_names_the_soc() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["radxa,rock-5b", "rockchip,rk3588"], "Rockchip RK3588"),
+            (&["radxa,rock-5a", "rockchip,rk3588s"], "Rockchip RK3588S"),
+            (
+                &["xunlong,orangepi-zero2", "allwinner,sun50i-h616"],
+                "Allwinner H616",
+            ),
+            (
+                &["raspberrypi,4-model-b", "brcm,bcm2711"],
+                "Broadcom BCM2711",
+            ),
+            (
+                &["raspberrypi,5-model-b", "brcm,bcm2712"],
+                "Broadcom BCM2712",
+            ),
+            (
+                &["hardkernel,odroid-n2", "amlogic,s922x", "amlogic,g12b"],
+                "Amlogic S922X",
+            ),
+            (
+                &["khadas,vim3", "amlogic,a311d", "amlogic,g12b"],
+                "Amlogic A311D",
+            ),
+            (&["foo,bar", "amlogic,g12b"], "Amlogic S922X or A311D"),
+            (
+                &["nvidia,p3450-0000", "nvidia,jetson-nano", "nvidia,tegra210"],
+                "NVIDIA Tegra X1 (T210)",
+            ),
+            (&["fsl,imx8mp-evk", "fsl,imx8mp"], "NXP i.MX8MP"),
+            (
+                &[
+                    "hardkernel,odroid-xu4",
+                    "samsung,exynos5800",
+                    "samsung,exynos5",
+                ],
+                "Samsung Exynos 5800",
+            ),
+            (
+                &["starfive,visionfive-2-v1.3b", "starfive,jh7110"],
+                "StarFive JH7110",
+            ),
+            (
+                &["qcom,qcs6490-rb3gen2", "qcom,qcs6490"],
+                "Qualcomm QCS6490",
+            ),
+            (&["allwinner,sun8i-h2-plus"], "Allwinner H2+"),
+        ];
+        for (compat, want) in cases {
+            assert_eq!(name(dt(compat)).as_deref(), Some(*want), "{compat:?}");
+        }
+        let g = dt(&["foo,bar", "amlogic,g12b"]).unwrap();
+        assert!(g.why.contains("share"), "{}", g.why);
+        assert_eq!(
+            dt(&["radxa,rock-5b"]),
+            None,
+            "a board compatible alone names nothing"
+        );
+        assert_eq!(dt(&[]), None);
+    }
+
+    fn cpus(text: &str) -> Option<SocGuess> {
+        let c = parse(text);
+        guess(&SocHints {
+            dt_compatible: &[],
+            dt_model: None,
+            cpuinfo: &c,
+            max_khz_per_cluster: &[1_800_000, 2_352_000, 2_352_000],
+        })
+    }
+
+    fn arm_cpu(i: u32, part: &str, variant: &str) -> String {
+        format!(
+            "processor\t: {i}\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\nCPU architecture: 8\n\
+             CPU variant\t: {variant}\nCPU part\t: {part}\nCPU revision\t: 0\n\n"
+        )
+    }
+
+    #[test]
+    fn topology_signature_rk3588() {
+        let t: String = (0..8)
+            .map(|i| {
+                if i < 4 {
+                    arm_cpu(i, "0xd05", "0x2")
+                } else {
+                    arm_cpu(i, "0xd0b", "0x4")
+                }
+            })
+            .collect();
+        let g = cpus(&t).unwrap();
+        assert!(g.name.contains("RK3588"), "{g:?}");
+        assert!(g.why.contains("4×Cortex-A55 + 4×Cortex-A76"), "{}", g.why);
+        assert!(g.why.contains("1800/2352/2352 MHz"), "{}", g.why);
+        // A common signature names nothing.
+        let t: String = (0..4).map(|i| arm_cpu(i, "0xd03", "0x0")).collect();
+        assert_eq!(cpus(&t), None);
+    }
+
+    #[test]
+    fn hardware_line_and_raspberry_pi() {
+        let pi = "processor : 0\nCPU implementer : 0x41\nCPU part : 0xd08\n\nHardware\t: BCM2835\n\
+                  Revision\t: c03111\nModel\t: Raspberry Pi 4 Model B Rev 1.1\n";
+        assert_eq!(name(cpus(pi)).as_deref(), Some("Broadcom BCM2711"));
+        let old = "processor : 0\n\nHardware\t: BCM2709\nRevision\t: 0010\n";
+        assert_eq!(
+            name(cpus(old)),
+            None,
+            "no revision code, no core type: no guess"
+        );
+        let aw = "processor : 0\n\nHardware\t: sun50iw9\n";
+        assert_eq!(name(cpus(aw)).as_deref(), Some("Allwinner H616"));
+        let mtk = "processor : 0\n\nHardware\t: MT6771V/C\n";
+        assert_eq!(name(cpus(mtk)).as_deref(), Some("MediaTek MT6771V"));
+        let qc =
+            "processor : 0\n\nHardware\t: Qualcomm MSM 8974 HAMMERHEAD (Flattened Device Tree)\n";
+        assert_eq!(name(cpus(qc)).as_deref(), Some("Qualcomm MSM8974"));
+        let sam = "processor : 0\n\nHardware\t: SAMSUNG JF\n";
+        assert_eq!(name(cpus(sam)), None, "a phone codename is not a SoC");
+    }
+
+    #[test]
+    fn amlogic_serial_chip_id() {
+        let t = "processor : 0\nCPU implementer : 0x41\nCPU part : 0xd03\n\nHardware\t: Amlogic\n\
+                 Serial\t\t: 1f0c13003209a3a1\n";
+        let g = cpus(t).unwrap();
+        assert_eq!(g.name, "Amlogic S905");
+        assert!(g.why.contains("GXBB"));
+    }
 }

@@ -49,7 +49,7 @@ pub fn derive(i: &Inputs) -> Headline {
 }
 
 /// R10(⌊sum / N⌋) over the `Total:` ratings; N = 3 for v0.8.4–v0.9.6 (unless only one run,
-/// the single-core case since v0.9.2), the number of finished runs otherwise.
+/// the single-core case), the number of finished runs otherwise.
 fn zip_multi(i: &Inputs, era: Era) -> Option<u64> {
     let z = i.sevenzip?;
     let list = &z.totals;
@@ -60,7 +60,9 @@ fn zip_multi(i: &Inputs, era: Era) -> Option<u64> {
     let n = match (era, i.version) {
         (Era::Manual, _) => list.len() as u64,
         (_, Some(v)) if v >= Version(0, 9, 7) => list.len() as u64,
-        (_, Some(v)) if list.len() == 1 && v >= Version(0, 9, 2) => 1,
+        // One run (single-core machine): its rating. sbc-bench v0.9.1/v0.9.2 divided it by 3
+        // in their own summary line, a bug the README lists; the table uses the rating.
+        _ if list.len() == 1 => 1,
         _ => 3,
     };
     Some(r10((sum / n) as f64))

@@ -103,6 +103,14 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         }
         _ => {}
     }
+    if cpuminer
+        .as_ref()
+        .is_some_and(|m| m.total_scores.is_empty() && !m.samples_khs.is_empty())
+    {
+        problems.push(
+            "cpuminer ran but the log has no `Total Scores:` line (log cut off?)".to_string(),
+        );
+    }
     let summary_line = summary::summary_line(&lines, version);
     let kernel_machine = iostat.as_ref().and_then(|i| i.machine.clone());
     Ok(ImportedLog {

@@ -189,6 +189,9 @@ pub fn hardware_header(m: &MachineInfo, layout: &MonitorLayout) -> String {
             .unwrap_or_default();
         let _ = writeln!(out, "  {cpus:<10} {name:<20} {clocks}{policy}");
     }
+    if let Some(soc) = &m.identity.soc {
+        let _ = writeln!(out, "SoC guess: {}", soc.name);
+    }
     match &m.thermal_source {
         Some(t) => {
             let _ = writeln!(out, "Thermal source: {} ({})", t.path, t.name);

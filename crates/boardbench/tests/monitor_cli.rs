@@ -1,5 +1,9 @@
-//! `boardbench monitor` end to end on a fixture root: text lines, sbc-bench's `-m`, JSON Lines,
-//! and a clean exit on SIGTERM.
+//! `boardbench monitor` end to end on fixture roots: text lines, sbc-bench's `-m`, JSON Lines,
+//! the Raspberry Pi view, and a clean exit on SIGTERM.
+//!
+//! The machine trees are the probe's fixture roots (crates/probe/tests/roots), copied to a
+//! tempdir and given the files only a running machine has: /proc/stat, /proc/loadavg and the
+//! current clocks.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -11,9 +15,19 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-/// A one-cluster board: policy0 for cpu0-3 at 1.8 GHz, no thermal zone.
-fn board() -> tempfile::TempDir {
+/// A copy of probe fixture root `name` with live files: `clocks` are (policy, kHz).
+fn board(name: &str, clocks: &[(u32, u64)]) -> tempfile::TempDir {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../probe/tests/roots")
+        .join(name);
     let d = tempfile::tempdir().unwrap();
+    let st = Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", src.display()))
+        .arg(d.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
     let r = d.path();
     write(
         r,
@@ -21,11 +35,13 @@ fn board() -> tempfile::TempDir {
         "cpu  100 0 50 1000 0 0 0 0 0 0\ncpu0 100 0 50 1000 0 0 0 0 0 0\n",
     );
     write(r, "proc/loadavg", "0.42 0.30 0.20 1/100 999\n");
-    let p = "sys/devices/system/cpu/cpufreq/policy0";
-    write(r, &format!("{p}/related_cpus"), "0 1 2 3\n");
-    write(r, &format!("{p}/cpuinfo_max_freq"), "1800000\n");
-    write(r, &format!("{p}/cpuinfo_min_freq"), "408000\n");
-    write(r, &format!("{p}/scaling_cur_freq"), "1800000\n");
+    for (p, khz) in clocks {
+        write(
+            r,
+            &format!("sys/devices/system/cpu/cpufreq/policy{p}/scaling_cur_freq"),
+            &format!("{khz}\n"),
+        );
+    }
     d
 }
 
@@ -35,83 +51,119 @@ fn boardbench() -> Command {
     c
 }
 
+fn lines(out: &std::process::Output) -> Vec<String> {
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn prints_a_header_and_one_line_per_sample() {
-    let d = board();
+    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
     let out = boardbench()
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "--interval", "0.2", "--count", "2"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    let l = lines(&out);
+    assert_eq!(l.len(), 3, "{l:?}");
     assert_eq!(
-        lines[0],
-        "Time        CPU    load %cpu %sys %usr %nice %io %irq   Temp"
+        l[0],
+        "Time       big.LITTLE   load %cpu %sys %usr %nice %io %irq   Temp"
     );
-    for l in &lines[1..] {
-        // The fixture's /proc/stat does not advance: no CPU states, but clock and load.
+    for line in &l[1..] {
+        // Big (policy4) first; the fixture's /proc/stat does not advance, so no CPU states.
         assert_eq!(
-            &l[8..],
-            ": 1800MHz  0.42  --%  --%  --%  --%  --%  --%    --°C",
-            "{l}"
+            &line[8..],
+            ": 1800/1416MHz  0.42  --%  --%  --%  --%  --%  --%  45.0°C",
+            "{line}"
         );
-        assert_eq!(l.as_bytes()[2], b':');
+        assert_eq!(line.as_bytes()[2], b':');
     }
 }
 
 #[test]
 fn sbc_bench_switch_m_runs_the_monitor() {
-    let d = board();
+    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
     let out = boardbench()
         .env("BOARDBENCH_SYSROOT", d.path())
         .args(["-m", "0.2", "--count", "2"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().count(), 3, "{text}");
-    assert!(
-        text.lines().skip(1).all(|l| l.contains(" 1800MHz ")),
-        "{text}"
+    let l = lines(&out);
+    assert_eq!(l.len(), 3, "{l:?}");
+    assert!(l[1..].iter().all(|x| x.contains(" 1800/1416MHz ")), "{l:?}");
+}
+
+#[test]
+fn a_raspberry_pi_shows_fake_real_and_vcore() {
+    // vcgencmd answers from the tree's recordings (measure_clock arm = 1500398464 Hz).
+    let d = board("rpi4", &[(0, 1_500_000)]);
+    let out = boardbench()
+        .arg("--sysroot")
+        .arg(d.path())
+        .args(["monitor", "--interval", "0.2", "--count", "1"])
+        .output()
+        .unwrap();
+    let l = lines(&out);
+    assert_eq!(
+        l[0],
+        "Time        fake/real   load %cpu %sys %usr %nice %io %irq   Temp    VCore"
     );
+    assert!(l[1].contains(": 1500/1500MHz  0.42 "), "{l:?}");
+    assert!(l[1].ends_with("°C  0.8563V"), "{l:?}");
+}
+
+#[test]
+fn a_fake_vcgencmd_on_another_board_changes_nothing() {
+    // rk3399's tree carries a vcgencmd recording (sbc-bench PR #13's fake wrapper).
+    let d = board("rk3399", &[(0, 408_000), (4, 408_000)]);
+    let out = boardbench()
+        .arg("--sysroot")
+        .arg(d.path())
+        .args(["monitor", "--interval", "0.2", "--count", "1"])
+        .output()
+        .unwrap();
+    assert!(lines(&out)[0].contains(" big.LITTLE "));
 }
 
 #[test]
 fn json_streams_one_object_per_sample() {
-    let d = board();
+    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
     let out = boardbench()
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "-i", "0.2", "--count", "2", "--json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    for l in lines {
-        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+    let l = lines(&out);
+    assert_eq!(l.len(), 2, "{l:?}");
+    for x in l {
+        let v: serde_json::Value = serde_json::from_str(&x).unwrap();
         let ts = v["timestamp"].as_str().unwrap();
         // ISO 8601 with the zone offset: 2026-01-01T12:00:05.123+01:00
         assert_eq!(ts.as_bytes()[10], b'T', "{ts}");
-        assert!(
-            ts.ends_with('Z') || ts[ts.len() - 6..].starts_with(['+', '-']),
-            "{ts}"
-        );
-        assert_eq!(v["clocks_mhz"], serde_json::json!([1800]));
-        assert_eq!(v["clock_cpus"], serde_json::json!([0]));
+        assert!(ts[ts.len() - 6..].starts_with(['+', '-']), "{ts}");
+        // Samples keep cluster order (little first); the text view puts big first.
+        assert_eq!(v["clocks_mhz"], serde_json::json!([1416, 1800]));
+        assert_eq!(v["clock_cpus"], serde_json::json!([0, 4]));
         assert_eq!(v["load1"], 0.42);
+        assert_eq!(v["temp_c"], 45.0);
         assert!(v["interval_s"].as_f64().unwrap() > 0.0);
+        assert!(
+            v.get("cpu").is_none(),
+            "no CPU states from a static /proc/stat"
+        );
     }
 }
 
 #[test]
 fn sigterm_ends_the_monitor_cleanly() {
-    let d = board();
+    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
     let mut child = boardbench()
         .arg("--sysroot")
         .arg(d.path())
@@ -124,6 +176,7 @@ fn sigterm_ends_the_monitor_cleanly() {
     out.read_line(&mut header).unwrap();
     assert!(header.starts_with("Time"), "{header}");
     // The handlers are installed before the header is printed.
+    // SAFETY: kill(2) on our own child.
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
     }

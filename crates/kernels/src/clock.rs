@@ -47,22 +47,21 @@ const MAX_COUNT: u64 = if usize::BITS < 64 {
     1 << 40
 };
 
-/// A run that lost more than this fraction of its wall time to other threads is not clean.
-const DESCHEDULED: f64 = 0.01;
+/// Time of one run: wall time (CLOCK_MONOTONIC), or the thread's CPU time when that is shorter,
+/// i.e. when the thread was preempted during the run. On a busy machine (this tool's own test
+/// suite, a shared VM) the CPU time still counts only the cycles of the loop, so the result does
+/// not depend on luck; on a quiet one both agree to a microsecond.
+fn run_ns(f: impl FnOnce()) -> u64 {
+    let ((), iv) = time(f);
+    iv.wall_ns.min(iv.cpu_ns)
+}
 
 /// Finds the count for which a short run takes at least `target_ns`: grow the count until a
 /// run takes ≥ 1 ms, then extrapolate linearly with 3 % margin (the clock may still rise).
 fn calibrate(target_ns: u64) -> u64 {
     let mut count = START_COUNT;
-    let mut retries = 0;
     loop {
-        let ((), iv) = time(|| chains::run_short(count as usize));
-        // A preempted calibration run would make the count far too small: redo it (a few times).
-        if iv.was_descheduled(DESCHEDULED) && retries < 5 {
-            retries += 1;
-            continue;
-        }
-        let t = iv.wall_ns;
+        let t = run_ns(|| chains::run_short(count as usize));
         if t >= CALIBRATION_NS.min(target_ns) || count >= MAX_COUNT {
             let t = t.max(1);
             let want = (count as u128 * target_ns as u128 * 103 / 100 / t as u128) as u64;
@@ -93,17 +92,10 @@ pub fn measure(opts: &ClockOptions) -> ClockSample {
     let runs = opts.runs.max(1) as usize;
     let mut short_ns = Vec::with_capacity(runs);
     let mut long_ns = Vec::with_capacity(runs);
-    // Alternating, so a slow phase (clock change) hits both loops alike. A run during which the
-    // thread lost the CPU is kept (it cannot be the minimum unless all are disturbed) but does
-    // not count, up to three times the requested runs on a busy machine.
-    let (mut clean_short, mut clean_long) = (0, 0);
-    while (clean_short < runs || clean_long < runs) && short_ns.len() < 3 * runs {
-        let ((), s) = time(|| chains::run_short(count as usize));
-        let ((), l) = time(|| chains::run_long(count as usize));
-        clean_short += usize::from(!s.was_descheduled(DESCHEDULED));
-        clean_long += usize::from(!l.was_descheduled(DESCHEDULED));
-        short_ns.push(s.wall_ns);
-        long_ns.push(l.wall_ns);
+    // Alternating, so a slow phase (a clock change) hits both loops alike.
+    for _ in 0..runs {
+        short_ns.push(run_ns(|| chains::run_short(count as usize)));
+        long_ns.push(run_ns(|| chains::run_long(count as usize)));
     }
     let smin = short_ns.iter().copied().min().unwrap_or(0);
     let lmin = long_ns.iter().copied().min().unwrap_or(0);

@@ -51,54 +51,71 @@ impl MonitorConfig {
                 max_khz: c.max_khz,
             })
             .collect();
-        let raspberry_pi = is_raspberry_pi(m);
-        let with_cpufreq = clusters.iter().filter(|c| c.policy.is_some()).count();
-        let (columns, display_order) = if raspberry_pi {
-            // The "fake" clock is cpu0's: the cluster holding it (the first one).
-            let cpu0 = clusters.iter().position(|c| c.first_cpu == 0).unwrap_or(0);
-            (ClockColumns::FakeReal, vec![cpu0])
-        } else if with_cpufreq == 0 {
-            (ClockColumns::None, Vec::new())
-        } else if clusters.len() == 1 {
-            (ClockColumns::Single, vec![0])
-        } else if clusters.len() == 2 {
-            let (first, last) = (&clusters[0], &clusters[1]);
-            let last_is_smaller =
-                matches!((last.max_khz, first.max_khz), (Some(l), Some(f)) if l < f);
-            (
-                ClockColumns::BigLittle,
-                if last_is_smaller {
-                    vec![0, 1]
-                } else {
-                    vec![1, 0]
-                },
-            )
-        } else {
-            (
-                ClockColumns::PerCluster,
-                (0..clusters.len().min(MAX_CLOCK_COLUMNS)).collect(),
-            )
-        };
+        let thermal_path = m.thermal_source.as_ref().map(|t| t.path.clone());
         MonitorConfig {
-            layout: MonitorLayout {
-                columns,
-                clusters,
-                display_order,
-                thermal_path: m.thermal_source.as_ref().map(|t| t.path.clone()),
-                raspberry_pi,
-            },
+            layout: layout(clusters, thermal_path, is_raspberry_pi(m)),
+        }
+    }
+
+    /// The same machine without the Raspberry Pi firmware columns: for a Pi whose `vcgencmd`
+    /// does not answer (sbc-bench only shows fake/real when the command exists).
+    pub fn without_raspberry_pi(&self) -> Self {
+        let l = &self.layout;
+        MonitorConfig {
+            layout: layout(l.clusters.clone(), l.thermal_path.clone(), false),
         }
     }
 }
 
-/// A Raspberry Pi kernel names the board in /proc/cpuinfo's `Model` line. Deciding by the
-/// board rather than by a `vcgencmd` binary on PATH keeps fake vcgencmd wrappers on other
-/// boards (sbc-bench PR #13) out.
+fn layout(
+    clusters: Vec<MonitoredCluster>,
+    thermal_path: Option<String>,
+    raspberry_pi: bool,
+) -> MonitorLayout {
+    let with_cpufreq = clusters.iter().filter(|c| c.policy.is_some()).count();
+    let (columns, display_order) = if raspberry_pi {
+        // The "fake" clock is cpu0's: the cluster holding it (the first one).
+        let cpu0 = clusters.iter().position(|c| c.first_cpu == 0).unwrap_or(0);
+        (ClockColumns::FakeReal, vec![cpu0])
+    } else if with_cpufreq == 0 {
+        (ClockColumns::None, Vec::new())
+    } else if clusters.len() == 1 {
+        (ClockColumns::Single, vec![0])
+    } else if clusters.len() == 2 {
+        let (first, last) = (&clusters[0], &clusters[1]);
+        let last_is_smaller = matches!((last.max_khz, first.max_khz), (Some(l), Some(f)) if l < f);
+        (
+            ClockColumns::BigLittle,
+            if last_is_smaller {
+                vec![0, 1]
+            } else {
+                vec![1, 0]
+            },
+        )
+    } else {
+        (
+            ClockColumns::PerCluster,
+            (0..clusters.len().min(MAX_CLOCK_COLUMNS)).collect(),
+        )
+    };
+    MonitorLayout {
+        columns,
+        clusters,
+        display_order,
+        thermal_path,
+        raspberry_pi,
+    }
+}
+
+/// Decided by the board, not by a `vcgencmd` binary on PATH, which keeps fake vcgencmd wrappers
+/// on other boards (sbc-bench PR #13) out: the device tree's `raspberrypi,…` compatible (the
+/// snapshot's rule), or a Raspberry Pi kernel's `Model` line in /proc/cpuinfo.
 fn is_raspberry_pi(m: &MachineInfo) -> bool {
-    m.cpuinfo
-        .model
-        .as_deref()
-        .is_some_and(|s| s.contains("Raspberry Pi"))
+    crate::identity::is_raspberry_pi(m.identity.device_tree.as_ref())
+        || m.cpuinfo
+            .model
+            .as_deref()
+            .is_some_and(|s| s.contains("Raspberry Pi"))
 }
 
 /// The Raspberry Pi firmware readings (vcgencmd), fed into the sampler so tests can supply

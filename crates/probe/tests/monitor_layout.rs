@@ -96,3 +96,19 @@ fn a_raspberry_pi_shows_fake_and_real_clocks() {
     m.cpuinfo.model = Some("Radxa ROCK 5B".into());
     assert!(!MonitorConfig::from_machine(&m).layout.raspberry_pi);
 }
+
+#[test]
+fn the_device_tree_compatible_also_identifies_a_pi_and_a_pi_can_drop_its_firmware_columns() {
+    let mut m = machine(&[(0, Some(0), Some(2_400_000))]);
+    m.identity.device_tree = Some(model::machine::DeviceTree {
+        model: Some("Raspberry Pi 5 Model B Rev 1.0".into()),
+        compatible: vec!["raspberrypi,5-model-b".into(), "brcm,bcm2712".into()],
+    });
+    let cfg = MonitorConfig::from_machine(&m);
+    assert_eq!(cfg.layout.columns, ClockColumns::FakeReal);
+    // No vcgencmd answering: the ordinary single-cluster view.
+    let plain = cfg.without_raspberry_pi().layout;
+    assert_eq!(plain.columns, ClockColumns::Single);
+    assert!(!plain.raspberry_pi);
+    assert_eq!(plain.clusters, cfg.layout.clusters);
+}

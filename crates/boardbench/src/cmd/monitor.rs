@@ -10,7 +10,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use model::machine::MachineInfo;
 use probe::monitor::{MonitorConfig, Sampler, Ticker, sleep_until};
 
 use crate::cli::Globals;
@@ -47,7 +46,7 @@ fn parse_interval(s: &str) -> Result<f64, String> {
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let root = g.root();
-    let machine = machine_info(&root);
+    let machine = probe::snapshot::take(&root);
     let config = MonitorConfig::from_machine(&machine);
 
     // Ctrl-C and SIGTERM set the flag; the sleep notices it within one slice.
@@ -63,10 +62,14 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
     }
 
-    let mut sampler = Sampler::start(&config, &root);
-    if config.layout.raspberry_pi {
-        sampler = with_rpi_firmware(sampler);
-    }
+    let mut sampler = if config.layout.raspberry_pi {
+        match with_rpi_firmware(&config, &root) {
+            (s, Some(mut vc)) => s.with_rpi(Box::new(move || vc.readings())),
+            (s, None) => s,
+        }
+    } else {
+        Sampler::start(&config, &root)
+    };
     let layout = sampler.layout().clone();
 
     let stdout = std::io::stdout();
@@ -117,66 +120,17 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
 }
 
-/// The machine as far as the monitor needs it: clusters (with cpufreq policies and maximum
-/// clocks), the thermal source and the Raspberry Pi identification.
-///
-/// FALLBACK until `probe::snapshot::take` lands: one cluster per cpufreq policy, read directly;
-/// no thermal source, no core names. Replace the body with `probe::snapshot::take(root)`.
-fn machine_info(root: &probe::Root) -> MachineInfo {
-    let mut m = MachineInfo::default();
-    const CPUFREQ: &str = "/sys/devices/system/cpu/cpufreq";
-    for name in root.list_dir(CPUFREQ).unwrap_or_default() {
-        let Some(p) = name
-            .strip_prefix("policy")
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let dir = format!("{CPUFREQ}/{name}");
-        let cpus: Vec<u32> = root
-            .read_value(&format!("{dir}/related_cpus"))
-            .or_else(|_| root.read_value(&format!("{dir}/affected_cpus")))
-            .map(|s| {
-                s.split_whitespace()
-                    .filter_map(|w| w.parse().ok())
-                    .collect()
-            })
-            .unwrap_or_else(|_| vec![p]);
-        let max_khz = root.read_u64(&format!("{dir}/cpuinfo_max_freq")).ok();
-        // Per-CPU policies (x86, many servers) with the same maximum are one cluster.
-        if let Some(c) = m
-            .clusters
-            .last_mut()
-            .filter(|c| max_khz.is_some() && c.max_khz == max_khz)
-        {
-            c.cpus.extend(cpus);
-            continue;
-        }
-        m.clusters.push(model::machine::Cluster {
-            cpus,
-            policy: Some(p),
-            min_khz: root.read_u64(&format!("{dir}/cpuinfo_min_freq")).ok(),
-            max_khz,
-            ..Default::default()
-        });
+/// Attaches the vcgencmd readings (real clock, VCore) to the sampler. When the firmware does
+/// not answer at all (no vcgencmd installed), the Pi gets the ordinary clock columns instead,
+/// as in sbc-bench.
+fn with_rpi_firmware(
+    config: &MonitorConfig,
+    root: &probe::Root,
+) -> (Sampler, Option<probe::rpi::VcGenCmd>) {
+    let mut vc = probe::rpi::VcGenCmd::for_root(root);
+    let first = vc.readings();
+    if first.arm_mhz.is_none() && first.core_volts.is_none() {
+        return (Sampler::start(&config.without_raspberry_pi(), root), None);
     }
-    // The Raspberry Pi test reads /proc/cpuinfo's Model line, which the snapshot will parse.
-    if let Ok(text) = root.read("/proc/cpuinfo") {
-        m.cpuinfo.model = text
-            .lines()
-            .find_map(|l| {
-                l.strip_prefix("Model")
-                    .map(|r| r.trim_start_matches([' ', '\t', ':']))
-            })
-            .map(|s| s.trim().to_string());
-    }
-    m
-}
-
-/// Attaches the vcgencmd readings (real clock, VCore) to the sampler.
-///
-/// TODO: wire `probe::rpi` (the vcgencmd adapter) once it lands; until then the fake/real view
-/// shows the real clock and VCore as absent.
-fn with_rpi_firmware(sampler: Sampler) -> Sampler {
-    sampler
+    (Sampler::start(config, root), Some(vc))
 }

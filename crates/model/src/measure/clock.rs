@@ -17,7 +17,8 @@ pub struct ClockSample {
     /// Dependent operations per iteration of the short and the long loop.
     pub short_ops: u32,
     pub long_ops: u32,
-    /// Wall time (CLOCK_MONOTONIC) of every short and long run, in nanoseconds.
+    /// Time of every short and long run in nanoseconds: wall time (CLOCK_MONOTONIC), or the
+    /// thread's CPU time when the thread was preempted during the run (it is then shorter).
     pub short_ns: Vec<u64>,
     pub long_ns: Vec<u64>,
     /// The measured clock in MHz (0 when the timings were unusable).

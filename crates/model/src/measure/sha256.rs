@@ -39,7 +39,8 @@ pub struct Sha256Sample {
     pub cpu_ns: u64,
     /// Final digest, hex.
     pub digest: String,
-    /// Million hashes per second (iterations / wall time).
+    /// Million hashes per second: iterations / wall time, or / CPU time when the thread was
+    /// preempted (CPU time shorter than wall time).
     pub mhs: f64,
 }
 

@@ -413,7 +413,7 @@ pub struct Userland {
 /// A hypervisor or container, with the evidence.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Virtualization {
-    /// "kvm", "qemu", "vmware", "hyperv", "xen", "amazon", "gunyah", "container", "unknown" …
+    /// "kvm", "qemu", "vmware", "hyperv", "xen", "amazon", "gunyah", "container", or "vm" (a hypervisor of unknown kind) …
     pub kind: String,
     /// The observations that led to it ("cpuinfo flag hypervisor", "DMI sys_vendor QEMU").
     pub evidence: Vec<String>,

@@ -64,33 +64,36 @@ fn host_machine() -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned()).filter(|s| !s.is_empty())
 }
 
-/// os-release: /etc/os-release, falling back to /usr/lib/os-release.
+/// os-release: /etc/os-release, falling back to /usr/lib/os-release when the first is missing
+/// or has no usable name.
 pub fn read_distro(root: &Root, notes: &mut Notes) -> Option<Distro> {
-    let (source, text) = ["/etc/os-release", "/usr/lib/os-release"]
-        .iter()
-        .find_map(|p| {
-            notes
-                .keep_optional(root.read(p))
-                .map(|t| (p.to_string(), t))
-        })?;
-    let kv = parse_os_release(&text);
-    let get = |k: &str| kv.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let d = Distro {
-        pretty_name: get("PRETTY_NAME"),
-        name: get("NAME"),
-        id: get("ID"),
-        version_id: get("VERSION_ID"),
-        version_codename: get("VERSION_CODENAME"),
-        source,
-    };
-    if d.pretty_name.is_none() && d.name.is_none() && d.id.is_none() {
+    for source in ["/etc/os-release", "/usr/lib/os-release"] {
+        let Some(text) = notes.keep_optional(root.read(source)) else {
+            continue;
+        };
+        let kv = parse_os_release(&text);
+        let get = |k: &str| {
+            kv.iter()
+                .find(|(n, v)| n == k && !v.is_empty())
+                .map(|(_, v)| v.clone())
+        };
+        let d = Distro {
+            pretty_name: get("PRETTY_NAME"),
+            name: get("NAME"),
+            id: get("ID"),
+            version_id: get("VERSION_ID"),
+            version_codename: get("VERSION_CODENAME"),
+            source: source.to_string(),
+        };
+        if d.pretty_name.is_some() || d.name.is_some() || d.id.is_some() {
+            return Some(d);
+        }
         notes.push(crate::Absent {
-            path: d.source,
+            path: source.into(),
             reason: "no NAME, PRETTY_NAME or ID".into(),
         });
-        return None;
     }
-    Some(d)
+    None
 }
 
 /// `KEY=value` lines with shell quoting ('…', "…" with backslash escapes).
@@ -284,13 +287,13 @@ pub fn read_virtualization(
     let mut evidence = Vec::new();
     let mut kind: Option<&str> = None;
     let set = |k: &'static str, kind: &mut Option<&str>| {
-        if kind.is_none() || *kind == Some("unknown") {
+        if kind.is_none() || *kind == Some("vm") {
             *kind = Some(k);
         }
     };
     if let Some(t) = notes.keep_optional(root.read_value("/sys/hypervisor/type")) {
         evidence.push(format!("/sys/hypervisor/type {t}"));
-        set(if t == "xen" { "xen" } else { "unknown" }, &mut kind);
+        set(if t == "xen" { "xen" } else { "vm" }, &mut kind);
     }
     let vendor = dmi.sys_vendor.as_deref().unwrap_or("");
     let product = dmi.product_name.as_deref().unwrap_or("");
@@ -321,7 +324,11 @@ pub fn read_virtualization(
             let compat = notes
                 .keep_optional(root.read_dt_strings(&format!("{dt}/compatible")))
                 .unwrap_or_default();
-            evidence.push(format!("device-tree hypervisor node {}", compat.join(" ")));
+            evidence.push(if compat.is_empty() {
+                "device-tree /hypervisor node".to_string()
+            } else {
+                format!("device-tree /hypervisor node {}", compat.join(" "))
+            });
             let k = if compat.iter().any(|c| c.contains("gunyah")) {
                 "gunyah"
             } else if compat.iter().any(|c| c.starts_with("xen")) {
@@ -329,7 +336,7 @@ pub fn read_virtualization(
             } else if compat.iter().any(|c| c.contains("kvm")) {
                 "kvm"
             } else {
-                "unknown"
+                "vm"
             };
             set(k, &mut kind);
             break;
@@ -341,7 +348,7 @@ pub fn read_virtualization(
         .any(|p| p.flags.iter().any(|f| f == "hypervisor"));
     if flagged {
         evidence.push("cpuinfo flag hypervisor".into());
-        set("unknown", &mut kind);
+        set("vm", &mut kind);
     }
     for (p, what) in [
         ("/.dockerenv", "docker"),

@@ -219,7 +219,8 @@ impl Root {
     pub fn read_head(&self, abs: &str, n: usize) -> Result<Vec<u8>, Absent> {
         use std::io::Read;
         let real = self.resolve(abs)?;
-        let f = std::fs::File::open(self.path(&real)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
+        let f =
+            std::fs::File::open(self.path(&real)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
         let mut buf = Vec::with_capacity(n);
         f.take(n as u64)
             .read_to_end(&mut buf)
@@ -285,20 +286,38 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// Orders names with embedded numbers numerically: cpu2 < cpu10, policy9 < policy10.
+/// Orders names with embedded numbers numerically: cpu2 < cpu10, policy9 < policy10, and
+/// every number counts (hwmon2/temp2_input < hwmon2/temp10_input).
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    fn key(s: &str) -> (String, u64, String) {
-        let i = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
-        let j = s[i..]
-            .find(|c: char| !c.is_ascii_digit())
-            .map_or(s.len(), |k| i + k);
-        (
-            s[..i].to_string(),
-            s[i..j].parse().unwrap_or(0),
-            s[j..].to_string(),
-        )
+    /// Splits into alternating runs of digits and non-digits.
+    fn chunks(s: &str) -> Vec<(bool, &str)> {
+        let mut v = Vec::new();
+        let mut start = 0;
+        let b = s.as_bytes();
+        for i in 1..=b.len() {
+            if i == b.len() || b[i].is_ascii_digit() != b[start].is_ascii_digit() {
+                v.push((b[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        v
     }
-    key(a).cmp(&key(b)).then_with(|| a.cmp(b))
+    let (ca, cb) = (chunks(a), chunks(b));
+    for (x, y) in ca.iter().zip(cb.iter()) {
+        let o = match (x, y) {
+            ((true, x), (true, y)) => {
+                // Compare digit runs by value without parsing (any length): strip leading
+                // zeros, then shorter is smaller, then lexicographic.
+                let (tx, ty) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+                tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty))
+            }
+            ((_, x), (_, y)) => x.cmp(y),
+        };
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
+    }
+    ca.len().cmp(&cb.len()).then_with(|| a.cmp(b))
 }
 
 #[cfg(test)]
@@ -326,7 +345,10 @@ mod tests {
 
     #[test]
     fn cpu_lists() {
-        assert_eq!(parse_cpu_list("0-3,6,8-9\n"), Some(vec![0, 1, 2, 3, 6, 8, 9]));
+        assert_eq!(
+            parse_cpu_list("0-3,6,8-9\n"),
+            Some(vec![0, 1, 2, 3, 6, 8, 9])
+        );
         assert_eq!(parse_cpu_list("\n"), Some(vec![]));
         assert_eq!(parse_cpu_list("3-1"), None);
         assert_eq!(parse_cpu_list("x"), None);
@@ -352,5 +374,19 @@ mod tests {
         let mut v = vec!["policy10", "policy2", "policy9", "policy0"];
         v.sort_by(|a, b| natural_cmp(a, b));
         assert_eq!(v, ["policy0", "policy2", "policy9", "policy10"]);
+        let mut w = vec![
+            "/h/hwmon2/temp10_input",
+            "/h/hwmon10/temp1_input",
+            "/h/hwmon2/temp2_input",
+        ];
+        w.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            w,
+            [
+                "/h/hwmon2/temp2_input",
+                "/h/hwmon2/temp10_input",
+                "/h/hwmon10/temp1_input"
+            ]
+        );
     }
 }

@@ -66,10 +66,14 @@ impl FixtureRunner {
 
 impl CommandRunner for FixtureRunner {
     fn run(&mut self, args: &[&str]) -> Result<String, String> {
-        let f = self.dir.join(format!("{}.txt", args.join(" ")));
-        std::fs::read(&f)
+        // The message names the file relative to the root, so it is the same on every host.
+        let name = format!("{}.txt", args.join(" "));
+        std::fs::read(self.dir.join(&name))
             .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| format!("no recording {}: {e}", f.display()))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => format!("no recording {FIXTURE_DIR}/{name}"),
+                _ => format!("recording {FIXTURE_DIR}/{name}: {e}"),
+            })
     }
 }
 

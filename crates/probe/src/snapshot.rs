@@ -54,10 +54,12 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
                 cpu: id.cpu,
                 online: id.online,
                 cluster,
+                // An offline CPU whose policy is unreadable takes its cluster's (inactive) one.
                 policy: policies
                     .iter()
                     .find(|p| p.related_cpus.contains(&id.cpu) || p.affected_cpus.contains(&id.cpu))
-                    .map(|p| p.policy),
+                    .map(|p| p.policy)
+                    .or_else(|| cluster.and_then(|c| clusters[c].policy)),
                 package_id: id.package_id,
                 cluster_id: id.cluster_id,
                 core_id: id.core_id,

@@ -1,10 +1,573 @@
-//! `boardbench info` (to be written).
+//! `boardbench info`: what the machine is, as sbc-bench prints it when monitoring starts, and
+//! more: SoC and CPU, device, kernel and userland, the CPU topology table, caches, the chosen
+//! temperature source and why, memory and swap, virtualisation, and the notes of everything
+//! that could not be read. `--json` prints the snapshot document instead.
+//!
+//! The text is a pure function of the snapshot ([`render`]), so fixture trees pin it.
+
+use std::fmt::Write as _;
+
+use model::machine::{
+    Cache, Cluster, MachineInfo, OppSource, Policy, SensorKind, SwapKind, ThermalSensor,
+};
 
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print the machine snapshot as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Use this temperature source instead of the ranked choice: a sensor path
+    /// (/sys/class/hwmon/hwmon2/temp1_input) or a zone type / hwmon name ("soc-thermal").
+    #[arg(long, value_name = "PATH|NAME", env = "BOARDBENCH_THERMAL_SOURCE")]
+    pub thermal_source: Option<String>,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    let root = g.root();
+    let opts = probe::snapshot::Options {
+        thermal_override: args.thermal_source.clone(),
+    };
+    let m = probe::snapshot::take_with(&root, &opts);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&m)?);
+    } else {
+        print!("{}", render(&m));
+    }
+    Ok(0)
+}
+
+/// The text report.
+pub fn render(m: &MachineInfo) -> String {
+    let mut o = String::new();
+    identity(&mut o, m);
+    o.push('\n');
+    topology(&mut o, m);
+    caches(&mut o, m);
+    o.push('\n');
+    thermal(&mut o, m);
+    o.push('\n');
+    memory(&mut o, m);
+    rpi(&mut o, m);
+    if !m.notes.is_empty() {
+        let _ = writeln!(o, "\nNotes (values that could not be read):");
+        for n in &m.notes {
+            let _ = writeln!(o, "  {}: {}", n.path, n.reason);
+        }
+    }
+    o
+}
+
+fn line(o: &mut String, key: &str, value: impl std::fmt::Display) {
+    let _ = writeln!(o, "{:<11} {value}", format!("{key}:"));
+}
+
+fn identity(o: &mut String, m: &MachineInfo) {
+    let id = &m.identity;
+    let dt_model = id.device_tree.as_ref().and_then(|d| d.model.clone());
+    let dmi_model = match (&id.dmi.sys_vendor, &id.dmi.product_name) {
+        (Some(v), Some(p)) => Some(match &id.dmi.product_version {
+            Some(ver) if ver != p && !ver.is_empty() => format!("{v} {p} ({ver})"),
+            _ => format!("{v} {p}"),
+        }),
+        (Some(v), None) => Some(v.clone()),
+        (None, Some(p)) => Some(p.clone()),
+        (None, None) => None,
+    };
+    match (dt_model, &m.cpuinfo.model) {
+        (Some(d), _) => line(o, "Device", format!("{d} (device tree)")),
+        (None, Some(c)) => line(o, "Device", format!("{c} (cpuinfo)")),
+        (None, None) => {}
+    }
+    if let Some(d) = dmi_model {
+        line(o, "DMI", d);
+    }
+    if let Some(b) = &id.dmi.board_name {
+        let vendor = id.dmi.board_vendor.as_deref().unwrap_or("");
+        line(o, "Board", format!("{vendor} {b}").trim());
+    }
+    match &id.soc {
+        Some(s) => line(o, "SoC guess", format!("{} ({})", s.name, s.why)),
+        None => line(o, "SoC guess", "none"),
+    }
+    line(o, "CPU", cpu_summary(m));
+    if let Some(dt) = id.device_tree.as_ref().filter(|d| !d.compatible.is_empty()) {
+        line(o, "DT compat", dt.compatible.join(" "));
+    }
+    let k = &id.kernel;
+    let kernel = [k.ostype.as_deref(), k.release.as_deref(), k.arch.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kernel = match &k.version {
+        Some(v) => format!("{kernel} ({v})"),
+        None => kernel,
+    };
+    line(
+        o,
+        "Kernel",
+        if kernel.is_empty() {
+            "unknown".into()
+        } else {
+            kernel
+        },
+    );
+    match &id.userland {
+        Some(u) => {
+            let mut s = u.arch.clone().unwrap_or_else(|| "unknown".into());
+            if let (Some(bits), Some(bin)) = (u.bits, &u.binary) {
+                let _ = write!(s, " ({bits}-bit, from {bin})");
+            }
+            if !u.dpkg_architectures.is_empty() {
+                let _ = write!(s, ", dpkg: {}", u.dpkg_architectures.join(" "));
+            }
+            if u.mixed {
+                s.push_str(", 32-bit userland on a 64-bit kernel");
+            }
+            line(o, "Userland", s);
+        }
+        None => line(o, "Userland", "unknown"),
+    }
+    match id
+        .distro
+        .as_ref()
+        .and_then(|d| d.pretty_name.clone().or(d.name.clone()))
+    {
+        Some(d) => line(o, "Distro", d),
+        None => line(o, "Distro", "unknown"),
+    }
+    match &id.virtualization {
+        Some(v) => line(
+            o,
+            "Virtual",
+            format!("{} ({})", v.kind, v.evidence.join("; ")),
+        ),
+        None => line(o, "Virtual", "none detected"),
+    }
+}
+
+/// "4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0".
+fn cpu_summary(m: &MachineInfo) -> String {
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for c in &m.clusters {
+        let label = c.core_label().unwrap_or_else(|| {
+            if c.online_cpus().is_empty() {
+                "offline".into()
+            } else {
+                "unknown core".into()
+            }
+        });
+        match parts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += c.cpus.len(),
+            None => parts.push((label, c.cpus.len())),
+        }
+    }
+    if parts.is_empty() {
+        return "unknown".into();
+    }
+    parts
+        .iter()
+        .map(|(l, n)| format!("{n}× {l}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn mhz(khz: Option<u64>) -> String {
+    khz.map_or("-".into(), |k| ((k + 500) / 1000).to_string())
+}
+
+/// "0-3,6" from a CPU list.
+fn cpu_range(cpus: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            cpus[i].to_string()
+        } else {
+            format!("{}-{}", cpus[i], cpus[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+fn topology(o: &mut String, m: &MachineInfo) {
+    let _ = writeln!(
+        o,
+        "CPU topology (clusters, cpufreq policies, clock speeds; online: {}{})",
+        cpu_range(&m.cpus.online),
+        if m.cpus.offline.is_empty() {
+            String::new()
+        } else {
+            format!(", offline: {}", cpu_range(&m.cpus.offline))
+        }
+    );
+    let _ = writeln!(o, "                 cpufreq   min    max");
+    let _ = writeln!(
+        o,
+        " CPU    cluster  policy   speed  speed   governor     core type"
+    );
+    let policy = |n: Option<u32>| n.and_then(|n| m.policies.iter().find(|p| p.policy == n));
+    for t in &m.topology {
+        let p = policy(t.policy);
+        let core = t
+            .core_label
+            .clone()
+            .or_else(|| t.cluster.and_then(|c| m.clusters[c].core_label()))
+            .unwrap_or_else(|| "-".into());
+        let core = match (&t.hybrid, t.core_label.is_some()) {
+            (Some(h), true) => format!("{core} / {h}"),
+            _ => core,
+        };
+        let _ = writeln!(
+            o,
+            "{:>4}    {:>5}    {:>5}   {:>5}  {:>5}   {:<12} {}{}",
+            t.cpu,
+            t.cluster.map_or("-".into(), |c| c.to_string()),
+            t.policy.map_or("-".into(), |p| p.to_string()),
+            mhz(p.and_then(|p| p.cpuinfo_min_khz)),
+            mhz(p.and_then(|p| p.cpuinfo_max_khz)),
+            p.and_then(|p| p.governor.as_deref()).unwrap_or("-"),
+            core,
+            if t.online { "" } else { "  (offline)" },
+        );
+    }
+    if m.policies.is_empty() {
+        let _ = writeln!(o, "No cpufreq support.");
+    } else {
+        let mut drivers: Vec<&str> = m
+            .policies
+            .iter()
+            .filter_map(|p| p.driver.as_deref())
+            .collect();
+        drivers.dedup();
+        let mut s = format!(
+            "cpufreq: {} {} ({})",
+            m.policies.len(),
+            if m.policies.len() == 1 {
+                "policy"
+            } else {
+                "policies"
+            },
+            if drivers.is_empty() {
+                "driver unknown".into()
+            } else {
+                drivers.join(", ")
+            }
+        );
+        if let Some(b) = m.cpufreq.boost {
+            let _ = write!(s, ", boost {}", if b { "on" } else { "off" });
+        }
+        if let Some(st) = &m.cpufreq.intel_pstate_status {
+            let _ = write!(s, ", intel_pstate {st}");
+        }
+        if let Some(nt) = m.cpufreq.intel_no_turbo {
+            let _ = write!(s, ", turbo {}", if nt { "off" } else { "on" });
+        }
+        if let Some(st) = &m.cpufreq.amd_pstate_status {
+            let _ = write!(s, ", amd_pstate {st}");
+        }
+        let _ = writeln!(o, "{s}");
+        for (i, c) in m.clusters.iter().enumerate() {
+            if let Some(p) = policy(c.policy) {
+                let what = if c.online_cpus().is_empty() {
+                    format!("policy{} inactive, all its CPUs are offline", p.policy)
+                } else {
+                    opps(p)
+                };
+                let _ = writeln!(o, "  cluster {i} (cpu{}): {what}", cpu_range(&c.cpus));
+            }
+        }
+    }
+}
+
+fn opps(p: &Policy) -> String {
+    let list = |v: &[u64]| {
+        v.iter()
+            .map(|k| mhz(Some(*k)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let src = match p.opp_source {
+        OppSource::Available => "",
+        OppSource::TimeInState => " (from stats/time_in_state)",
+        OppSource::MinMax => " (min/max only)",
+        OppSource::None => "",
+    };
+    let mut s = if p.frequencies_khz.is_empty() {
+        "no operating points known".to_string()
+    } else {
+        format!("OPPs {} MHz{src}", list(&p.frequencies_khz))
+    };
+    if !p.boost_khz.is_empty() {
+        let _ = write!(s, ", boost {} MHz", list(&p.boost_khz));
+    }
+    if !p.available_governors.is_empty() {
+        let _ = write!(s, "; governors: {}", p.available_governors.join(" "));
+    }
+    s
+}
+
+fn size(kib: u64) -> String {
+    const MIB: u64 = 1024;
+    const GIB: u64 = 1024 * 1024;
+    if kib >= GIB && kib & (GIB - 1) == 0 {
+        format!("{} GiB", kib / GIB)
+    } else if kib >= GIB {
+        format!("{:.1} GiB", kib as f64 / GIB as f64)
+    } else if kib >= MIB && kib & (MIB - 1) == 0 {
+        format!("{} MiB", kib / MIB)
+    } else if kib >= MIB {
+        format!("{:.1} MiB", kib as f64 / MIB as f64)
+    } else {
+        format!("{kib} KiB")
+    }
+}
+
+fn cache_name(c: &Cache) -> String {
+    let suffix = match c.kind.as_str() {
+        "Data" => "d",
+        "Instruction" => "i",
+        _ => "",
+    };
+    format!("L{}{suffix}", c.level)
+}
+
+fn caches(o: &mut String, m: &MachineInfo) {
+    let with: Vec<(usize, &Cluster)> = m
+        .clusters
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.caches.is_empty())
+        .collect();
+    if with.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "Caches:");
+    for (i, c) in with {
+        let list = c
+            .caches
+            .iter()
+            .map(|k| {
+                let mut s = format!("{} {}", cache_name(k), k.size_kib.map_or("?".into(), size));
+                if k.shared_cpus.len() > 1 {
+                    let _ = write!(s, " (cpu{})", cpu_range(&k.shared_cpus));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(o, "  cluster {i} (cpu{}): {list}", cpu_range(&c.cpus));
+    }
+}
+
+fn temp(t: Option<f64>) -> String {
+    t.map_or("n/a".into(), |t| format!("{t:.1}°C"))
+}
+
+fn thermal(o: &mut String, m: &MachineInfo) {
+    let reading = |path: &str| m.thermal_sensors.iter().find(|s| s.path == path);
+    match &m.thermal_source {
+        Some(t) => {
+            let _ = writeln!(
+                o,
+                "Thermal source: {} ({}, {})",
+                t.path,
+                t.name,
+                temp(reading(&t.path).and_then(|s| s.temp_c))
+            );
+            let _ = writeln!(o, "  why: {}", t.why);
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "Thermal source: none ({})",
+                if m.thermal_sensors.is_empty() {
+                    "no thermal zone or hwmon temperature found"
+                } else {
+                    "no eligible sensor with a plausible reading"
+                }
+            );
+        }
+    }
+    if m.thermal_sensors.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "Sensors (ranked):");
+    for s in &m.thermal_sensors {
+        let _ = writeln!(
+            o,
+            "  {:<28} {:>8}  {:<6} {}",
+            sensor_name(s),
+            temp(s.temp_c),
+            s.tier.map_or("-".into(), |t| format!("tier {t}")),
+            s.path
+        );
+    }
+}
+
+fn sensor_name(s: &ThermalSensor) -> String {
+    let kind = match s.kind {
+        SensorKind::Zone => "zone",
+        SensorKind::Hwmon => "hwmon",
+    };
+    match &s.label {
+        Some(l) => format!("{kind} {} {l}", s.name),
+        None => format!("{kind} {}", s.name),
+    }
+}
+
+fn memory(o: &mut String, m: &MachineInfo) {
+    let mem = &m.memory;
+    match (mem.total_kib, mem.available_kib) {
+        (Some(t), Some(a)) => line(
+            o,
+            "Memory",
+            format!("{} total, {} available", size(t), size(a)),
+        ),
+        (Some(t), None) => line(o, "Memory", format!("{} total", size(t))),
+        _ => line(o, "Memory", "unknown"),
+    }
+    if mem.swaps.is_empty() {
+        line(o, "Swap", "none");
+    }
+    for s in &mem.swaps {
+        let kind = match s.kind {
+            SwapKind::Zram => "zram",
+            SwapKind::File => "file",
+            SwapKind::Partition => "partition",
+            SwapKind::Unknown => "unknown kind",
+        };
+        let mut v = format!("{} ({kind})", s.path);
+        if let Some(sz) = s.size_kib {
+            let _ = write!(v, " {}", size(sz));
+        }
+        if let Some(u) = s.used_kib {
+            let _ = write!(v, ", {} used", size(u));
+        }
+        if let Some(p) = s.priority {
+            let _ = write!(v, ", priority {p}");
+        }
+        if s.kind == SwapKind::Zram {
+            let name = s.path.rsplit('/').next().unwrap_or("");
+            if let Some(alg) = mem
+                .zram
+                .iter()
+                .find(|z| z.name == name)
+                .and_then(|z| z.algorithm.as_deref())
+            {
+                let _ = write!(v, ", {alg}");
+            }
+        }
+        line(o, "Swap", v);
+    }
+    for z in &mem.zram {
+        let used_as_swap = mem
+            .swaps
+            .iter()
+            .any(|s| s.path.ends_with(&format!("/{}", z.name)));
+        if used_as_swap {
+            continue;
+        }
+        let mut v = format!("{} not used as swap", z.name);
+        if let Some(d) = z.disksize_bytes {
+            let _ = write!(v, ", disksize {}", size(d / 1024));
+        }
+        if let Some(a) = &z.algorithm {
+            let _ = write!(v, ", {a}");
+        }
+        line(o, "zram", v);
+    }
+    if let Some(z) = &mem.zswap {
+        let state = match z.enabled {
+            Some(true) => {
+                let mut s = format!(
+                    "enabled ({}/{}",
+                    z.compressor.as_deref().unwrap_or("?"),
+                    z.zpool.as_deref().unwrap_or("?")
+                );
+                if let Some(p) = z.max_pool_percent {
+                    let _ = write!(s, ", max pool {p}%");
+                }
+                s.push(')');
+                if mem.swaps.iter().any(|s| s.kind == SwapKind::Zram) {
+                    s.push_str(" — WARNING: zswap on top of zram harms performance when swapping");
+                }
+                s
+            }
+            Some(false) => "disabled".into(),
+            None => "unknown".into(),
+        };
+        line(o, "zswap", state);
+    }
+}
+
+fn rpi(o: &mut String, m: &MachineInfo) {
+    let Some(r) = &m.rpi else {
+        return;
+    };
+    let mut s = String::new();
+    if let Some(hz) = r.arm_clock_hz {
+        let _ = write!(s, "arm {} MHz", (hz + 500_000) / 1_000_000);
+    }
+    if let Some(v) = r.core_volts {
+        if !s.is_empty() {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "core {v:.4} V");
+    }
+    line(
+        o,
+        "RPi fw",
+        if s.is_empty() {
+            "no readings".into()
+        } else {
+            s
+        },
+    );
+    if let Some(t) = &r.throttled {
+        let names = probe::rpi::throttled_names(t);
+        line(
+            o,
+            "Throttled",
+            format!(
+                "0x{:x}{}{}",
+                t.raw,
+                if names.is_empty() { "" } else { ": " },
+                if names.is_empty() {
+                    " (nothing)".into()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_sizes() {
+        assert_eq!(cpu_range(&[0, 1, 2, 3, 6, 8, 9]), "0-3,6,8-9");
+        assert_eq!(cpu_range(&[]), "");
+        assert_eq!(size(3072), "3 MiB");
+        assert_eq!(size(1280), "1.2 MiB");
+        assert_eq!(size(16145796), "15.4 GiB");
+        assert_eq!(size(48), "48 KiB");
+    }
+
+    #[test]
+    fn an_empty_snapshot_renders() {
+        let s = render(&MachineInfo::default());
+        assert!(s.contains("No cpufreq support."));
+        assert!(s.contains("Thermal source: none"));
+    }
 }

@@ -1,6 +1,7 @@
 //! Which SoC is this? A guess from, in this order of trust:
 //! 1. the device-tree `compatible` strings (the kernel's own name for the SoC);
-//! 2. a Raspberry Pi board revision code / `Model` line;
+//! 2. a Raspberry Pi board revision code / `Model` line, or a known board name (device-tree
+//!    `model`);
 //! 3. the cpuinfo `Hardware` line (32-bit and Android/BSP kernels), alone or with the core types;
 //! 4. the Amlogic chip ID in the first byte of `Serial`;
 //! 5. model names (Loongson, MIPS `system type`, RISC-V vendor model names);
@@ -50,7 +51,8 @@ fn found(name: impl Into<String>, why: impl Into<String>) -> Option<SocGuess> {
 pub fn guess(h: &SocHints) -> Option<SocGuess> {
     let sig = Signature::of(h.cpuinfo);
     from_device_tree(h.dt_compatible)
-        .or_else(|| raspberry_pi(h.cpuinfo, &sig))
+        .or_else(|| raspberry_pi(h.cpuinfo, h.dt_model, &sig))
+        .or_else(|| from_board(h.dt_model?.trim(), "device-tree model"))
         .or_else(|| from_hardware(h.cpuinfo, &sig))
         .or_else(|| from_amlogic_serial(h.cpuinfo))
         .or_else(|| from_model_names(h.cpuinfo))
@@ -233,9 +235,9 @@ static RPI_MODELS: &[(&str, &str)] = &[
 
 /// Raspberry Pi kernels print `Hardware : BCM2835` (or BCM2709/BCM2710/BCM2711) whatever the
 /// SoC; the revision code, the Model line or the core type tells the truth.
-fn raspberry_pi(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
+fn raspberry_pi(c: &CpuInfo, dt_model: Option<&str>, sig: &Signature) -> Option<SocGuess> {
     let hw = c.hardware.as_deref().unwrap_or_default();
-    let model = c.model.as_deref().unwrap_or_default();
+    let model = c.model.as_deref().or(dt_model).unwrap_or_default().trim();
     if !(hw.starts_with("BCM2") || model.starts_with("Raspberry Pi")) {
         return None;
     }
@@ -252,7 +254,7 @@ fn raspberry_pi(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
         );
     }
     if let Some((_, name)) = RPI_MODELS.iter().find(|(m, _)| model.starts_with(m)) {
-        return found(*name, format!("cpuinfo Model \"{model}\""));
+        return found(*name, format!("board model \"{model}\""));
     }
     // Core type of the Broadcom Pi SoCs.
     let by_core = [
@@ -268,6 +270,38 @@ fn raspberry_pi(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
         *name,
         format!("cpuinfo Hardware \"{hw}\" with {core} cores"),
     )
+}
+
+/// Boards whose kernel (Hardware line) or device tree (`model`) names the board instead of
+/// the SoC, substring → SoC. Sources: the board makers' specification pages.
+#[rustfmt::skip]
+static BOARDS: &[(&str, &str, &str)] = &[
+    ("Khadas VIM4", "Amlogic A311D2", "board Khadas VIM4"),
+    ("Khadas VIM1S", "Amlogic S905Y4", "board Khadas VIM1S"),
+    ("Khadas VIM3L", "Amlogic S905D3", "board Khadas VIM3L"),
+    ("Khadas VIM3", "Amlogic A311D", "board Khadas VIM3"),
+    ("Khadas VIM2", "Amlogic S912", "board Khadas VIM2"),
+    ("ODROID-C2", "Amlogic S905", "board ODROID-C2"),
+    ("ODROID-C4", "Amlogic S905X3", "board ODROID-C4"),
+    ("ODROID-HC4", "Amlogic S905X3", "board ODROID-HC4"),
+    ("ODROID-N2", "Amlogic S922X", "board ODROID-N2"),
+    ("ODROID-C1", "Amlogic S805", "board ODROID-C1"),
+    ("ODROID-XU3", "Samsung Exynos 5422", "board ODROID-XU3"),
+    ("ODROID-XU4", "Samsung Exynos 5422", "board ODROID-XU4"),
+    ("ODROID-HC1", "Samsung Exynos 5422", "board ODROID-HC1"),
+    ("SolidRun CuBox", "Marvell Armada 510", "board SolidRun CuBox"),
+    ("jetson-tk1", "NVIDIA Tegra K1 (T124)", "board Jetson TK1"),
+    ("AP148", "Qualcomm IPQ8064", "Qualcomm AP148 reference board"),
+    ("Bowser", "TI OMAP4460 or OMAP4470", "board Bowser (Kindle Fire HD 7/8.9)"),
+    ("OMAP3 Beagle", "TI OMAP3530 or DM3730", "board BeagleBoard (the -xM has the DM3730)"),
+    ("startablet", "NVIDIA Tegra 2 (T20)", "board LG Optimus Pad (\"star\")"),
+    ("Jetson Nano", "NVIDIA Tegra X1 (T210)", "board Jetson Nano"),
+];
+
+/// A board name (Hardware line or device-tree model) → SoC.
+fn from_board(text: &str, source: &str) -> Option<SocGuess> {
+    let (_, name, note) = BOARDS.iter().find(|(k, _, _)| text.contains(k))?;
+    found(*name, format!("{source} \"{text}\" ({note})"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,25 +343,8 @@ static HARDWARE: &[(&str, &str, &str, &str)] = &[
     // Amlogic 32-bit kernels: the core type separates Meson8b from Meson8/8m2.
     ("Amlogic Meson", "4xCortex-A5", "Amlogic S805", "Meson8b (4×Cortex-A5)"),
     ("Amlogic Meson", "4xCortex-A9", "Amlogic Meson8 family", "S802 and S812 both have 4×Cortex-A9"),
-    // Boards whose vendor kernel prints the board instead of the SoC.
-    ("Khadas VIM4", "", "Amlogic A311D2", "board Khadas VIM4"),
-    ("Khadas VIM1S", "", "Amlogic S905Y4", "board Khadas VIM1S"),
-    ("Khadas VIM3L", "", "Amlogic S905D3", "board Khadas VIM3L"),
-    ("Khadas VIM3", "", "Amlogic A311D", "board Khadas VIM3"),
-    ("Khadas VIM2", "", "Amlogic S912", "board Khadas VIM2"),
-    ("ODROID-C2", "", "Amlogic S905", "board ODROID-C2"),
-    ("ODROID-C4", "", "Amlogic S905X3", "board ODROID-C4"),
-    ("ODROID-HC4", "", "Amlogic S905X3", "board ODROID-HC4"),
-    ("ODROID-N2", "", "Amlogic S922X", "board ODROID-N2"),
-    ("ODROID-C1", "", "Amlogic S805", "board ODROID-C1"),
-    ("ODROID-XU", "", "Samsung Exynos 5422", "board ODROID-XU3/XU4"),
-    ("SolidRun CuBox", "", "Marvell Armada 510", "board SolidRun CuBox"),
-    ("jetson-tk1", "", "NVIDIA Tegra K1 (T124)", "board Jetson TK1"),
-    ("AP148", "", "Qualcomm IPQ8064", "Qualcomm AP148 reference board"),
     ("Oxsemi NAS", "", "PLX NAS7820 (Oxford OX820)", ""),
     ("Comcerto 2000", "", "Mindspeed Comcerto 2000", ""),
-    ("Bowser", "", "TI OMAP4470", "board Bowser (Kindle Fire HD)"),
-    ("OMAP3 Beagle", "", "TI OMAP3530", "board BeagleBoard"),
     ("OMAP4", "", "TI OMAP4", "OMAP4430/4460/4470"),
     ("OMAP3", "", "TI OMAP3", "OMAP3530/DM3730 class"),
     ("AM33XX", "", "TI AM335x", ""),
@@ -344,7 +361,6 @@ static HARDWARE: &[(&str, &str, &str, &str)] = &[
     ("Armada-370", "", "Marvell Armada 370", ""),
     ("ARM-Versatile Express", "2xCortex-A15+3xCortex-A7", "ARM V2P-CA15_A7 (TC2) test chip", "Versatile Express"),
     ("GPL32900", "", "GeneralPlus GPL32900 family", ""),
-    ("startablet", "", "NVIDIA Tegra 2 (T20)", "board LG Optimus Pad (\"star\")"),
     ("bigfish", "4xCortex-A53", "HiSilicon Hi3798 family (Hi3798CV200/MV200)", "HiSilicon set-top-box platform \"bigfish\""),
     ("hi6210sft", "", "HiSilicon Kirin 620 (Hi6210SFT/Hi6220)", ""),
     ("hi6620", "", "HiSilicon Kirin 910 (Hi6620)", ""),
@@ -398,6 +414,9 @@ static HARDWARE_TOKENS: &[(&str, &str)] = &[
 
 fn from_hardware(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
     let hw = c.hardware.as_deref()?.trim();
+    if let Some(g) = from_board(hw, "cpuinfo Hardware") {
+        return Some(g);
+    }
     let lower = hw.to_ascii_lowercase();
     let why = |note: &str| {
         if note.is_empty() {
@@ -783,6 +802,30 @@ mod tests {
             "a board compatible alone names nothing"
         );
         assert_eq!(dt(&[]), None);
+    }
+
+    #[test]
+    fn device_tree_model_names_known_boards() {
+        let c = CpuInfo::default();
+        let g = |m: &str| {
+            guess(&SocHints {
+                dt_compatible: &[],
+                dt_model: Some(m),
+                cpuinfo: &c,
+                max_khz_per_cluster: &[],
+            })
+            .map(|g| g.name)
+        };
+        assert_eq!(
+            g("Raspberry Pi 4 Model B Rev 1.4").as_deref(),
+            Some("Broadcom BCM2711")
+        );
+        assert_eq!(
+            g("Raspberry Pi Zero 2 W Rev 1.0").as_deref(),
+            Some("Broadcom BCM2710A1 (RP3A0)")
+        );
+        assert_eq!(g("Khadas VIM3L").as_deref(), Some("Amlogic S905D3"));
+        assert_eq!(g("Some Unknown Board").as_deref(), None);
     }
 
     fn cpus(text: &str) -> Option<SocGuess> {

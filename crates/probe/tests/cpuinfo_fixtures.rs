@@ -222,3 +222,19 @@ mod mutations {
         }
     }
 }
+
+/// The live /proc/cpuinfo of an x86_64 test host parses to its own processors (skipped under
+/// qemu-user, where the file describes the host, not the emulated CPU).
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+#[test]
+fn host_cpuinfo_parses() {
+    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+        return;
+    }
+    let mut notes = boardbench_probe::Notes::default();
+    let c = cpuinfo::read(&boardbench_probe::Root::host(), &mut notes);
+    assert_eq!(c.family.as_deref(), Some("x86"), "{notes:?}");
+    let online = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(c.processors.len() >= online);
+    assert!(c.processors.iter().all(|p| p.core_name.is_some()));
+}

@@ -1,0 +1,94 @@
+//! `boardbench info` on every fixture root tree (crates/probe/tests/roots), text and `--json`,
+//! pinned by insta snapshots (tests/snapshots/info_snapshots__*.snap). Review changes with
+//! `cargo insta review` or by reading the `.snap.new` files.
+//!
+//! The output must not depend on the host: a fixture root never asks uname(2) or runs
+//! vcgencmd, and the root's own path never appears in the output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TREES: &[&str] = &[
+    "rk3399",
+    "rk3399-big-offline",
+    "rk3588",
+    "rpi4",
+    "s922x",
+    "intel-hybrid",
+    "amd-desktop",
+    "arm64-20-policies",
+    "vm",
+    "broken",
+];
+
+fn roots() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots")
+}
+
+fn info(tree: &str, extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .arg("--sysroot")
+        .arg(roots().join(tree))
+        .arg("info")
+        .args(extra)
+        // Settings from the caller's environment would change the output.
+        .env_remove("CPUINFOFILE")
+        .env_remove("BOARDBENCH_SYSROOT")
+        .env_remove("BOARDBENCH_THERMAL_SOURCE")
+        .output()
+        .expect("run boardbench");
+    assert!(
+        out.status.success(),
+        "{tree}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn info_text() {
+    for t in TREES {
+        insta::assert_snapshot!(format!("text-{t}"), info(t, &[]));
+    }
+}
+
+#[test]
+fn info_json() {
+    for t in TREES {
+        let s = info(t, &["--json"]);
+        let v: serde_json::Value = serde_json::from_str(&s).expect("valid JSON");
+        assert!(v.get("clusters").is_some(), "{t}");
+        insta::assert_snapshot!(format!("json-{t}"), s);
+    }
+}
+
+#[test]
+fn thermal_source_override_from_the_command_line() {
+    let s = info("rk3588", &["--thermal-source", "bigcore1-thermal"]);
+    assert!(
+        s.contains("Thermal source: /sys/class/thermal/thermal_zone2/temp (bigcore1-thermal"),
+        "{s}"
+    );
+    assert!(s.contains("why: user override"), "{s}");
+}
+
+#[test]
+fn the_text_names_what_matters() {
+    let s = info("rk3588", &[]);
+    for want in [
+        "SoC guess:",
+        "CPU:        4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0",
+        "   6        2        6     408   2400   schedutil    Cortex-A76 / r4p0",
+        "Thermal source: /sys/class/thermal/thermal_zone0/temp (soc-thermal, 36.1°C)",
+        "Swap:       /swapfile (file)",
+        "zswap:      enabled (zstd/zsmalloc",
+    ] {
+        assert!(s.contains(want), "missing {want:?} in\n{s}");
+    }
+    let pi = info("rpi4", &[]);
+    assert!(pi.contains("32-bit userland on a 64-bit kernel"), "{pi}");
+    assert!(
+        pi.contains("Throttled:  0x50005: under-voltage now"),
+        "{pi}"
+    );
+}

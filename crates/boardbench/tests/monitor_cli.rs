@@ -1,9 +1,9 @@
 //! `boardbench monitor` end to end on fixture roots: text lines, sbc-bench's `-m`, JSON Lines,
 //! the Raspberry Pi view, and a clean exit on SIGTERM.
 //!
-//! The machine trees are the probe's fixture roots (crates/probe/tests/roots), copied to a
-//! tempdir and given the files only a running machine has: /proc/stat, /proc/loadavg and the
-//! current clocks.
+//! The machine trees are built here (only the files the snapshot and the sampler read), so the
+//! test stands on its own: /proc/stat, /proc/loadavg, CPU lists, cpufreq policies with their
+//! current clocks, a thermal zone, the device tree and recorded vcgencmd outputs.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -15,19 +15,10 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-/// A copy of probe fixture root `name` with live files: `clocks` are (policy, kHz).
-fn board(name: &str, clocks: &[(u32, u64)]) -> tempfile::TempDir {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../probe/tests/roots")
-        .join(name);
+/// A board: `policies` are (policy, its CPU range, max kHz, current kHz); `compatible` the device
+/// tree's NUL-separated strings.
+fn board(policies: &[(u32, &str, u64, u64)], compatible: &str) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
-    let st = Command::new("cp")
-        .arg("-a")
-        .arg(format!("{}/.", src.display()))
-        .arg(d.path())
-        .status()
-        .unwrap();
-    assert!(st.success());
     let r = d.path();
     write(
         r,
@@ -35,14 +26,54 @@ fn board(name: &str, clocks: &[(u32, u64)]) -> tempfile::TempDir {
         "cpu  100 0 50 1000 0 0 0 0 0 0\ncpu0 100 0 50 1000 0 0 0 0 0 0\n",
     );
     write(r, "proc/loadavg", "0.42 0.30 0.20 1/100 999\n");
-    for (p, khz) in clocks {
-        write(
-            r,
-            &format!("sys/devices/system/cpu/cpufreq/policy{p}/scaling_cur_freq"),
-            &format!("{khz}\n"),
-        );
+    // CPU lists as related_cpus ranges ("0-3"); the highest CPU ends the possible list.
+    let last_cpu = policies
+        .iter()
+        .filter_map(|p| p.1.rsplit(['-', ' ']).next()?.parse::<u32>().ok())
+        .max()
+        .unwrap();
+    let cpu = "sys/devices/system/cpu";
+    for f in ["possible", "present", "online"] {
+        write(r, &format!("{cpu}/{f}"), &format!("0-{last_cpu}\n"));
     }
+    for (p, cpus, max, cur) in policies {
+        let d = format!("{cpu}/cpufreq/policy{p}");
+        write(r, &format!("{d}/related_cpus"), &format!("{cpus}\n"));
+        write(r, &format!("{d}/affected_cpus"), &format!("{cpus}\n"));
+        write(r, &format!("{d}/cpuinfo_min_freq"), "408000\n");
+        write(r, &format!("{d}/cpuinfo_max_freq"), &format!("{max}\n"));
+        write(r, &format!("{d}/scaling_cur_freq"), &format!("{cur}\n"));
+    }
+    write(r, "sys/class/thermal/thermal_zone0/type", "cpu-thermal\n");
+    write(r, "sys/class/thermal/thermal_zone0/temp", "45000\n");
+    write(
+        r,
+        "proc/device-tree/compatible",
+        &compatible.replace(' ', "\0"),
+    );
+    // What vcgencmd would answer (the probe's fixture runner reads these for non-host roots).
+    write(
+        r,
+        ".fixture/vcgencmd/measure_clock arm.txt",
+        "frequency(48)=1500398464\n",
+    );
+    write(
+        r,
+        ".fixture/vcgencmd/measure_volts core.txt",
+        "volt=0.8563V\n",
+    );
     d
+}
+
+/// RK3399: little cpu0-3 (policy0, 1416 MHz), big cpu4-5 (policy4, 1800 MHz).
+fn rk3399(little_khz: u64, big_khz: u64) -> tempfile::TempDir {
+    board(
+        &[
+            (0, "0-3", 1_416_000, little_khz),
+            (4, "4-5", 1_800_000, big_khz),
+        ],
+        "radxa,rockpi4b rockchip,rk3399",
+    )
 }
 
 fn boardbench() -> Command {
@@ -62,7 +93,7 @@ fn lines(out: &std::process::Output) -> Vec<String> {
 
 #[test]
 fn prints_a_header_and_one_line_per_sample() {
-    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
+    let d = rk3399(1_416_000, 1_800_000);
     let out = boardbench()
         .arg("--sysroot")
         .arg(d.path())
@@ -88,7 +119,7 @@ fn prints_a_header_and_one_line_per_sample() {
 
 #[test]
 fn sbc_bench_switch_m_runs_the_monitor() {
-    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
+    let d = rk3399(1_416_000, 1_800_000);
     let out = boardbench()
         .env("BOARDBENCH_SYSROOT", d.path())
         .args(["-m", "0.2", "--count", "2"])
@@ -102,7 +133,10 @@ fn sbc_bench_switch_m_runs_the_monitor() {
 #[test]
 fn a_raspberry_pi_shows_fake_real_and_vcore() {
     // vcgencmd answers from the tree's recordings (measure_clock arm = 1500398464 Hz).
-    let d = board("rpi4", &[(0, 1_500_000)]);
+    let d = board(
+        &[(0, "0-3", 1_500_000, 1_500_000)],
+        "raspberrypi,4-model-b brcm,bcm2711",
+    );
     let out = boardbench()
         .arg("--sysroot")
         .arg(d.path())
@@ -120,8 +154,8 @@ fn a_raspberry_pi_shows_fake_real_and_vcore() {
 
 #[test]
 fn a_fake_vcgencmd_on_another_board_changes_nothing() {
-    // rk3399's tree carries a vcgencmd recording (sbc-bench PR #13's fake wrapper).
-    let d = board("rk3399", &[(0, 408_000), (4, 408_000)]);
+    // Every tree here answers vcgencmd (sbc-bench PR #13's fake wrapper on a non-Pi).
+    let d = rk3399(408_000, 408_000);
     let out = boardbench()
         .arg("--sysroot")
         .arg(d.path())
@@ -133,7 +167,7 @@ fn a_fake_vcgencmd_on_another_board_changes_nothing() {
 
 #[test]
 fn json_streams_one_object_per_sample() {
-    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
+    let d = rk3399(1_416_000, 1_800_000);
     let out = boardbench()
         .arg("--sysroot")
         .arg(d.path())
@@ -163,7 +197,7 @@ fn json_streams_one_object_per_sample() {
 
 #[test]
 fn sigterm_ends_the_monitor_cleanly() {
-    let d = board("rk3399", &[(0, 1_416_000), (4, 1_800_000)]);
+    let d = rk3399(1_416_000, 1_800_000);
     let mut child = boardbench()
         .arg("--sysroot")
         .arg(d.path())

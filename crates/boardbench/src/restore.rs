@@ -1,0 +1,252 @@
+//! Leave the system as found: every sysfs value boardbench changes (cpufreq limits and
+//! governors, devfreq governors …) is written through a [`Restorer`], which remembers the first
+//! original content of each file and writes it back
+//! - when the restorer is dropped (normal end, early return, `?`),
+//! - on SIGINT, SIGTERM or SIGHUP (then the process exits with 128 + signal: 130, 143, 129),
+//! - from the panic hook (before the default hook prints the panic).
+//!
+//! sbc-bench leaves `scaling_min_freq`, MaxKHz caps and devfreq governors changed and applies
+//! policy0's governor to every policy (sbc-bench-behaviour §10.8); this guard restores each file
+//! to exactly what it held. Paths are machine paths mapped through a root, so the same code runs
+//! on a writable fixture tree in tests.
+//!
+//! Restoring goes backwards (last change first) and makes a second pass for writes the kernel
+//! refused in the first, because cpufreq may reject a `scaling_min_freq` above the current
+//! `scaling_max_freq` (or the other way round) until the partner value is back.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, Once, Weak};
+
+/// One file changed by boardbench and what it held before.
+#[derive(Debug, Clone)]
+struct Saved {
+    /// Machine path ("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq").
+    abs: String,
+    /// Where it is really written (the machine path inside the root).
+    file: PathBuf,
+    original: Vec<u8>,
+}
+
+#[derive(Debug, Default)]
+struct Ledger {
+    saved: Vec<Saved>,
+}
+
+impl Ledger {
+    /// Writes every original back, last change first, and forgets them. Returns the failures.
+    fn restore(&mut self) -> Vec<String> {
+        let mut pending: Vec<Saved> = self.saved.drain(..).rev().collect();
+        let mut errors = Vec::new();
+        for pass in 0..2 {
+            let mut failed = Vec::new();
+            for s in pending {
+                if let Err(e) = std::fs::write(&s.file, &s.original) {
+                    if pass == 1 {
+                        errors.push(format!("{}: {e}", s.abs));
+                    }
+                    failed.push(s);
+                }
+            }
+            pending = failed;
+            if pending.is_empty() {
+                break;
+            }
+        }
+        errors
+    }
+}
+
+/// Every live ledger, for the signal handler and the panic hook.
+static LEDGERS: Mutex<Vec<Weak<Mutex<Ledger>>>> = Mutex::new(Vec::new());
+static HOOKS: Once = Once::new();
+
+/// Restores every live ledger (signal handler, panic hook). Never panics.
+fn restore_all() {
+    let ledgers: Vec<Arc<Mutex<Ledger>>> = match LEDGERS.lock() {
+        Ok(l) => l.iter().filter_map(Weak::upgrade).collect(),
+        Err(p) => p.get_ref().iter().filter_map(Weak::upgrade).collect(),
+    };
+    for l in ledgers {
+        let mut guard = match l.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        for e in guard.restore() {
+            eprintln!("boardbench: could not restore {e}");
+        }
+    }
+}
+
+/// Installs the signal thread and the panic hook (once per process).
+fn install_hooks() {
+    HOOKS.call_once(|| {
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_all();
+            prev(info);
+        }));
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            Ok(mut signals) => {
+                std::thread::Builder::new()
+                    .name("restore-on-signal".into())
+                    .spawn(move || {
+                        if let Some(sig) = signals.forever().next() {
+                            restore_all();
+                            std::process::exit(128 + sig);
+                        }
+                    })
+                    .ok();
+            }
+            Err(e) => eprintln!("boardbench: cannot watch signals ({e}); Ctrl-C will not restore"),
+        }
+    });
+}
+
+/// Writes sysfs values and puts the originals back (see the module documentation).
+#[derive(Debug)]
+pub struct Restorer {
+    root: probe::Root,
+    ledger: Arc<Mutex<Ledger>>,
+}
+
+impl Restorer {
+    /// A restorer writing through `root`. Installs the signal and panic handlers on first use.
+    pub fn new(root: &probe::Root) -> Self {
+        install_hooks();
+        let ledger = Arc::new(Mutex::new(Ledger::default()));
+        let mut all = LEDGERS.lock().unwrap_or_else(|p| p.into_inner());
+        all.retain(|w| w.strong_count() > 0);
+        all.push(Arc::downgrade(&ledger));
+        Restorer {
+            root: root.clone(),
+            ledger,
+        }
+    }
+
+    /// Writes `value` (plus a newline, as `echo` does) to the machine path `abs`, remembering
+    /// the file's content before the first write through this restorer.
+    pub fn write(&self, abs: &str, value: &str) -> anyhow::Result<()> {
+        let file = self.root.path(abs);
+        let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
+        if !ledger.saved.iter().any(|s| s.abs == abs) {
+            let original = std::fs::read(&file)
+                .map_err(|e| anyhow::anyhow!("cannot read {abs} before changing it: {e}"))?;
+            ledger.saved.push(Saved {
+                abs: abs.to_string(),
+                file: file.clone(),
+                original,
+            });
+        }
+        std::fs::write(&file, format!("{value}\n"))
+            .map_err(|e| anyhow::anyhow!("cannot write {value:?} to {abs}: {e}"))
+    }
+
+    /// Machine paths changed so far (in order of their first change).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn changed(&self) -> Vec<String> {
+        let ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
+        ledger.saved.iter().map(|s| s.abs.clone()).collect()
+    }
+
+    /// Restores now (also done on drop). Returns the paths that could not be restored.
+    pub fn restore(&self) -> Vec<String> {
+        let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
+        ledger.restore()
+    }
+}
+
+impl Drop for Restorer {
+    fn drop(&mut self) {
+        for e in self.restore() {
+            eprintln!("boardbench: could not restore {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panic hook restores every live restorer of the process: tests that write must not
+    /// overlap with the one that panics on purpose.
+    static SERIAL: Mutex<()> = Mutex::new(());
+    fn serial() -> std::sync::MutexGuard<'static, ()> {
+        SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn tree() -> (tempfile::TempDir, probe::Root) {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("sys/devices/system/cpu/cpufreq/policy0");
+        std::fs::create_dir_all(&p).unwrap();
+        std::fs::write(p.join("scaling_max_freq"), "1800000\n").unwrap();
+        std::fs::write(p.join("scaling_min_freq"), "1000000\n").unwrap();
+        std::fs::write(p.join("scaling_governor"), "schedutil\n").unwrap();
+        let root = probe::Root::new(d.path());
+        (d, root)
+    }
+
+    const MAX: &str = "/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq";
+    const MIN: &str = "/sys/devices/system/cpu/cpufreq/policy0/scaling_min_freq";
+    const GOV: &str = "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor";
+
+    #[test]
+    fn drop_puts_back_the_first_original_of_every_file() {
+        let _s = serial();
+        let (_d, root) = tree();
+        {
+            let r = Restorer::new(&root);
+            r.write(MIN, "408000").unwrap();
+            r.write(MAX, "600000").unwrap();
+            r.write(MAX, "816000").unwrap();
+            r.write(GOV, "performance").unwrap();
+            assert_eq!(root.read(MAX).unwrap(), "816000\n");
+            assert_eq!(root.read(GOV).unwrap(), "performance\n");
+            assert_eq!(r.changed(), [MIN, MAX, GOV]);
+        }
+        assert_eq!(root.read(MAX).unwrap(), "1800000\n");
+        assert_eq!(root.read(MIN).unwrap(), "1000000\n");
+        assert_eq!(root.read(GOV).unwrap(), "schedutil\n");
+    }
+
+    #[test]
+    fn explicit_restore_then_drop_restores_once_and_reports_nothing() {
+        let _s = serial();
+        let (_d, root) = tree();
+        let r = Restorer::new(&root);
+        r.write(GOV, "performance").unwrap();
+        assert!(r.restore().is_empty());
+        assert_eq!(root.read(GOV).unwrap(), "schedutil\n");
+        // A later change by someone else is not overwritten by the drop.
+        std::fs::write(root.path(GOV), "powersave\n").unwrap();
+        drop(r);
+        assert_eq!(root.read(GOV).unwrap(), "powersave\n");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_and_nothing_is_recorded() {
+        let _s = serial();
+        let (_d, root) = tree();
+        let r = Restorer::new(&root);
+        let e = r.write("/sys/nope/scaling_max_freq", "1").unwrap_err();
+        assert!(e.to_string().contains("/sys/nope/scaling_max_freq"), "{e}");
+        assert!(r.changed().is_empty());
+    }
+
+    #[test]
+    fn a_panic_restores_through_the_hook() {
+        let _s = serial();
+        let (_d, root) = tree();
+        let r = Restorer::new(&root);
+        r.write(MAX, "600000").unwrap();
+        // The restorer lives on after the panic, so its drop cannot be what restored the value:
+        // only the hook can have.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _keep = &r;
+            panic!("test panic");
+        }));
+        assert!(result.is_err());
+        assert_eq!(root.read(MAX).unwrap(), "1800000\n");
+        assert!(r.changed().is_empty());
+    }
+}

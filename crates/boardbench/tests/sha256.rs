@@ -1,0 +1,123 @@
+//! `boardbench sha256` end to end: the Fast and Reference results, backend naming, the clock
+//! (given or measured), verification, and refusal of nonsense input.
+
+use std::process::Command;
+
+fn boardbench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_boardbench"))
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = boardbench()
+        .arg("sha256")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The hardware backend this CPU should report as Fast (None: portable only).
+fn expected_fast() -> Option<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("sha") {
+        return Some("sha-ni");
+    }
+    #[cfg(target_arch = "aarch64")]
+    if std::arch::is_aarch64_feature_detected!("sha2") {
+        return Some("armv8-sha2");
+    }
+    None
+}
+
+#[test]
+fn fast_and_reference_agree_and_are_named_by_backend() {
+    let v = json(&[
+        "-i",
+        "20000",
+        "--reference-iterations",
+        "20000",
+        "--runs",
+        "2",
+    ]);
+    assert_eq!(v["iterations"], 20000);
+    let r = &v["reference"];
+    assert_eq!(r["role"], "Reference");
+    assert_eq!(r["backend"], "portable");
+    assert_eq!(r["verified"], true);
+    assert_eq!(r["samples"].as_array().unwrap().len(), 2);
+    match expected_fast() {
+        Some(b) => {
+            let f = &v["fast"];
+            assert_eq!(f["role"], "Fast");
+            assert_eq!(f["backend"], b);
+            assert_eq!(f["verified"], true);
+            assert_eq!(f["samples"][0]["digest"], r["samples"][0]["digest"]);
+        }
+        // A portable result is never called Fast.
+        None => assert!(v.get("fast").is_none(), "{v}"),
+    }
+    // Without -s the clock is measured before and after, and cycles per hash follow from it.
+    assert_eq!(v["clock_source"], "measured");
+    assert!(v["clock_before_mhz"].as_f64().is_some());
+    assert!(v["clock_after_mhz"].as_f64().is_some());
+}
+
+#[test]
+fn a_given_clock_only_normalises() {
+    let v = json(&["-i", "10k", "-s", "2.0", "--runs", "1"]);
+    assert_eq!(v["clock_source"], "given");
+    assert_eq!(v["clock_mhz"], 2000.0);
+    assert!(v.get("clock_before_mhz").is_none());
+    let r = &v["reference"];
+    let mhs = r["mhs"].as_f64().unwrap();
+    let pu = r["mhs_per_100mhz"].as_f64().unwrap();
+    assert!((pu - mhs / 20.0).abs() < 1e-9);
+    let cph = r["cycles_per_hash"].as_f64().unwrap();
+    assert!((cph - 2000.0 / mhs).abs() < 1e-6);
+    // The reference runs a tenth of the iterations by default.
+    assert_eq!(r["samples"][0]["iterations"], 1000);
+}
+
+#[test]
+fn text_output_has_both_rows_in_the_chosen_unit() {
+    let out = boardbench()
+        .args([
+            "sha256", "-i", "10k", "-s", "3.0", "-m", "cpb", "--runs", "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(t.contains("cycles/block"), "{t}");
+    assert!(t.contains("Reference  portable"), "{t}");
+    assert!(t.lines().any(|l| l.starts_with("Fast ")), "{t}");
+    assert!(t.contains("Final digest after 10k"), "{t}");
+}
+
+#[test]
+fn nonsense_input_is_refused_with_a_clear_message() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["-i", "0"], "at least 1"),
+        (&["-i", "lots"], "bad iteration count"),
+        (&["-m", "GB"], "unknown unit"),
+        (&["-s", "0"], "--ghz"),
+        (&["--cpu", "999", "-i", "1"], "CPU 999 not online"),
+        (&["--runs", "0"], "--runs"),
+    ];
+    for (args, msg) in cases {
+        let out = boardbench().arg("sha256").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}

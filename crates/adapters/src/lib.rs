@@ -38,6 +38,8 @@
 //! Modules:
 //! * [`tool`]: [`SearchPath`], [`Tool`], [`Invocation`], [`Runner`] / [`SystemRunner`]
 //!   (pinning via `sched_setaffinity` in the child, time limit, capture), [`Skip`].
+//! * [`replay`]: [`ReplayRunner`], a runner answering with recorded outputs (for the run's
+//!   tests; stub executables on a temporary PATH work with [`SystemRunner`] as well).
 //! * [`sevenzip`]: `7z b` (suite "7zip", MIPS). Knows the *real* 7-Zip version behind Debian's
 //!   `p7zip 16.02+really26.02` wrapper; only 7-Zip ≤ 16.02 scores compare with sbc-bench.
 //! * [`openssl`]: `openssl speed -elapsed -evp aes-*-cbc` (suite "openssl", kB/s with k = 1000 B/s).
@@ -47,11 +49,13 @@
 
 pub mod cpuminer;
 pub mod openssl;
+pub mod replay;
 pub mod sevenzip;
 pub mod stockfish;
 pub mod tool;
 mod util;
 
+pub use replay::ReplayRunner;
 pub use tool::{Invocation, Output, RunError, Runner, SearchPath, Skip, SystemRunner, Tool};
 
 use model::document::Measurement;

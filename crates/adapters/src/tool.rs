@@ -402,15 +402,23 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         std::thread::sleep(POLL);
     };
     let wall = start.elapsed();
-    // The leader is gone; leftovers of its group would keep our pipes open forever.
-    if timed_out {
-        signal_group(pgid, libc::SIGKILL);
-    }
-    if let Some(w) = stdin_writer {
-        let _ = w.join();
+    // The leader is gone. Whatever it left behind in its group (a stub's `sleep`, a helper
+    // that outlived its parent) would keep our pipes open forever: at the time limit it is
+    // ended at once, otherwise it gets a grace period to finish writing. While any member
+    // lives, the group id cannot be reused, so the signal cannot hit a stranger.
+    let grace_end = Instant::now() + KILL_GRACE;
+    while !(reader_done(&out_reader) && reader_done(&err_reader)) {
+        if timed_out || Instant::now() >= grace_end {
+            signal_group(pgid, libc::SIGKILL);
+            break;
+        }
+        std::thread::sleep(POLL);
     }
     let stdout = join_reader(out_reader)?;
     let stderr = join_reader(err_reader)?;
+    if let Some(w) = stdin_writer {
+        let _ = w.join();
+    }
     Ok(Output {
         stdout,
         stderr,
@@ -431,6 +439,10 @@ fn spawn_reader<R: Read + Send + 'static>(pipe: Option<R>) -> Reader {
             Ok(buf)
         })
     })
+}
+
+fn reader_done(r: &Reader) -> bool {
+    r.as_ref().is_none_or(|h| h.is_finished())
 }
 
 fn join_reader(r: Reader) -> Result<String, RunError> {
@@ -470,7 +482,7 @@ fn cpu_set(cpus: &[u32]) -> Result<libc::cpu_set_t, RunError> {
     Ok(set)
 }
 
-/// "0-3,6" from [0,1,2,3,6] (taskset's and the kernel's notation).
+/// "0-3,6" from `[0, 1, 2, 3, 6]` (taskset's and the kernel's notation).
 pub fn format_cpu_list(cpus: &[u32]) -> String {
     let set: BTreeSet<u32> = cpus.iter().copied().collect();
     let mut parts = Vec::new();

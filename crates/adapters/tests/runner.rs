@@ -313,3 +313,57 @@ fn missing_program_is_a_spawn_error() {
         Err(RunError::Spawn(_))
     ));
 }
+
+#[test]
+fn leftover_children_of_a_finished_tool_do_not_hang_the_run() {
+    // The leader exits at once; its background `sleep` still holds stdout.
+    let inv = Invocation::new(&sh(), &["-c", "sleep 600 & echo bye"]);
+    let out = SystemRunner.run(&inv).unwrap();
+    assert_eq!(out.exit_code, Some(0));
+    assert_eq!(out.stdout, "bye\n");
+}
+
+#[test]
+fn replay_runner_drives_detection_and_parsing_without_processes() {
+    use boardbench_adapters::ReplayRunner;
+    let banner = std::fs::read_to_string(data_path("stockfish-15.1-banner.txt")).unwrap();
+    let bench = std::fs::read_to_string(data_path("stockfish-15.1-bench-16-1-8.txt")).unwrap();
+    let r = ReplayRunner::new()
+        .on("stockfish", &[], &banner)
+        .on("stockfish", &["bench"], &bench);
+    let tool = Tool {
+        name: "stockfish".into(),
+        path: "/usr/games/stockfish".into(),
+    };
+    let v = stockfish::detect(&r, &tool).unwrap();
+    assert_eq!(v.version, "15.1");
+    let out = r
+        .run(&stockfish::invocation(
+            &tool,
+            &stockfish::BenchOptions::quick(1),
+        ))
+        .unwrap();
+    assert_eq!(
+        stockfish::parse(&out.combined()).unwrap().nodes_per_second,
+        1_100_673
+    );
+    let calls = r.calls();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].stdin.as_deref(), Some("quit\n"));
+    assert_eq!(
+        calls[1].stdin.as_deref(),
+        Some("bench 16 1 6 default depth\nquit\n")
+    );
+
+    // An unknown program is like a missing one: detection becomes a skip.
+    let other = Tool {
+        name: "openssl".into(),
+        path: "/usr/bin/openssl".into(),
+    };
+    let skip = openssl::detect(&r, &other).unwrap_err();
+    assert!(
+        skip.reason.contains("no recorded output"),
+        "{}",
+        skip.reason
+    );
+}

@@ -78,10 +78,11 @@ pub struct Cluster {
 impl Cluster {
     /// The CPUs of the cluster that are online (where work can be pinned).
     pub fn online_cpus(&self) -> Vec<u32> {
+        let offline: std::collections::BTreeSet<u32> = self.offline_cpus.iter().copied().collect();
         self.cpus
             .iter()
             .copied()
-            .filter(|c| !self.offline_cpus.contains(c))
+            .filter(|c| !offline.contains(c))
             .collect()
     }
 

@@ -40,11 +40,14 @@ enum Key {
 
 /// Builds the clusters. `ids` lists every possible CPU in ascending order.
 pub fn group(ids: &[CpuIds], policies: &[Policy], cpuinfo: &CpuInfo) -> Vec<Cluster> {
-    let policy_of = |cpu: u32| {
-        policies
-            .iter()
-            .find(|p| p.related_cpus.contains(&cpu) || p.affected_cpus.contains(&cpu))
-    };
+    // CPU → policy, built once (machines with thousands of per-CPU policies exist).
+    let mut owner: std::collections::HashMap<u32, &Policy> = std::collections::HashMap::new();
+    for p in policies {
+        for &c in p.related_cpus.iter().chain(&p.affected_cpus) {
+            owner.entry(c).or_insert(p);
+        }
+    }
+    let policy_of = |cpu: u32| owner.get(&cpu).copied();
     let mut keys: Vec<(Key, &CpuIds)> = Vec::new();
     for id in ids {
         let proc_ = cpuinfo.processors.iter().find(|p| p.index == id.cpu);

@@ -243,6 +243,10 @@ impl Root {
     }
 }
 
+/// Highest CPU count accepted in a CPU list: twice the largest NR_CPUS a kernel config allows
+/// (8192, x86 MAXSMP), so a corrupted file cannot make the probe walk millions of CPUs.
+pub const MAX_CPUS: u32 = 16_384;
+
 /// Parses a kernel CPU list ("0-3,6,8-11"; empty = no CPU). `None` for anything else.
 pub fn parse_cpu_list(s: &str) -> Option<Vec<u32>> {
     let s = s.trim().trim_end_matches('\0');
@@ -251,14 +255,12 @@ pub fn parse_cpu_list(s: &str) -> Option<Vec<u32>> {
         match part.split_once('-') {
             Some((a, b)) => {
                 let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-                // 65536 CPUs is far beyond any kernel's NR_CPUS: refuse to build huge lists
-                // from a corrupted file.
-                if b < a || b - a > 65_536 {
+                if b < a || b >= MAX_CPUS {
                     return None;
                 }
                 v.extend(a..=b);
             }
-            None => v.push(part.parse().ok()?),
+            None => v.push(part.parse().ok().filter(|&c| c < MAX_CPUS)?),
         }
     }
     v.sort_unstable();
@@ -353,6 +355,7 @@ mod tests {
         assert_eq!(parse_cpu_list("3-1"), None);
         assert_eq!(parse_cpu_list("x"), None);
         assert_eq!(parse_cpu_list("0-4294967295"), None);
+        assert_eq!(parse_cpu_list("16384"), None);
     }
 
     #[test]

@@ -41,10 +41,15 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
             c.caches = cache::read_caches(root, &mut notes, first);
         }
     }
+    let cluster_of: std::collections::HashMap<u32, usize> = clusters
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| c.cpus.iter().map(move |&cpu| (cpu, i)))
+        .collect();
     let topo = ids
         .iter()
         .map(|id| {
-            let cluster = clusters.iter().position(|c| c.cpus.contains(&id.cpu));
+            let cluster = cluster_of.get(&id.cpu).copied();
             let label = cpuinfo
                 .processors
                 .iter()

@@ -52,7 +52,7 @@ pub fn read_sets(root: &Root, notes: &mut Notes) -> CpuSets {
     let offline = possible
         .iter()
         .copied()
-        .filter(|c| !online.contains(c))
+        .filter(|c| online.binary_search(c).is_err())
         .collect();
     CpuSets {
         possible,
@@ -94,7 +94,7 @@ pub fn read_ids(root: &Root, notes: &mut Notes, sets: &CpuSets) -> Vec<CpuIds> {
         .iter()
         .map(|&cpu| {
             let t = format!("{CPU_DIR}/cpu{cpu}/topology");
-            let online = sets.online.contains(&cpu);
+            let online = sets.online.binary_search(&cpu).is_ok();
             let mut id = |name: &str| notes.keep_optional(root.read_i64(&format!("{t}/{name}")));
             CpuIds {
                 cpu,

@@ -418,6 +418,9 @@ pub struct Virtualization {
     pub kind: String,
     /// The observations that led to it ("cpuinfo flag hypervisor", "DMI sys_vendor QEMU").
     pub evidence: Vec<String>,
+    /// The container runtime when running in one ("docker", "podman", "lxc"), also inside a VM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
 }
 
 /// /sys/class/dmi/id.

@@ -277,7 +277,8 @@ pub fn is_raspberry_pi(dt: Option<&DeviceTree>) -> bool {
 /// /sys/hypervisor/type (Xen), DMI vendor/product (QEMU, KVM, VMware, Hyper-V, VirtualBox,
 /// Xen, Parallels, bhyve, Amazon EC2 unless a `.metal` instance, Google), the device tree's
 /// /hypervisor node (KVM, Xen, Qualcomm Gunyah) and container markers (/.dockerenv,
-/// /run/.containerenv, /run/systemd/container). The kind comes from the most specific one.
+/// /run/.containerenv, /run/systemd/container). The kind comes from the most specific
+/// hypervisor evidence; a container is noted separately and is the kind only without one.
 pub fn read_virtualization(
     root: &Root,
     notes: &mut Notes,
@@ -350,19 +351,32 @@ pub fn read_virtualization(
         evidence.push("cpuinfo flag hypervisor".into());
         set("vm", &mut kind);
     }
+    // A container is recorded beside the hypervisor (a container in a VM is both); it is the
+    // kind only when there is no sign of a hypervisor.
+    let mut container = None;
     for (p, what) in [
         ("/.dockerenv", "docker"),
         ("/run/.containerenv", "podman"),
-        ("/run/systemd/container", "container"),
+        ("/run/systemd/container", ""),
     ] {
         if root.exists(p) {
-            evidence.push(format!("{p} exists ({what})"));
-            set("container", &mut kind);
+            let name = match what {
+                "" => notes
+                    .keep_optional(root.read_value(p))
+                    .unwrap_or_else(|| "container".into()),
+                w => w.to_string(),
+            };
+            evidence.push(format!("{p} exists ({name})"));
+            container.get_or_insert(name);
         }
+    }
+    if container.is_some() && kind.is_none() {
+        kind = Some("container");
     }
     Some(Virtualization {
         kind: kind?.to_string(),
         evidence,
+        container,
     })
 }
 

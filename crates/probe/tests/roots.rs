@@ -404,3 +404,22 @@ fn the_snapshot_round_trips_through_json() {
         assert_eq!(back, m, "{t}");
     }
 }
+
+#[test]
+fn a_container_in_a_vm_is_both() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join(".dockerenv"), "").unwrap();
+    std::fs::create_dir_all(d.path().join("run/systemd")).unwrap();
+    std::fs::write(d.path().join("run/systemd/container"), "lxc\n").unwrap();
+    let in_vm = Root::new(d.path()).with_cpuinfo_file(Some(tree("vm").join("proc/cpuinfo")));
+    let v = snapshot::take(&in_vm).identity.virtualization.unwrap();
+    assert_eq!(
+        (v.kind.as_str(), v.container.as_deref()),
+        ("vm", Some("docker"))
+    );
+    assert_eq!(v.evidence.len(), 3, "{:?}", v.evidence);
+    // On bare metal the container is the kind.
+    let bare = Root::new(d.path()).with_cpuinfo_file(Some(tree("rk3399").join("proc/cpuinfo")));
+    let v = snapshot::take(&bare).identity.virtualization.unwrap();
+    assert_eq!(v.kind, "container");
+}

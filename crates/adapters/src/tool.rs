@@ -319,6 +319,14 @@ impl Runner for SystemRunner {
 }
 
 fn run_process(inv: &Invocation) -> Result<Output, RunError> {
+    // Checked up front because exec failures are not always reported by spawn (glibc's
+    // posix_spawn under qemu-user, for one, only lets the child exit with 127).
+    if inv.program.components().count() > 1 && !is_executable(&inv.program) {
+        return Err(RunError::Spawn(format!(
+            "{}: not an executable file",
+            inv.program.display()
+        )));
+    }
     let mut cmd = Command::new(&inv.program);
     cmd.args(&inv.args)
         .stdout(Stdio::piped())

@@ -190,7 +190,8 @@ fn stub_cpuminer_is_ended_at_the_time_limit_and_its_output_kept() {
     let sp = SearchPath::new(dir.path().as_os_str());
     let found = cpuminer::find(&sp, &SystemRunner).unwrap();
     assert_eq!(found.version.label(), "cpuminer-multi 1.3.7");
-    let inv = cpuminer::invocation(&found.tool, Duration::from_millis(500));
+    // Long enough for the stub to print everything even on a loaded machine.
+    let inv = cpuminer::invocation(&found.tool, Duration::from_secs(2));
     assert_eq!(inv.args, ["--benchmark", "--cpu-priority=2"]);
     let out = SystemRunner.run(&inv).unwrap();
     assert!(out.timed_out);
@@ -203,7 +204,8 @@ fn stub_cpuminer_is_ended_at_the_time_limit_and_its_output_kept() {
 #[test]
 fn a_child_ignoring_sigterm_is_killed() {
     let inv = Invocation::new(&sh(), &["-c", "trap '' TERM; echo started; sleep 600"])
-        .time_limit(Duration::from_millis(300));
+        // Long enough for sh to install the trap even on a loaded machine.
+        .time_limit(Duration::from_secs(2));
     let out = SystemRunner.run(&inv).unwrap();
     assert!(out.timed_out);
     assert_eq!(out.signal, Some(libc::SIGKILL));

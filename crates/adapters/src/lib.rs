@@ -32,8 +32,21 @@
 //! * `detect(&dyn Runner, &Tool) -> Result<Version, Skip>` and the pure `parse_version(text)`;
 //! * `args(..)` / `invocation(..)` building the exact command line sbc-bench uses (or a shorter
 //!   one for quick runs);
-//! * the pure `parse(output) -> Result<Parsed, ParseError>` (all runs in a text: `parse_all`),
-//!   whose result has `measurements(&RunContext) -> Vec<model::document::Measurement>`.
+//! * the pure `parse(output) -> Result<Parsed, ParseError>` (7-Zip and Stockfish also have
+//!   `parse_all` for texts holding several runs), whose result has
+//!   `measurements(&RunContext) -> Vec<model::document::Measurement>`; the test names are
+//!   constants in each module's `test_names` (OpenSSL: `openssl::test_name(alg, bytes)`).
+//!
+//! Things the run has to know:
+//! * Parse `Output::combined()` (stdout then stderr): Stockfish prints its summary on stderr.
+//! * 7-Zip: a run killed by the OOM killer has no `Tot:` line, so `parse` fails; sbc-bench
+//!   averages only the finished runs. Record `Version::comparable_with_sbc_bench` with the
+//!   scores, and pass `BenchOptions::sbc_bench(threads, MemAvailable in kB)` for the `-md=2m`
+//!   rule.
+//! * OpenSSL: `Speed::sbc_bench_score` is `None` on 1.0.x (no 16384-byte column).
+//! * Stockfish: the output does not say how many threads ran; give them in the `RunContext`.
+//! * cpuminer: the run always ends at its time limit (`Output::timed_out` is expected); parse
+//!   what it printed until then.
 //!
 //! Modules:
 //! * [`tool`]: [`SearchPath`], [`Tool`], [`Invocation`], [`Runner`] / [`SystemRunner`]

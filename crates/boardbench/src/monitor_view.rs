@@ -19,6 +19,40 @@ fn clock_width(n: usize) -> usize {
     5 * n - 1 + 3
 }
 
+/// When to repeat the column header: every 15 lines on a terminal (sbc-bench's SPACING), so
+/// the columns stay readable while scrolling; never in a file or pipe, where it would only get
+/// in the way of parsing. The first header is printed by the caller.
+#[derive(Debug, Clone)]
+pub struct HeaderSpacing {
+    every: Option<u32>,
+    lines: u32,
+}
+
+impl HeaderSpacing {
+    pub const EVERY: u32 = 15;
+
+    pub fn new(tty: bool) -> Self {
+        HeaderSpacing {
+            every: tty.then_some(Self::EVERY),
+            lines: 0,
+        }
+    }
+
+    /// Call before writing each sample line; true when the header goes first.
+    pub fn before_line(&mut self) -> bool {
+        let Some(every) = self.every else {
+            return false;
+        };
+        if self.lines == every {
+            self.lines = 1;
+            true
+        } else {
+            self.lines += 1;
+            false
+        }
+    }
+}
+
 /// The column header: "Time        CPU    load %cpu …", "Time       big.LITTLE   load …".
 pub fn header(layout: &MonitorLayout) -> String {
     let label = match layout.columns {
@@ -471,6 +505,15 @@ Time       cpu0/cpu4/cpu6    load %cpu %sys %usr %nice %io %irq   Temp
         assert_eq!(v["timestamp"], "2026-01-01T13:00:05.000+01:00");
         assert_eq!(v["cpu"]["cpu"], 42.5);
         assert_eq!(v["clocks_mhz"], serde_json::json!([1800, 2254, 2304]));
+    }
+
+    #[test]
+    fn header_repeats_every_15_lines_on_a_terminal_only() {
+        let mut t = HeaderSpacing::new(true);
+        let repeats: Vec<usize> = (0..50).filter(|_| t.before_line()).collect();
+        assert_eq!(repeats, [15, 30, 45]);
+        let mut f = HeaderSpacing::new(false);
+        assert!((0..50).all(|_| !f.before_line()));
     }
 
     #[test]

@@ -196,3 +196,25 @@ fn raspberry_pi_readings_come_from_the_supplied_source() {
     );
     assert_eq!(s.sample().rpi.unwrap().arm_mhz, Some(1502));
 }
+
+#[test]
+fn an_unreadable_clock_is_absent_and_the_sampler_can_move_to_a_thread() {
+    // sbc-bench #138: a policy whose CPUs are all offline still exists, but reading its clock
+    // fails (EBUSY there; a directory in place of the file here gives a read error too).
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("sys/devices/system/cpu/cpufreq/policy0");
+    std::fs::create_dir_all(p.join("scaling_cur_freq")).unwrap();
+    std::fs::create_dir_all(p.join("cpuinfo_cur_freq")).unwrap();
+    let mut m = rk3588();
+    m.clusters.truncate(1);
+    let cfg = MonitorConfig::from_machine(&m);
+    let s = Sampler::start(&cfg, &Root::new(d.path()));
+    // The run's background monitor samples from its own thread.
+    let sample = std::thread::spawn(move || {
+        let mut s = s;
+        s.sample()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(sample.clocks_mhz, vec![None]);
+}

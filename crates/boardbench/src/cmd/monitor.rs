@@ -15,9 +15,6 @@ use probe::monitor::{MonitorConfig, Sampler, Ticker, sleep_until};
 use crate::cli::Globals;
 use crate::monitor_view;
 
-/// sbc-bench re-prints the column header every 15 lines on a terminal (its SPACING).
-const HEADER_EVERY: u32 = 15;
-
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Seconds between samples (fractions allowed, e.g. 0.5).
@@ -88,7 +85,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
         let mut ticker = Ticker::new(Instant::now(), Duration::from_secs_f64(args.interval));
         let mut line = String::with_capacity(128);
-        let mut since_header = 0u32;
+        let mut spacing = monitor_view::HeaderSpacing::new(tty);
         let mut n = 0u64;
         while args.count.is_none_or(|c| n < c) {
             if !sleep_until(ticker.next_deadline(), &stop) {
@@ -99,14 +96,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             if args.json {
                 writeln!(out, "{}", monitor_view::json_line(&layout, &s, &tz))?;
             } else {
-                if tty && since_header == HEADER_EVERY {
+                if spacing.before_line() {
                     writeln!(out, "{header}")?;
-                    since_header = 0;
                 }
                 line.clear();
                 monitor_view::push_line(&mut line, &layout, &s, &tz);
                 writeln!(out, "{line}")?;
-                since_header += 1;
             }
             out.flush()?;
         }

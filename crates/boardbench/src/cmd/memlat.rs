@@ -1,10 +1,242 @@
-//! `boardbench memlat` (to be written).
+//! `boardbench memlat`: memory latency — ramlat's chain table (1/2/4/8 parallel chains),
+//! tinymembench's random reads without and with transparent huge pages, and the cache levels
+//! found from the ladder beside those /sys advertises.
 
+use anyhow::bail;
+use kernels::memlat::{self, Config, caches::format_bytes};
+use model::measure::memlat::{
+    AdvertisedCache, CacheAnalysis, ChainTable, MemlatResult, RandomTable,
+};
+
+use super::membw::{parse_size, resolve_cpus};
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// CPUs to pin the measuring thread to (taskset syntax). Default: the last CPU this process
+    /// may use.
+    #[arg(long, value_name = "LIST")]
+    pub cpu: Option<String>,
+    /// Largest window, a power of two (default 64M; units K, M, G).
+    #[arg(long, value_name = "SIZE")]
+    pub max_size: Option<String>,
+    /// Milliseconds per chain-table cell (default 36).
+    #[arg(long, value_name = "MS")]
+    pub cell_ms: Option<u64>,
+    /// Only the chain table (no random-read tables).
+    #[arg(long, conflicts_with = "random_only")]
+    pub no_random: bool,
+    /// Only the random-read tables.
+    #[arg(long)]
+    pub random_only: bool,
+    /// Print the result as JSON (the model's `MemlatResult`).
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    let mut cfg = Config::standard();
+    if let Some(s) = &args.max_size {
+        cfg.max_size = parse_size(s)?;
+    }
+    if let Some(ms) = args.cell_ms {
+        if ms == 0 {
+            bail!("--cell-ms 0: a cell needs some time to measure");
+        }
+        cfg.cell_ns = ms.saturating_mul(1_000_000);
+    }
+    cfg.random = !args.no_random;
+    cfg.validate().map_err(anyhow::Error::msg)?;
+    let cpus = resolve_cpus(args.cpu.as_deref())?;
+    let advertised = advertised_caches(&g.root(), cpus[0]);
+    if !args.json {
+        eprintln!(
+            "measuring memory latency on CPU {} …",
+            kernels::affinity::format_cpu_list(&cpus)
+        );
+    }
+    let r = memlat::run(&cpus, &cfg, !args.random_only, &advertised).map_err(anyhow::Error::msg)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        print!("{}", render(&r));
+    }
+    Ok(0)
+}
+
+/// The data and unified caches of `cpu` as /sys/devices/system/cpu/cpuN/cache/index*/ lists
+/// them (instruction caches are kept too, the analysis ignores them). Missing or malformed
+/// entries are skipped: a board without the files simply has no advertised sizes.
+pub fn advertised_caches(root: &probe::Root, cpu: u32) -> Vec<AdvertisedCache> {
+    let dir = format!("/sys/devices/system/cpu/cpu{cpu}/cache");
+    let Ok(entries) = root.list_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries.iter().filter(|e| e.starts_with("index")) {
+        let read = |f: &str| root.read_value(&format!("{dir}/{e}/{f}")).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
+        else {
+            continue;
+        };
+        let (Ok(level), Some(size_bytes)) = (level.parse::<u32>(), parse_sysfs_size(&size)) else {
+            continue;
+        };
+        out.push(AdvertisedCache {
+            level,
+            kind,
+            size_bytes,
+        });
+    }
+    out
+}
+
+/// sysfs cache sizes: "32K", "32768K", "1M", or plain bytes.
+fn parse_sysfs_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last()? {
+        'K' | 'k' => (&s[..s.len() - 1], 1u64 << 10),
+        'M' | 'm' => (&s[..s.len() - 1], 1 << 20),
+        'G' | 'g' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// ramlat's size label: "4k", "65536k".
+fn size_label(b: u64) -> String {
+    format!("{}k", b >> 10)
+}
+
+/// Four significant digits, as ramlat -n prints.
+fn sig4(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".into();
+    }
+    let digits = if x >= 1000.0 {
+        0
+    } else if x >= 100.0 {
+        1
+    } else if x >= 10.0 {
+        2
+    } else {
+        3
+    };
+    format!("{x:.digits$}")
+}
+
+fn render_chain(t: &ChainTable, cpus: &str) -> String {
+    let mut out = format!(
+        "Chain latency on CPU {cpus}: ns per step of N parallel chains (one step = one dependent \
+         load in each chain; bit-reversal order, {}-byte words)\n",
+        t.word_bytes
+    );
+    out += "   size:";
+    for c in &t.chains {
+        out += &format!(" {:>6}", format!("{c}xPTR"));
+    }
+    out += "\n";
+    for r in &t.rows {
+        out += &format!("{:>8}:", size_label(r.size_bytes));
+        for v in &r.ns_per_step {
+            out += &format!(" {:>6}", sig4(*v));
+        }
+        if r.descheduled_retries > 0 {
+            out += &format!(
+                "   ({} short run(s) discarded: descheduled)",
+                r.descheduled_retries
+            );
+        }
+        out += "\n";
+    }
+    out += &format!("({:.1} s)\n", t.wall_s);
+    out
+}
+
+fn render_random(t: &RandomTable) -> String {
+    let title = match (t.huge_pages, &t.madvise_error) {
+        (Some(false), _) => "without huge pages (MADV_NOHUGEPAGE)".to_string(),
+        (Some(true), _) => "with huge pages (MADV_HUGEPAGE)".to_string(),
+        (None, Some(e)) => format!("plain (madvise failed: {e})"),
+        (None, None) => "plain".to_string(),
+    };
+    let mut out = format!(
+        "Random read latency {title}: extra ns over an L1 hit (baseline {:.2} / {:.2} ns subtracted)\n",
+        t.baseline_single_ns, t.baseline_dual_ns
+    );
+    out += " block size : single random read / dual random read\n";
+    for r in &t.rows {
+        out += &format!(
+            " {:>10} : {:>6.1} ns          / {:>6.1} ns\n",
+            r.size_bytes, r.single_ns, r.dual_ns
+        );
+    }
+    out += &format!("({:.1} s)\n", t.wall_s);
+    out
+}
+
+fn render_caches(c: &CacheAnalysis) -> String {
+    let mut out = "Cache levels from the 1-chain ladder, beside /sys:\n".to_string();
+    for l in &c.levels {
+        out += &format!(
+            " L{}: effective {} (slower from {}), {:.2} ns",
+            l.level,
+            format_bytes(l.effective_bytes),
+            format_bytes(l.next_bytes),
+            l.latency_ns
+        );
+        match (l.advertised_bytes, l.agrees) {
+            (Some(a), Some(true)) => out += &format!("; advertised {} (agrees)\n", format_bytes(a)),
+            (Some(a), _) => out += &format!("; advertised {} (DISAGREES)\n", format_bytes(a)),
+            _ => out += "; not advertised\n",
+        }
+    }
+    if let Some(b) = c.beyond_ns {
+        out += &format!(" beyond the last level: {b:.1} ns\n");
+    }
+    for f in &c.flags {
+        out += &format!(" ! {f}\n");
+    }
+    out
+}
+
+/// The text report.
+pub fn render(r: &MemlatResult) -> String {
+    let cpus = kernels::affinity::format_cpu_list(&r.cpus);
+    let mut out = String::new();
+    if let Some(t) = &r.chain {
+        out += &render_chain(t, &cpus);
+    }
+    for t in &r.random {
+        out += &render_random(t);
+    }
+    if let Some(c) = &r.caches {
+        out += &render_caches(c);
+    }
+    out += &format!("Took {:.1} s\n", r.wall_s);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sysfs_sizes() {
+        assert_eq!(parse_sysfs_size("32K"), Some(32 << 10));
+        assert_eq!(parse_sysfs_size("32768K"), Some(32 << 20));
+        assert_eq!(parse_sysfs_size("1M"), Some(1 << 20));
+        assert_eq!(parse_sysfs_size("4096"), Some(4096));
+        assert_eq!(parse_sysfs_size("lots"), None);
+        assert_eq!(parse_sysfs_size(""), None);
+    }
+
+    #[test]
+    fn ramlat_style_numbers() {
+        assert_eq!(sig4(1.1274), "1.127");
+        assert_eq!(sig4(15.004), "15.00");
+        assert_eq!(sig4(121.14), "121.1");
+        assert_eq!(sig4(1234.5), "1234");
+        assert_eq!(size_label(65536 << 10), "65536k");
+    }
 }

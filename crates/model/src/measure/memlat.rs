@@ -11,7 +11,8 @@ pub struct ChainRow {
     /// One step = one dependent load in each of the N chains (ramlat's definition), so a column
     /// equal to the 1-chain column means N misses overlap perfectly.
     pub ns_per_step: Vec<f64>,
-    /// Cells re-measured because the thread lost the CPU during them.
+    /// Short runs of this row's cells discarded because the thread lost the CPU during them
+    /// (each cell keeps the fastest undisturbed run).
     #[serde(default)]
     pub descheduled_retries: u32,
 }

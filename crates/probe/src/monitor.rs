@@ -368,6 +368,30 @@ pub fn sleep_until(deadline: Instant, stop: &AtomicBool) -> bool {
     }
 }
 
+/// The sampling loop of the live view and of a run's background monitor: one sample at the
+/// end of every `interval` (deadlines do not drift), handed to `each`, until `count` samples
+/// were taken, `stop` is set (Ctrl-C, the end of a benchmark) or `each` fails. Returns how many
+/// samples were taken.
+pub fn sample_every<E>(
+    sampler: &mut Sampler,
+    interval: Duration,
+    count: Option<u64>,
+    stop: &AtomicBool,
+    mut each: impl FnMut(MonitorSample) -> Result<(), E>,
+) -> Result<u64, E> {
+    let mut ticker = Ticker::new(Instant::now(), interval);
+    let mut n = 0u64;
+    while count.is_none_or(|c| n < c) {
+        if !sleep_until(ticker.next_deadline(), stop) {
+            break;
+        }
+        let s = sampler.sample();
+        n += 1;
+        each(s)?;
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +418,30 @@ mod tests {
         let mut t = Ticker::new(start, Duration::from_secs(1));
         let d = t.next_deadline();
         assert_eq!(d, start + Duration::from_secs(3));
+    }
+
+    #[test]
+    fn the_loop_takes_count_samples_and_ends_on_stop_or_error() {
+        let d = std::env::temp_dir();
+        let cfg = MonitorConfig::from_machine(&MachineInfo::default());
+        let mut s = Sampler::start(&cfg, &Root::new(&d));
+        let every = Duration::from_millis(1);
+        let go = AtomicBool::new(false);
+        let mut seen = 0;
+        let n = sample_every(&mut s, every, Some(3), &go, |_| {
+            seen += 1;
+            Ok::<_, ()>(())
+        });
+        assert_eq!((n, seen), (Ok(3), 3));
+        let stopped = AtomicBool::new(true);
+        assert_eq!(
+            sample_every(&mut s, every, None, &stopped, |_| Ok::<_, ()>(())),
+            Ok(0)
+        );
+        assert_eq!(
+            sample_every(&mut s, every, None, &go, |_| Err("closed")),
+            Err("closed")
+        );
     }
 
     #[test]

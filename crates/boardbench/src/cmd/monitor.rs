@@ -7,10 +7,10 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
-use probe::monitor::{MonitorConfig, Sampler, Ticker, sleep_until};
+use probe::monitor::{MonitorConfig, Sampler, sample_every};
 
 use crate::cli::Globals;
 use crate::monitor_view;
@@ -83,16 +83,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             writeln!(out, "{header}")?;
             out.flush()?;
         }
-        let mut ticker = Ticker::new(Instant::now(), Duration::from_secs_f64(args.interval));
         let mut line = String::with_capacity(128);
         let mut spacing = monitor_view::HeaderSpacing::new(tty);
-        let mut n = 0u64;
-        while args.count.is_none_or(|c| n < c) {
-            if !sleep_until(ticker.next_deadline(), &stop) {
-                break;
-            }
-            let s = sampler.sample();
-            n += 1;
+        let interval = Duration::from_secs_f64(args.interval);
+        sample_every(&mut sampler, interval, args.count, &stop, |s| {
             if args.json {
                 writeln!(out, "{}", monitor_view::json_line(&layout, &s, &tz))?;
             } else {
@@ -103,8 +97,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 monitor_view::push_line(&mut line, &layout, &s, &tz);
                 writeln!(out, "{line}")?;
             }
-            out.flush()?;
-        }
+            out.flush()
+        })?;
         Ok(())
     })();
     match result {

@@ -248,10 +248,13 @@ impl Config {
                 self.buffer_bytes
             ));
         }
-        if self.buffer_bytes as u64 > 1 << 34 {
+        // Two buffers plus padding must fit the address space (1 GiB each on 32-bit systems).
+        let limit: u64 = if usize::BITS == 32 { 1 << 30 } else { 1 << 34 };
+        if self.buffer_bytes as u64 > limit {
             return Err(format!(
-                "buffer size {} B is too large (at most 16 GiB)",
-                self.buffer_bytes
+                "buffer size {} B is too large (at most {} MiB here)",
+                self.buffer_bytes,
+                limit >> 20
             ));
         }
         if self.min_samples == 0 || self.max_samples == 0 || self.aggregate_samples == 0 {

@@ -7,13 +7,39 @@ fn emulated() -> bool {
     std::env::var_os("BOARDBENCH_EMULATED").is_some()
 }
 
-fn boardbench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_boardbench"))
+/// The boardbench binary. Under qemu-user (BOARDBENCH_EMULATED, see scripts/test) a spawned
+/// foreign binary is not emulated automatically: it is started through the same qemu-user
+/// runner as the tests (`None` when that is not installed: the test then skips).
+fn boardbench_cmd() -> Option<Command> {
+    let exe = env!("CARGO_BIN_EXE_boardbench");
+    if std::env::var_os("BOARDBENCH_EMULATED").is_none() {
+        return Some(Command::new(exe));
+    }
+    let (qemu, sysroot) = if cfg!(target_arch = "aarch64") {
+        ("qemu-aarch64-static", "/usr/aarch64-linux-gnu")
+    } else if cfg!(target_arch = "arm") {
+        ("qemu-arm-static", "/usr/arm-linux-gnueabihf")
+    } else if cfg!(target_arch = "riscv64") {
+        ("qemu-riscv64-static", "/usr/riscv64-linux-gnu")
+    } else {
+        return Some(Command::new(exe));
+    };
+    let found = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(qemu).exists()));
+    if !found {
+        return None;
+    }
+    let mut c = Command::new(qemu);
+    c.args(["-L", sysroot, exe]);
+    Some(c)
 }
 
 #[test]
 fn json_has_one_reading_per_requested_cpu_with_its_samples() {
-    let out = boardbench()
+    let Some(mut cmd) = boardbench_cmd() else {
+        return;
+    };
+    let out = cmd
         .args(["clock", "--cpu", "0", "--samples", "2", "--json"])
         .output()
         .unwrap();
@@ -40,7 +66,10 @@ fn json_has_one_reading_per_requested_cpu_with_its_samples() {
 fn without_cpufreq_the_line_is_sbc_benchs() {
     // An empty tree: no cpufreq, no topology. The first allowed CPU is measured.
     let d = tempfile::tempdir().unwrap();
-    let out = boardbench()
+    let Some(mut cmd) = boardbench_cmd() else {
+        return;
+    };
+    let out = cmd
         .arg("--sysroot")
         .arg(d.path())
         .args(["clock", "--samples", "3"])
@@ -82,7 +111,10 @@ fn nonsense_input_is_refused_with_a_clear_message() {
         (&["clock", "--cpu", "3-1"], "--cpu"),
     ];
     for (args, msg) in cases {
-        let out = boardbench().args(args).output().unwrap();
+        let Some(mut cmd) = boardbench_cmd() else {
+            return;
+        };
+        let out = cmd.args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(msg), "{args:?}: {err}");

@@ -88,7 +88,9 @@ fn real_7zip_quick_bench_pinned() {
     let Some(found) = available("7-Zip", sevenzip::find(&sp, &SystemRunner)) else {
         return;
     };
-    let inv = sevenzip::invocation(&found.tool, &sevenzip::BenchOptions::quick(1)).pinned(&[0]);
+    // The first CPU we may use (a CI container's cpuset need not contain CPU 0).
+    let cpu = first_allowed_cpu();
+    let inv = sevenzip::invocation(&found.tool, &sevenzip::BenchOptions::quick(1)).pinned(&[cpu]);
     let out = SystemRunner.run(&inv).unwrap();
     assert!(out.success(), "{}", out.describe_end());
     let bench = sevenzip::parse(&out.combined()).unwrap();
@@ -108,4 +110,16 @@ fn real_7zip_quick_bench_pinned() {
         bench.tot.rating_mips,
         found.version.comparable_with_sbc_bench
     );
+}
+
+fn first_allowed_cpu() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .and_then(|list| {
+            let first = list.trim().split([',', '-']).next()?;
+            first.parse().ok()
+        })
+        .unwrap_or(0)
 }

@@ -61,15 +61,25 @@ static LEDGERS: Mutex<Vec<Weak<Mutex<Ledger>>>> = Mutex::new(Vec::new());
 static HOOKS: Once = Once::new();
 
 /// Restores every live ledger (signal handler, panic hook). Never panics.
-fn restore_all() {
+///
+/// The panic hook passes `wait = false`: a panic inside [`Restorer::write`] happens with that
+/// ledger locked on this very thread, and waiting would deadlock (its drop restores it during
+/// unwinding instead). The signal thread waits: the main thread releases the lock in
+/// microseconds.
+fn restore_all(wait: bool) {
     let ledgers: Vec<Arc<Mutex<Ledger>>> = match LEDGERS.lock() {
         Ok(l) => l.iter().filter_map(Weak::upgrade).collect(),
         Err(p) => p.get_ref().iter().filter_map(Weak::upgrade).collect(),
     };
     for l in ledgers {
-        let mut guard = match l.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
+        let mut guard = if wait {
+            l.lock().unwrap_or_else(|p| p.into_inner())
+        } else {
+            match l.try_lock() {
+                Ok(g) => g,
+                Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => continue,
+            }
         };
         for e in guard.restore() {
             eprintln!("boardbench: could not restore {e}");
@@ -82,7 +92,7 @@ fn install_hooks() {
     HOOKS.call_once(|| {
         let prev = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            restore_all();
+            restore_all(false);
             prev(info);
         }));
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -92,7 +102,7 @@ fn install_hooks() {
                     .name("restore-on-signal".into())
                     .spawn(move || {
                         if let Some(sig) = signals.forever().next() {
-                            restore_all();
+                            restore_all(true);
                             std::process::exit(128 + sig);
                         }
                     })

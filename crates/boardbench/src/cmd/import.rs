@@ -36,14 +36,20 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             Ok(doc) => {
                 let written = match &args.out {
                     Some(dir) => write_document(dir, file, &doc),
-                    None if args.files.len() == 1 => {
-                        serde_json::to_writer_pretty(&mut out, &doc)?;
-                        writeln!(out)?;
-                        Ok(())
-                    }
                     None => {
-                        writeln!(out, "{}", summary(file, &doc))?;
-                        Ok(())
+                        let printed = if args.files.len() == 1 {
+                            serde_json::to_writer_pretty(&mut out, &doc)
+                                .map_err(std::io::Error::from)
+                                .and_then(|()| writeln!(out))
+                        } else {
+                            writeln!(out, "{}", summary(file, &doc))
+                        };
+                        match printed {
+                            // The reader went away (`| head`): stop quietly.
+                            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+                            Err(e) => return Err(e.into()),
+                            Ok(()) => Ok(()),
+                        }
                     }
                 };
                 if let Err(reason) = written {

@@ -191,9 +191,11 @@ def rk3399(name="rk3399", big_offline=False):
         # directories vanish; policy4 still exists but answers EBUSY (here: no readable files).
         t.cpuinfo_shared("RK3399-5.15.5-rockchip64.cpuinfo", keep=4)
         t.cpus("0-5", "0-3")
-        (t.root / f"{CPU}/cpufreq/policy4").mkdir(parents=True)
-        (t.root / f"{CPU}/cpu4").mkdir(parents=True)
-        (t.root / f"{CPU}/cpu5").mkdir(parents=True)
+        # Git keeps no empty directory: a placeholder that no reader opens stands for the
+        # EBUSY attributes of the inactive policy.
+        t.w(f"{CPU}/cpufreq/policy4/.gitkeep", "")
+        for c in range(1, 6):
+            t.w(f"{CPU}/cpu{c}/online", "1" if c < 4 else "0")
     else:
         t.cpuinfo_shared("RK3399-5.15.5-rockchip64.cpuinfo")
         t.cpus("0-5")

@@ -14,7 +14,7 @@ mod chains;
 pub use chains::{EXACT, LONG_OPS, METHOD, SHORT_OPS};
 use model::measure::clock::ClockSample;
 
-use crate::timing::{now_ns, time};
+use crate::timing::{now_ns, thread_cpu_ns, time};
 
 /// How to measure.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,10 +50,39 @@ const MAX_COUNT: u64 = if usize::BITS < 64 {
 /// Time of one run: wall time (CLOCK_MONOTONIC), or the thread's CPU time when that is shorter,
 /// i.e. when the thread was preempted during the run. On a busy machine (this tool's own test
 /// suite, a shared VM) the CPU time still counts only the cycles of the loop, so the result does
-/// not depend on luck; on a quiet one both agree to a microsecond.
+/// not depend on luck; on a quiet one both agree to a microsecond. Kernels whose thread CPU
+/// clock only advances in scheduler ticks (no fine sched_clock, old ARM kernels) would make that
+/// substitution wrong by up to a tick, so there only wall time is used.
 fn run_ns(f: impl FnOnce()) -> u64 {
     let ((), iv) = time(f);
-    iv.wall_ns.min(iv.cpu_ns)
+    if cpu_clock_is_fine() {
+        iv.wall_ns.min(iv.cpu_ns)
+    } else {
+        iv.wall_ns
+    }
+}
+
+/// True when the thread CPU clock advances in steps below 50 µs (checked once per process by
+/// polling it until it changes; a tick-based clock moves in steps of 1–10 ms).
+fn cpu_clock_is_fine() -> bool {
+    static FINE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FINE.get_or_init(|| {
+        let t0 = now_ns();
+        let mut smallest = u64::MAX;
+        // A few steps, so one preemption between two reads cannot make a fine clock look coarse.
+        for _ in 0..5 {
+            let c0 = thread_cpu_ns();
+            let mut c1 = c0;
+            while c1 == c0 && now_ns() - t0 < 50_000_000 {
+                c1 = thread_cpu_ns();
+            }
+            if c1 == c0 {
+                return false;
+            }
+            smallest = smallest.min(c1 - c0);
+        }
+        smallest < 50_000
+    })
 }
 
 /// Finds the count for which a short run takes at least `target_ns`: grow the count until a

@@ -118,7 +118,7 @@ pub fn run(backend: Sha256Backend, seed: &[u8; 32], n: u64) -> Option<Sha256Samp
     let (digest, iv) = timing::time(|| chain(backend, seed, std::hint::black_box(n)));
     let digest = digest?;
     // As the clock kernel: wall time, or CPU time when the thread was preempted meanwhile.
-    let secs = iv.wall_ns.min(iv.cpu_ns).max(1) as f64 / 1e9;
+    let secs = crate::clock::effective_ns(&iv).max(1) as f64 / 1e9;
     Some(Sha256Sample {
         backend,
         iterations: n,

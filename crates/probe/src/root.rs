@@ -251,7 +251,12 @@ pub const MAX_CPUS: u32 = 16_384;
 pub fn parse_cpu_list(s: &str) -> Option<Vec<u32>> {
     let s = s.trim().trim_end_matches('\0');
     let mut v = Vec::new();
-    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    // sysfs writes both forms: "0-3,6" (online, cpu_core/cpus) and "0 1 2 3" (related_cpus,
+    // affected_cpus), so commas and whitespace both separate elements.
+    for part in s
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+    {
         match part.split_once('-') {
             Some((a, b)) => {
                 let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
@@ -325,6 +330,15 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_lists_in_both_sysfs_forms() {
+        // related_cpus / affected_cpus are space separated; online and cpu_core/cpus use ranges.
+        assert_eq!(parse_cpu_list("0 1 2 3\n"), Some(vec![0, 1, 2, 3]));
+        assert_eq!(parse_cpu_list("4-5,7"), Some(vec![4, 5, 7]));
+        assert_eq!(parse_cpu_list(""), Some(vec![]));
+        assert_eq!(parse_cpu_list("0 x"), None);
+    }
 
     #[test]
     fn reads_through_the_root_and_keeps_reasons() {

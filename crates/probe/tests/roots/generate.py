@@ -69,8 +69,11 @@ class Tree:
     def policy(self, n, related, lo, hi, governor, driver, avail=None, tis=None, boost=None,
                governors="conservative ondemand userspace powersave performance schedutil"):
         d = f"{CPU}/cpufreq/policy{n}"
-        self.w(f"{d}/related_cpus", related)
-        self.w(f"{d}/affected_cpus", related)
+        # cpufreq prints CPU lists space separated ("0 1 2 3 "), unlike the range lists of
+        # /sys/devices/system/cpu/online.
+        spaced = " ".join(map(str, sorted(expand(related)))) + " "
+        self.w(f"{d}/related_cpus", spaced)
+        self.w(f"{d}/affected_cpus", spaced)
         self.w(f"{d}/cpuinfo_min_freq", str(lo))
         self.w(f"{d}/cpuinfo_max_freq", str(hi))
         self.w(f"{d}/scaling_min_freq", str(lo))
@@ -161,13 +164,15 @@ class Tree:
         self.w(f"/.fixture/vcgencmd/{args}.txt", output)
 
 
+def expand(s):
+    out = set()
+    for part in filter(None, s.split(",")):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
 def online_complement(possible, online):
-    def expand(s):
-        out = set()
-        for part in filter(None, s.split(",")):
-            a, _, b = part.partition("-")
-            out.update(range(int(a), int(b or a) + 1))
-        return out
     rest = sorted(expand(possible) - expand(online))
     return ",".join(map(str, rest))
 

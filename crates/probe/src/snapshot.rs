@@ -25,16 +25,25 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
     let cpuinfo = cpuinfo::read(root, &mut notes);
 
     let mut cpus = topology::read_sets(root, &mut notes);
-    if cpus.possible.is_empty() {
-        // No sysfs at all (a bare cpuinfo capture): every listed processor is online.
-        cpus.possible = cpuinfo.processors.iter().map(|p| p.index).collect();
-        cpus.possible.sort_unstable();
-        cpus.present = cpus.possible.clone();
-        cpus.online = cpus.possible.clone();
-    }
-    let ids = topology::read_ids(root, &mut notes, &cpus);
     let policies = cpufreq::read_policies(root, &mut notes);
     let cpufreq_global = cpufreq::read_global(root, &mut notes);
+    if cpus.possible.is_empty() {
+        // No CPU list in sysfs (a partial tree, a bare cpuinfo capture): the processors
+        // cpuinfo lists, else the CPUs the cpufreq policies name, all taken as online.
+        let mut v: Vec<u32> = cpuinfo.processors.iter().map(|p| p.index).collect();
+        if v.is_empty() {
+            v = policies
+                .iter()
+                .flat_map(|p| p.related_cpus.iter().copied())
+                .collect();
+        }
+        v.sort_unstable();
+        v.dedup();
+        cpus.possible = v.clone();
+        cpus.present = v.clone();
+        cpus.online = v;
+    }
+    let ids = topology::read_ids(root, &mut notes, &cpus);
     let mut clusters = cluster::group(&ids, &policies, &cpuinfo);
     for c in &mut clusters {
         if let Some(&first) = c.online_cpus().first() {

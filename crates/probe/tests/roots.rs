@@ -423,3 +423,29 @@ fn a_container_in_a_vm_is_both() {
     let v = snapshot::take(&bare).identity.virtualization.unwrap();
     assert_eq!(v.kind, "container");
 }
+
+/// cpufreq-dt lists OPPs marked `turbo-mode` separately (sbc-bench #37: SigmaStar SSD202D).
+#[test]
+fn boost_frequencies_are_kept_apart() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("sys/devices/system/cpu/cpufreq/policy0");
+    std::fs::create_dir_all(&p).unwrap();
+    for (f, v) in [
+        ("related_cpus", "0 1 \n"),
+        ("cpuinfo_min_freq", "400000\n"),
+        ("cpuinfo_max_freq", "1700000\n"),
+        (
+            "scaling_available_frequencies",
+            "400000 600000 800000 1000000 1200000 \n",
+        ),
+        ("scaling_boost_frequencies", "1700000 1400000 \n"),
+    ] {
+        std::fs::write(p.join(f), v).unwrap();
+    }
+    let m = snapshot::take(&Root::new(d.path()));
+    let pol = &m.policies[0];
+    assert_eq!(pol.related_cpus, [0, 1]);
+    assert_eq!(pol.frequencies_khz.last(), Some(&1_200_000));
+    assert_eq!(pol.boost_khz, [1_400_000, 1_700_000]);
+    assert_eq!(m.clusters[0].max_khz, Some(1_700_000));
+}

@@ -895,4 +895,23 @@ mod tests {
         assert_eq!(g.name, "Amlogic S905");
         assert!(g.why.contains("GXBB"));
     }
+
+    proptest::proptest! {
+        /// Arbitrary compatible strings, board models and cpuinfo text never panic the guess.
+        #[test]
+        fn never_panics(
+            compat in proptest::collection::vec("[a-z0-9,.+-]{0,24}|\\PC{0,12}", 0..5),
+            model in proptest::option::of("\\PC{0,30}"),
+            text in "(processor\t: [0-9]\n|Hardware\t: [ -~]{0,20}\n|Serial\t: [0-9a-f]{0,8}\n|Revision\t: [0-9a-f]{0,8}\n|CPU part\t: 0x[0-9a-f]{3}\n|CPU implementer\t: 0x4[18]\n|\n){0,30}",
+            khz in proptest::collection::vec(0u64..5_000_000, 0..4),
+        ) {
+            let c = parse(&text);
+            let _ = guess(&SocHints {
+                dt_compatible: &compat,
+                dt_model: model.as_deref(),
+                cpuinfo: &c,
+                max_khz_per_cluster: &khz,
+            });
+        }
+    }
 }

@@ -26,6 +26,9 @@ pub struct MachineInfo {
     /// Global cpufreq switches (boost, intel_pstate status).
     #[serde(default)]
     pub cpufreq: CpufreqGlobal,
+    /// devfreq devices (DRAM controller, GPU, NPU) with their governors: sbc-bench's "DMC gov".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devfreq: Vec<Devfreq>,
     /// Every thermal zone and hwmon temperature found, ranked (best first).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub thermal_sensors: Vec<ThermalSensor>,
@@ -191,6 +194,24 @@ pub struct Policy {
     /// scaling_driver: cpufreq-dt, intel_pstate, amd-pstate, acpi-cpufreq, scmi …
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver: Option<String>,
+}
+
+/// One devfreq device (/sys/class/devfreq/NAME).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Devfreq {
+    /// "dmc", "fb000000.gpu", "ff9a0000.gpu".
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub governor: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub available_governors: Vec<String>,
+    /// Hz, as devfreq reports them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_hz: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_hz: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cur_hz: Option<u64>,
 }
 
 /// Machine-wide cpufreq switches.

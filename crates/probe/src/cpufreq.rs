@@ -10,7 +10,7 @@
 //! A policy whose CPUs are all offline answers every read with EBUSY (sbc-bench #138); it is
 //! kept with what could be read, and the reasons go to the notes.
 
-use model::machine::{CpufreqGlobal, OppSource, Policy};
+use model::machine::{CpufreqGlobal, Devfreq, OppSource, Policy};
 
 use crate::topology::CPU_DIR;
 use crate::{Notes, Root};
@@ -155,4 +155,28 @@ pub fn read_global(root: &Root, notes: &mut Notes) -> CpufreqGlobal {
         amd_pstate_status: notes
             .keep_optional(root.read_value(&format!("{CPU_DIR}/amd_pstate/status"))),
     }
+}
+
+/// devfreq devices (memory controller, GPU, NPU …) and their governors. sbc-bench reports the
+/// DRAM controller's ("DMC gov") because dmc_ondemand thresholds change memory results a lot.
+pub fn read_devfreq(root: &Root, notes: &mut Notes) -> Vec<Devfreq> {
+    let base = "/sys/class/devfreq";
+    root.list_dir(base)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|name| {
+            let f = |n: &str| format!("{base}/{name}/{n}");
+            Devfreq {
+                governor: notes.keep_optional(root.read_value(&f("governor"))),
+                available_governors: notes
+                    .keep_optional(root.read_value(&f("available_governors")))
+                    .map(|s| s.split_whitespace().map(str::to_string).collect())
+                    .unwrap_or_default(),
+                min_hz: notes.keep_optional(root.read_u64(&f("min_freq"))),
+                max_hz: notes.keep_optional(root.read_u64(&f("max_freq"))),
+                cur_hz: notes.keep_optional(root.read_u64(&f("cur_freq"))),
+                name,
+            }
+        })
+        .collect()
 }

@@ -27,6 +27,7 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
     let mut cpus = topology::read_sets(root, &mut notes);
     let policies = cpufreq::read_policies(root, &mut notes);
     let cpufreq_global = cpufreq::read_global(root, &mut notes);
+    let devfreq = cpufreq::read_devfreq(root, &mut notes);
     if cpus.possible.is_empty() {
         // No CPU list in sysfs (a partial tree, a bare cpuinfo capture): the processors
         // cpuinfo lists, else the CPUs the cpufreq policies name, all taken as online.
@@ -117,6 +118,7 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
         topology: topo,
         policies,
         cpufreq: cpufreq_global,
+        devfreq,
         thermal_sensors: sensors,
         memory,
         identity: model::machine::Identity {

@@ -285,6 +285,23 @@ fn topology(o: &mut String, m: &MachineInfo) {
             }
         }
     }
+    devfreq(o, m);
+}
+
+/// "devfreq: dmc dmc_ondemand 528-2112 MHz, fb000000.gpu simple_ondemand 300-1000 MHz".
+fn devfreq(o: &mut String, m: &MachineInfo) {
+    for d in &m.devfreq {
+        let mhz =
+            |hz: Option<u64>| hz.map_or("?".into(), |h| ((h + 500_000) / 1_000_000).to_string());
+        let _ = writeln!(
+            o,
+            "devfreq {}: governor {}, {}-{} MHz",
+            d.name,
+            d.governor.as_deref().unwrap_or("?"),
+            mhz(d.min_hz),
+            mhz(d.max_hz)
+        );
+    }
 }
 
 fn opps(p: &Policy) -> String {

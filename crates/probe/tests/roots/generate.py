@@ -88,6 +88,14 @@ class Tree:
         if boost:
             self.w(f"{d}/scaling_boost_frequencies", " ".join(map(str, boost)) + " ")
 
+    def devfreq(self, name, governor, governors, lo, hi, cur):
+        d = f"/sys/class/devfreq/{name}"
+        self.w(f"{d}/governor", governor)
+        self.w(f"{d}/available_governors", governors)
+        self.w(f"{d}/min_freq", str(lo))
+        self.w(f"{d}/max_freq", str(hi))
+        self.w(f"{d}/cur_freq", str(cur))
+
     def zone(self, n, kind, temp):
         self.w(f"/sys/class/thermal/thermal_zone{n}/type", kind)
         self.w(f"/sys/class/thermal/thermal_zone{n}/temp", str(temp))
@@ -253,6 +261,11 @@ def rk3588():
              tis=[(f, 100) for f in big])
     t.policy(6, "6-7", 408000, 2400000, "schedutil", "cpufreq-dt", avail=big,
              tis=[(f, 100) for f in big])
+    # The vendor kernel's DRAM controller and GPU (sbc-bench's "DMC gov").
+    t.devfreq("dmc", "dmc_ondemand", "dmc_ondemand userspace powersave performance "
+              "simple_ondemand", 528000000, 2112000000, 528000000)
+    t.devfreq("fb000000.gpu", "simple_ondemand", "dmc_ondemand userspace powersave "
+              "performance simple_ondemand", 300000000, 1000000000, 300000000)
     for n, (kind, temp) in enumerate([("soc-thermal", 36076), ("bigcore0-thermal", 35153),
                                       ("bigcore1-thermal", 35153), ("littlecore-thermal", 36076),
                                       ("center-thermal", 34230), ("gpu-thermal", 34230),

@@ -283,12 +283,17 @@ fn random_cell(buf: &Mapping, size: u64, cfg: &Config, rng: &mut u64) -> (f64, f
         // SAFETY: off + size <= buf.len.
         let base = unsafe { buf.base.add(off as usize) } as *const u8;
         for (k, dual) in [false, true].into_iter().enumerate() {
-            let run = |count: usize| unsafe {
+            // Every run starts from a new seed, so no run replays addresses the run before left
+            // in the caches.
+            let mut run = |count: usize| {
+                let seed = xorshift(rng) as u32;
                 // SAFETY: base valid for size bytes, mask = size - 1.
-                if dual {
-                    random::dual_reads(base, mask, count)
-                } else {
-                    random::single_reads(base, mask, count)
+                unsafe {
+                    if dual {
+                        random::dual_reads(base, mask, count, seed)
+                    } else {
+                        random::single_reads(base, mask, count, seed)
+                    }
                 }
             };
             let probe = 4096;

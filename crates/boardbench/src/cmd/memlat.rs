@@ -192,7 +192,7 @@ fn render_caches(c: &CacheAnalysis) -> String {
         }
     }
     if let Some(b) = c.beyond_ns {
-        out += &format!(" beyond the last level: {b:.1} ns\n");
+        out += &format!(" beyond the last level (largest window): {b:.1} ns\n");
     }
     for f in &c.flags {
         out += &format!(" ! {f}\n");

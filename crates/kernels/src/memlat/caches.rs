@@ -75,16 +75,9 @@ pub fn analyse(ladder: &[(u64, f64)], advertised: &[AdvertisedCache]) -> CacheAn
         });
         first = i + 1;
     }
-    // Beyond the last level: the median of the sizes after the transition size.
-    let beyond_ns = b.last().and_then(|&i| {
-        let rest: Vec<f64> = ladder[i + 1..].iter().map(|&(_, t)| t).collect();
-        let settled = if rest.len() >= 2 {
-            &rest[1..]
-        } else {
-            &rest[..]
-        };
-        crate::stats::median(settled)
-    });
+    // Beyond the last level: the latency of the largest window. (Not a median of the sizes
+    // after the step: where co-tenants share the last cache, those sizes form a long ramp.)
+    let beyond_ns = b.last().and_then(|_| ladder.last()).map(|&(_, t)| t);
     let adv_levels = advertised
         .iter()
         .filter(|c| c.kind != "Instruction")

@@ -33,13 +33,15 @@ pub fn random_addr_pair(seed: &mut u32, mask: u32) -> (u32, u32) {
     (a & mask, b & mask)
 }
 
-/// `count` (a multiple of 16) dependent single reads in the window `base[..=mask]`.
+/// `count` (a multiple of 16) dependent single reads in the window `base[..=mask]`, starting
+/// from `seed`. Callers vary the seed between runs: a run that repeats the previous run's
+/// addresses would find them in the caches.
 ///
 /// # Safety
 /// `base` valid for `mask + 1` bytes.
 #[inline(never)]
-pub unsafe fn single_reads(base: *const u8, mask: u32, count: usize) -> u32 {
-    let mut seed = 0u32;
+pub unsafe fn single_reads(base: *const u8, mask: u32, count: usize, seed: u32) -> u32 {
+    let mut seed = seed;
     for _ in 0..count / 16 {
         for _ in 0..16 {
             let a = random_addr(&mut seed, mask);
@@ -50,13 +52,14 @@ pub unsafe fn single_reads(base: *const u8, mask: u32, count: usize) -> u32 {
     seed
 }
 
-/// `count` (a multiple of 16) dual-read iterations in the window `base[..=mask]`.
+/// `count` (a multiple of 16) dual-read iterations in the window `base[..=mask]`, starting
+/// from `seed` (see [`single_reads`]).
 ///
 /// # Safety
 /// `base` valid for `mask + 1` bytes.
 #[inline(never)]
-pub unsafe fn dual_reads(base: *const u8, mask: u32, count: usize) -> u32 {
-    let mut seed = 0u32;
+pub unsafe fn dual_reads(base: *const u8, mask: u32, count: usize, seed: u32) -> u32 {
+    let mut seed = seed;
     for _ in 0..count / 16 {
         for _ in 0..16 {
             let (a, b) = random_addr_pair(&mut seed, mask);

@@ -89,7 +89,8 @@ pub struct CacheLevel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CacheAnalysis {
     pub levels: Vec<CacheLevel>,
-    /// Latency beyond the last level found (memory, if the ladder went far enough), ns.
+    /// Latency of the largest window, beyond the last level found (memory, if the ladder went
+    /// far enough), ns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beyond_ns: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

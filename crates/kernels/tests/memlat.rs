@@ -141,6 +141,30 @@ fn cache_levels_on_this_vms_shape_of_ladder() {
 }
 
 #[test]
+fn a_step_beyond_the_advertised_levels_is_flagged() {
+    // The reference VM on a bad day: a second plateau at 8–16 MiB before memory.
+    let l = ladder(&[
+        1.24, 1.24, 1.24, 1.24, 4.59, 4.62, 4.71, 10.5, 16.2, 17.1, 17.2, 66.5, 69.3, 140.0, 142.0,
+    ]);
+    let advertised = [
+        adv(1, "Data", kib(32)),
+        adv(2, "Unified", kib(512)),
+        adv(3, "Unified", kib(32768)),
+    ];
+    let a = caches::analyse(&l, &advertised);
+    let eff: Vec<u64> = a.levels.iter().map(|c| c.effective_bytes).collect();
+    assert_eq!(eff, vec![kib(32), kib(256), kib(4096), kib(16384)]);
+    assert_eq!(a.levels[3].advertised_bytes, None);
+    assert_eq!(a.flags.len(), 2, "{:?}", a.flags);
+    assert!(a.flags[0].contains("advertised L3 32 MiB, effective ≈ 4 MiB–8 MiB"));
+    assert!(
+        a.flags[1].contains("further step after 16 MiB"),
+        "{}",
+        a.flags[1]
+    );
+}
+
+#[test]
 fn cache_levels_of_a_two_level_board_and_noise_inside_a_plateau() {
     // Cortex-A53-like: L1 32 KiB, L2 512 KiB, memory. A lone noisy cell at 16 KiB (×1.5 then
     // back) must not make a level; the moderate rise at 256→512 KiB is not the steepest.

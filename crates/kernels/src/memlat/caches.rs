@@ -65,6 +65,13 @@ pub fn analyse(ladder: &[(u64, f64)], advertised: &[AdvertisedCache]) -> CacheAn
                 format_bytes(next)
             ));
         }
+        if adv.is_none() && !advertised.is_empty() {
+            flags.push(format!(
+                "a further step after {} ({latency_ns:.1} ns) that sysfs does not advertise \
+                 (a cache shared with others, or page-walk cost)",
+                format_bytes(eff)
+            ));
+        }
         levels.push(CacheLevel {
             level,
             effective_bytes: eff,

@@ -1,10 +1,618 @@
-//! `boardbench results` (to be written).
+//! `boardbench results`: the results database (`--db URL`, SQLite by default).
+//!
+//! - `add FILE.json…`: stores result documents made elsewhere (one transaction per document;
+//!   one line per file; a bad file gives one error line and the others are still added).
+//! - `list`: stored runs, with filters (device, SoC, arch, kernel, date, tag).
+//! - `show ID`: summary, measurements and findings of one run.
+//! - `table`: sbc-bench's Results.md table, sortable, as Markdown, CSV or JSON.
+//! - `compare A B [C…]`: side by side, ratios to A, per-GHz figures, beyond-spread marks.
+//!
+//! The storage and the comparison are in the `store` crate; this module only renders.
+
+use std::cmp::Ordering;
+use std::io::Write;
+use std::path::PathBuf;
+
+use store::{Filter, Location, Store, TableRow};
 
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The database: a file path, `sqlite:PATH` or `postgres://user@host/db`. Default: root
+    /// /var/lib/boardbench/results.sqlite, others ~/.local/share/boardbench/results.sqlite.
+    #[arg(long, global = true, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+    #[command(subcommand)]
+    pub command: Sub,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Add result documents (JSON files, e.g. from `boardbench import --out`).
+    Add {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Tag the added runs (repeatable).
+        #[arg(long, value_name = "TAG")]
+        tag: Vec<String>,
+    },
+    /// List stored runs.
+    List {
+        /// Device name contains this (case-insensitive).
+        #[arg(long)]
+        device: Option<String>,
+        /// SoC contains this (case-insensitive).
+        #[arg(long)]
+        soc: Option<String>,
+        /// Architecture (arm64, armhf, amd64, riscv64 …).
+        #[arg(long)]
+        arch: Option<String>,
+        /// Kernel release starts with this (6.1).
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Started on or after this date (YYYY-MM-DD or ISO 8601 time).
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        /// Started on or before this date.
+        #[arg(long, value_name = "DATE")]
+        until: Option<String>,
+        #[arg(long)]
+        tag: Option<String>,
+        /// JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one run: summary, measurements, findings.
+    Show {
+        id: i64,
+        /// Print the stored document as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The Results.md table of every stored run.
+    Table {
+        /// Column to sort by: device, clockspeed, kernel, distro, 7zip-multi, 7zip-single,
+        /// aes, memcpy, memset, khs (or id).
+        #[arg(long, default_value = "id")]
+        sort: String,
+        /// Sort descending.
+        #[arg(long)]
+        desc: bool,
+        #[arg(long, value_enum, default_value = "md")]
+        format: Format,
+    },
+    /// Compare runs side by side (ratios to the first).
+    Compare {
+        #[arg(required = true, num_args = 2.., value_name = "ID")]
+        ids: Vec<i64>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Md,
+    Csv,
+    Json,
+}
+
+pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
+    let loc = Location::resolve(args.db.as_deref());
+    let mut store = Store::open(&loc)
+        .map_err(|e| anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match &args.command {
+        Sub::Add { files, tag } => add(&mut store, files, tag, &mut out),
+        Sub::List {
+            device,
+            soc,
+            arch,
+            kernel,
+            since,
+            until,
+            tag,
+            json,
+        } => {
+            let filter = Filter {
+                device: device.clone(),
+                soc: soc.clone(),
+                arch: arch.clone(),
+                kernel: kernel.clone(),
+                since: since.clone(),
+                until: until.clone(),
+                tag: tag.clone(),
+            };
+            let runs = store.list(&filter)?;
+            if *json {
+                serde_json::to_writer_pretty(&mut out, &runs)?;
+                writeln!(out)?;
+            } else {
+                for r in &runs {
+                    writeln!(
+                        out,
+                        "{}\t{}\t{}\t{}\t{}\t{}\t{}{}",
+                        r.id,
+                        dash(&r.started),
+                        dash(&r.device),
+                        dash(&r.soc),
+                        dash(&r.arch),
+                        dash(&r.kernel),
+                        if r.imported { "imported" } else { "native" },
+                        if r.tags.is_empty() {
+                            String::new()
+                        } else {
+                            format!("\t[{}]", r.tags.join(","))
+                        }
+                    )?;
+                }
+            }
+            Ok(0)
+        }
+        Sub::Show { id, json } => {
+            let Some(run) = store.run(*id)? else {
+                eprintln!("results: no run with id {id}");
+                return Ok(1);
+            };
+            if *json {
+                serde_json::to_writer_pretty(&mut out, &run.document)?;
+                writeln!(out)?;
+            } else {
+                write!(out, "{}", show_text(&run))?;
+            }
+            Ok(0)
+        }
+        Sub::Table { sort, desc, format } => {
+            let mut rows = store.table()?;
+            let Some(col) = Column::parse(sort) else {
+                anyhow::bail!(
+                    "unknown column {sort:?}: use one of {}",
+                    Column::NAMES.join(", ")
+                );
+            };
+            sort_rows(&mut rows, col, *desc);
+            match format {
+                Format::Md => out.write_all(table_markdown(&rows).as_bytes())?,
+                Format::Csv => out.write_all(table_csv(&rows).as_bytes())?,
+                Format::Json => {
+                    serde_json::to_writer_pretty(&mut out, &rows)?;
+                    writeln!(out)?;
+                }
+            }
+            Ok(0)
+        }
+        Sub::Compare { ids, json } => {
+            let mut runs = Vec::new();
+            for id in ids {
+                match store.run(*id)? {
+                    Some(r) => runs.push(r),
+                    None => {
+                        eprintln!("results: no run with id {id}");
+                        return Ok(1);
+                    }
+                }
+            }
+            let cmp = store::compare::compare(&runs);
+            if *json {
+                serde_json::to_writer_pretty(&mut out, &cmp)?;
+                writeln!(out)?;
+            } else {
+                out.write_all(compare_text(&cmp).as_bytes())?;
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn add(
+    store: &mut Store,
+    files: &[PathBuf],
+    tags: &[String],
+    out: &mut impl Write,
+) -> anyhow::Result<i32> {
+    let mut failed = 0;
+    for file in files {
+        let result = std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| store.add_json(&text, tags).map_err(|e| e.to_string()));
+        match result {
+            Ok(store::Added::New(id)) => writeln!(out, "added {id}\t{}", file.display())?,
+            Ok(store::Added::Duplicate(id)) => {
+                writeln!(out, "already stored as {id}\t{}", file.display())?
+            }
+            Err(reason) => {
+                eprintln!("results add: {}: {reason}", file.display());
+                failed += 1;
+            }
+        }
+        out.flush()?;
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+fn dash(s: &Option<String>) -> &str {
+    s.as_deref().unwrap_or("-")
+}
+
+fn show_text(run: &store::RunDetail) -> String {
+    use std::fmt::Write as _;
+    let s = &run.summary;
+    let mut t = String::new();
+    let _ = writeln!(t, "run {}", s.id);
+    for (k, v) in [
+        ("device", &s.device),
+        ("started", &s.started),
+        ("soc", &s.soc),
+        ("arch", &s.arch),
+        ("kernel", &s.kernel),
+        ("distro", &s.distro),
+        ("producer", &s.producer),
+        ("clockspeed", &run.clockspeed),
+    ] {
+        let _ = writeln!(t, "  {k:<11} {}", dash(v));
+    }
+    let _ = writeln!(
+        t,
+        "  {:<11} {}",
+        "source",
+        if s.imported {
+            "imported sbc-bench log"
+        } else {
+            "boardbench run"
+        }
+    );
+    if !s.tags.is_empty() {
+        let _ = writeln!(t, "  {:<11} {}", "tags", s.tags.join(", "));
+    }
+    let _ = writeln!(t, "measurements ({}):", run.measurements.len());
+    for m in &run.measurements {
+        let spread = m.spread_pct.map_or(String::new(), |s| format!(" ±{s:.1}%"));
+        let variant = m
+            .variant
+            .as_deref()
+            .map_or(String::new(), |v| format!(" [{v}]"));
+        let _ = writeln!(
+            t,
+            "  {:<14} {:<28} {:>3}T {:>14} {}{spread}{variant}",
+            m.suite,
+            m.test,
+            m.threads,
+            number(m.value),
+            m.unit
+        );
+    }
+    let _ = writeln!(t, "findings ({}):", run.findings.len());
+    for f in &run.findings {
+        let sev = serde_json::to_value(f.severity)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        let _ = writeln!(t, "  [{sev}] {}: {}", f.kind, f.message);
+        for e in &f.evidence {
+            let _ = writeln!(t, "      {e}");
+        }
+    }
+    t
+}
+
+/// Integers without decimals, others with two (kH/s, fractions).
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn opt_number(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), number)
+}
+
+/// The sortable columns of `results table`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Id,
+    Device,
+    Clockspeed,
+    Kernel,
+    Distro,
+    ZipMulti,
+    ZipSingle,
+    Aes,
+    Memcpy,
+    Memset,
+    Khs,
+}
+
+impl Column {
+    const NAMES: &[&str] = &[
+        "id",
+        "device",
+        "clockspeed",
+        "kernel",
+        "distro",
+        "7zip-multi",
+        "7zip-single",
+        "aes",
+        "memcpy",
+        "memset",
+        "khs",
+    ];
+
+    fn parse(s: &str) -> Option<Column> {
+        let s = s.to_ascii_lowercase().replace(['_', ' '], "-");
+        Some(match s.as_str() {
+            "id" => Column::Id,
+            "device" => Column::Device,
+            "clockspeed" | "clock" => Column::Clockspeed,
+            "kernel" => Column::Kernel,
+            "distro" => Column::Distro,
+            "7zip-multi" | "7-zip-multi" | "zip-multi" | "multi" => Column::ZipMulti,
+            "7zip-single" | "7-zip-single" | "zip-single" | "single" => Column::ZipSingle,
+            "aes" => Column::Aes,
+            "memcpy" => Column::Memcpy,
+            "memset" => Column::Memset,
+            "khs" | "kh/s" => Column::Khs,
+            _ => return None,
+        })
+    }
+}
+
+/// Sorts by one column; missing values ("-") always last. Clockspeed sorts by its first number,
+/// kernel by version numbers (5.10 after 5.4).
+fn sort_rows(rows: &mut [TableRow], col: Column, desc: bool) {
+    fn num_cmp(a: Option<f64>, b: Option<f64>, desc: bool) -> Ordering {
+        match (a, b) {
+            (Some(x), Some(y)) => {
+                let o = x.total_cmp(&y);
+                if desc { o.reverse() } else { o }
+            }
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+    }
+    fn text_cmp(a: &Option<String>, b: &Option<String>, desc: bool) -> Ordering {
+        match (a, b) {
+            (Some(x), Some(y)) => {
+                let o = x.to_lowercase().cmp(&y.to_lowercase());
+                if desc { o.reverse() } else { o }
+            }
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+    }
+    fn version_key(s: &Option<String>) -> Option<Vec<u64>> {
+        let s = s.as_deref()?;
+        let head: String = s
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let v: Vec<u64> = head.split('.').filter_map(|p| p.parse().ok()).collect();
+        (!v.is_empty()).then_some(v)
+    }
+    fn first_number(s: &Option<String>) -> Option<f64> {
+        let s = s.as_deref()?;
+        let digits: String = s
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        digits.parse().ok()
+    }
+    rows.sort_by(|a, b| {
+        let o = match col {
+            Column::Id => num_cmp(Some(a.id as f64), Some(b.id as f64), desc),
+            Column::Device => text_cmp(&a.device, &b.device, desc),
+            Column::Distro => text_cmp(&a.distro, &b.distro, desc),
+            Column::Clockspeed => num_cmp(
+                first_number(&a.clockspeed),
+                first_number(&b.clockspeed),
+                desc,
+            ),
+            Column::Kernel => match (version_key(&a.kernel), version_key(&b.kernel)) {
+                (Some(x), Some(y)) => {
+                    let o = x.cmp(&y);
+                    if desc { o.reverse() } else { o }
+                }
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            },
+            Column::ZipMulti => num_cmp(a.zip_multi, b.zip_multi, desc),
+            Column::ZipSingle => num_cmp(a.zip_single, b.zip_single, desc),
+            Column::Aes => num_cmp(a.aes, b.aes, desc),
+            Column::Memcpy => num_cmp(a.memcpy, b.memcpy, desc),
+            Column::Memset => num_cmp(a.memset, b.memset, desc),
+            Column::Khs => num_cmp(a.khs, b.khs, desc),
+        };
+        o.then(a.id.cmp(&b.id))
+    });
+}
+
+fn khs_cell(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"))
+}
+
+/// The cells of one row: device, clockspeed, kernel, distro and the six numbers.
+fn cells(r: &TableRow) -> [String; 10] {
+    let t = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".to_string());
+    [
+        t(&r.device),
+        t(&r.clockspeed),
+        t(&r.kernel),
+        t(&r.distro),
+        opt_number(r.zip_multi),
+        opt_number(r.zip_single),
+        opt_number(r.aes),
+        opt_number(r.memcpy),
+        opt_number(r.memset),
+        khs_cell(r.khs),
+    ]
+}
+
+const HEADERS: [&str; 10] = [
+    "Device",
+    "Clockspeed",
+    "Kernel",
+    "Distro",
+    "7-zip multi",
+    "7-zip single",
+    "AES",
+    "memcpy",
+    "memset",
+    "kH/s",
+];
+
+/// Results.md's table layout (text columns left-aligned, numbers right-aligned).
+fn table_markdown(rows: &[TableRow]) -> String {
+    let mut s = String::with_capacity(rows.len() * 120 + 200);
+    s.push_str("| ");
+    s.push_str(&HEADERS.join(" | "));
+    s.push_str(
+        " |\n| :--- | ----: | :--- | :--- | ----: | ----: | ----: | ----: | ----: | ----: |\n",
+    );
+    for r in rows {
+        let c = cells(r).map(|x| x.replace('|', "\\|"));
+        s.push_str("| ");
+        s.push_str(&c.join(" | "));
+        s.push_str(" |\n");
+    }
+    s
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// CSV with the run id first; missing values are empty fields.
+fn table_csv(rows: &[TableRow]) -> String {
+    let mut s = String::from("id,");
+    s.push_str(&HEADERS.map(csv_field).join(","));
+    s.push('\n');
+    for r in rows {
+        let c = cells(r).map(|x| {
+            if x == "-" {
+                String::new()
+            } else {
+                csv_field(&x)
+            }
+        });
+        s.push_str(&r.id.to_string());
+        s.push(',');
+        s.push_str(&c.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+fn compare_text(c: &store::compare::Comparison) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    for (i, r) in c.runs.iter().enumerate() {
+        let letter = (b'A' + (i as u8 % 26)) as char;
+        let clock = r
+            .clock_mhz
+            .map_or("clock unknown".to_string(), |c| format!("{c:.0} MHz"));
+        let _ = writeln!(t, "{letter}: run {} {} ({clock})", r.id, dash(&r.device));
+    }
+    let _ = writeln!(
+        t,
+        "(ratio = value / A; per GHz = value / measured GHz; * = difference beyond both runs' spread, ~ = within it)"
+    );
+    for row in &c.rows {
+        let variant = row
+            .variant
+            .as_deref()
+            .map_or(String::new(), |v| format!(" [{v}]"));
+        let _ = writeln!(
+            t,
+            "{} / {} {}T{variant} ({}{})",
+            row.suite,
+            row.test,
+            row.threads,
+            row.unit,
+            if row.higher_is_better {
+                ", higher is better"
+            } else {
+                ", lower is better"
+            }
+        );
+        for (i, cell) in row.cells.iter().enumerate() {
+            let letter = (b'A' + (i as u8 % 26)) as char;
+            let Some(cell) = cell else {
+                let _ = writeln!(t, "  {letter}: -");
+                continue;
+            };
+            let mut line = format!("  {letter}: {:>14}", number(cell.value));
+            if let Some(s) = cell.spread_pct {
+                let _ = write!(line, " ±{s:.1}%");
+            }
+            if let Some(r) = cell.ratio {
+                let mark = match cell.beyond_spread {
+                    Some(true) => " *",
+                    Some(false) => " ~",
+                    None => "",
+                };
+                let _ = write!(line, "  ×{r:.3}{mark}");
+            }
+            if let Some(p) = cell.per_ghz {
+                let _ = write!(line, "  {p:.1} per GHz");
+                if let Some(pr) = cell.per_ghz_ratio {
+                    let _ = write!(line, " (×{pr:.3})");
+                }
+            }
+            let _ = writeln!(t, "{line}");
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: i64, kernel: &str, multi: Option<f64>) -> TableRow {
+        TableRow {
+            id,
+            device: Some(format!("dev{id}")),
+            clockspeed: None,
+            kernel: Some(kernel.into()),
+            distro: None,
+            zip_multi: multi,
+            zip_single: None,
+            aes: None,
+            memcpy: None,
+            memset: None,
+            khs: None,
+        }
+    }
+
+    #[test]
+    fn kernel_sorts_by_version_and_missing_numbers_last() {
+        let mut rows = vec![
+            row(1, "5.10", Some(3.0)),
+            row(2, "5.4", None),
+            row(3, "6.1", Some(9.0)),
+        ];
+        sort_rows(&mut rows, Column::Kernel, false);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [2, 1, 3]);
+        sort_rows(&mut rows, Column::ZipMulti, true);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [3, 1, 2]);
+    }
+
+    #[test]
+    fn csv_quotes_commas() {
+        let mut r = row(7, "6.1", Some(1.0));
+        r.distro = Some("Debian 12, arm64".into());
+        let csv = table_csv(&[r]);
+        assert!(csv.lines().nth(1).unwrap().contains("\"Debian 12, arm64\""));
+    }
 }

@@ -1,0 +1,614 @@
+//! The results database: every run's document, its measurements and findings, queryable.
+//!
+//! One schema, two backends: an embedded SQLite file (the default, in the user's data
+//! directory) or a PostgreSQL server for labs (`postgres://…`). The whole document is kept as
+//! JSON next to indexed columns extracted from it ([`extract`]), so nothing is lost when the
+//! document types grow. Every document is stored in one transaction: a crash (even `kill -9`)
+//! leaves either the whole run or nothing. Adding the same document twice stores it once (the
+//! sha256 of its canonical JSON is unique).
+//!
+//! Module map:
+//! - [`backend`]: the SQLite/PostgreSQL connections behind one `Exec` interface, values.
+//! - [`schema`]: numbered migrations and the `schema_version` table.
+//! - [`extract`]: indexed columns and the Results.md headline from a document.
+//! - [`compare`]: side-by-side comparison of runs (ratios, per-GHz, beyond-spread flags).
+//! - [`location`]: where the database is (`--db`, `BOARDBENCH_DB`, the default path).
+
+pub mod backend;
+pub mod compare;
+pub mod extract;
+pub mod location;
+pub mod schema;
+
+use backend::{Dialect, Exec, Val};
+use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
+use serde::Serialize;
+use serde_json::Value;
+
+pub use location::Location;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("postgres: {0}")]
+    Postgres(#[from] postgres::Error),
+    #[error("JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("not a result document: {0}")]
+    NotADocument(String),
+    #[error(
+        "the database has schema version {0}, newer than this boardbench knows ({1}); update boardbench"
+    )]
+    SchemaTooNew(i64, i64),
+    #[error("{0}")]
+    Other(String),
+}
+
+enum Conn {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<postgres::Client>),
+}
+
+/// An open results database with the schema migrated to the newest version.
+pub struct Store {
+    conn: Conn,
+}
+
+/// What `add` did with a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    New(i64),
+    /// The same document was already stored under this id.
+    Duplicate(i64),
+}
+
+impl Added {
+    pub fn id(self) -> i64 {
+        match self {
+            Added::New(i) | Added::Duplicate(i) => i,
+        }
+    }
+}
+
+/// Filters of `results list`; `None` = no filter.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Substring of the device name, case-insensitive.
+    pub device: Option<String>,
+    /// Substring of the SoC, case-insensitive.
+    pub soc: Option<String>,
+    /// Architecture, case-insensitive exact (`arm64`, `aarch64`, `amd64` …).
+    pub arch: Option<String>,
+    /// Prefix of the kernel release (`6.1` matches `6.1.21-v8+`).
+    pub kernel: Option<String>,
+    /// ISO 8601 date or time; runs started at or after it.
+    pub since: Option<String>,
+    /// ISO 8601 date or time; runs started at or before it (a date includes its whole day).
+    pub until: Option<String>,
+    pub tag: Option<String>,
+}
+
+/// One line of `results list`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub id: i64,
+    pub started: Option<String>,
+    pub device: Option<String>,
+    pub soc: Option<String>,
+    pub arch: Option<String>,
+    pub kernel: Option<String>,
+    pub distro: Option<String>,
+    pub producer: Option<String>,
+    pub imported: bool,
+    pub tags: Vec<String>,
+}
+
+/// One row of `results table` (sbc-bench's Results.md columns).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableRow {
+    pub id: i64,
+    pub device: Option<String>,
+    pub clockspeed: Option<String>,
+    pub kernel: Option<String>,
+    pub distro: Option<String>,
+    pub zip_multi: Option<f64>,
+    pub zip_single: Option<f64>,
+    pub aes: Option<f64>,
+    pub memcpy: Option<f64>,
+    pub memset: Option<f64>,
+    pub khs: Option<f64>,
+}
+
+/// Everything stored about one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunDetail {
+    pub summary: RunSummary,
+    pub clockspeed: Option<String>,
+    pub clock_mhz: Option<f64>,
+    pub measurements: Vec<Measurement>,
+    pub findings: Vec<Finding>,
+    pub document: Value,
+}
+
+const RUN_COLUMNS: &str =
+    "id, started, device, soc, arch, kernel, distro, producer, imported, clockspeed, clock_mhz";
+
+impl Store {
+    /// Opens (creating the SQLite file and its directory if needed) and migrates.
+    pub fn open(loc: &Location) -> Result<Store, Error> {
+        let conn = match loc {
+            Location::Sqlite(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        Error::Other(format!("cannot create {}: {e}", dir.display()))
+                    })?;
+                }
+                let c = rusqlite::Connection::open(path)?;
+                // WAL: readers do not block the writer; a killed writer leaves the last
+                // committed transaction (the WAL is replayed or ignored on next open).
+                c.pragma_update(None, "journal_mode", "WAL")?;
+                c.pragma_update(None, "synchronous", "NORMAL")?;
+                c.pragma_update(None, "foreign_keys", "ON")?;
+                c.busy_timeout(std::time::Duration::from_secs(30))?;
+                Conn::Sqlite(c)
+            }
+            Location::Postgres(url) => {
+                Conn::Postgres(Box::new(postgres::Client::connect(url, postgres::NoTls)?))
+            }
+        };
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        match self.conn {
+            Conn::Sqlite(_) => Dialect::Sqlite,
+            Conn::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    fn db(&mut self) -> &mut dyn Exec {
+        match &mut self.conn {
+            Conn::Sqlite(c) => c,
+            Conn::Postgres(c) => c.as_mut(),
+        }
+    }
+
+    /// Runs `f` in one transaction: committed if it returns Ok, rolled back otherwise.
+    fn in_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Exec) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        match &mut self.conn {
+            Conn::Sqlite(c) => {
+                // IMMEDIATE takes the write lock up front, so two writers queue instead of
+                // failing half-way with SQLITE_BUSY.
+                let mut tx =
+                    c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                let r = f(&mut tx)?;
+                tx.commit()?;
+                Ok(r)
+            }
+            Conn::Postgres(c) => {
+                let mut tx = c.transaction()?;
+                let r = f(&mut tx)?;
+                tx.commit()?;
+                Ok(r)
+            }
+        }
+    }
+
+    /// Applies every migration newer than the database, each in its own transaction.
+    fn migrate(&mut self) -> Result<(), Error> {
+        let d = self.dialect();
+        self.db().batch(&schema::version_table(d))?;
+        let have = schema::current_version(self.db())?;
+        if have > schema::latest() {
+            return Err(Error::SchemaTooNew(have, schema::latest()));
+        }
+        for (version, sql) in schema::MIGRATIONS.iter().filter(|m| m.0 > have) {
+            self.in_transaction(|db| {
+                // Another process may have migrated meanwhile (checked under the write lock).
+                if schema::current_version(db)? >= *version {
+                    return Ok(());
+                }
+                db.batch(&schema::render(sql, d))?;
+                db.exec(
+                    "INSERT INTO schema_version (version, applied) VALUES (?, ?)",
+                    &[Val::Int(*version), Val::Text(now())],
+                )?;
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The schema version of the database.
+    pub fn schema_version(&mut self) -> Result<i64, Error> {
+        schema::current_version(self.db())
+    }
+
+    /// Stores a document given as JSON text (one transaction).
+    pub fn add_json(&mut self, json: &str, tags: &[String]) -> Result<Added, Error> {
+        let value: Value = serde_json::from_str(json)?;
+        self.add_value(value, tags)
+    }
+
+    /// Stores a document (one transaction).
+    pub fn add_document(&mut self, doc: &ResultDocument, tags: &[String]) -> Result<Added, Error> {
+        self.add_value(serde_json::to_value(doc)?, tags)
+    }
+
+    /// Stores a document as JSON value: checks it is a result document, then writes the run,
+    /// its measurements, findings and tags in one transaction. Tags are added to an already
+    /// stored identical document.
+    pub fn add_value(&mut self, doc: Value, tags: &[String]) -> Result<Added, Error> {
+        let (measurements, findings) = check_document(&doc)?;
+        // serde_json's maps are sorted, so this text is canonical: the same document always
+        // gives the same hash whatever the key order or whitespace of the file.
+        let text = serde_json::to_string(&doc)?;
+        let hash = sha256_hex(text.as_bytes());
+        let c = extract::columns(&doc);
+        self.in_transaction(|db| {
+            let h = c.headline;
+            let inserted = db.query(
+                "INSERT INTO runs (doc_hash, added, started, device, soc, arch, kernel, distro, \
+                 producer, imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, \
+                 memset, khs, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
+                 ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
+                &[
+                    Val::Text(hash.clone()),
+                    Val::Text(now()),
+                    Val::opt_text(c.started.as_deref()),
+                    Val::opt_text(c.device.as_deref()),
+                    Val::opt_text(c.soc.as_deref()),
+                    Val::opt_text(c.arch.as_deref()),
+                    Val::opt_text(c.kernel.as_deref()),
+                    Val::opt_text(c.distro.as_deref()),
+                    Val::opt_text(c.producer.as_deref()),
+                    Val::Int(c.imported.into()),
+                    Val::opt_text(c.clockspeed.as_deref()),
+                    Val::opt_real(c.clock_mhz),
+                    Val::opt_real(h.zip_multi),
+                    Val::opt_real(h.zip_single),
+                    Val::opt_real(h.aes),
+                    Val::opt_real(h.memcpy),
+                    Val::opt_real(h.memset),
+                    Val::opt_real(h.khs),
+                    Val::Text(text),
+                ],
+            )?;
+            let added = match inserted
+                .first()
+                .and_then(|r| r.first())
+                .and_then(Val::as_i64)
+            {
+                Some(id) => Added::New(id),
+                None => {
+                    let rows =
+                        db.query("SELECT id FROM runs WHERE doc_hash = ?", &[Val::Text(hash)])?;
+                    let id = rows
+                        .first()
+                        .and_then(|r| r.first())
+                        .and_then(Val::as_i64)
+                        .ok_or_else(|| Error::Other("duplicate run vanished".into()))?;
+                    Added::Duplicate(id)
+                }
+            };
+            let id = added.id();
+            if let Added::New(_) = added {
+                for (seq, m) in measurements.iter().enumerate() {
+                    db.exec(
+                        "INSERT INTO results (run_id, seq, suite, test, variant, threads, cpus, \
+                         value, unit, higher_is_better, spread_pct) \
+                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        &[
+                            Val::Int(id),
+                            Val::Int(seq as i64),
+                            Val::Text(m.suite.clone()),
+                            Val::Text(m.test.clone()),
+                            Val::opt_text(m.variant.as_deref()),
+                            Val::Int(m.threads.into()),
+                            cpus_text(&m.cpus),
+                            Val::Real(m.value),
+                            Val::Text(m.unit.clone()),
+                            Val::Int(m.higher_is_better.into()),
+                            Val::opt_real(m.spread_pct.filter(|s| s.is_finite())),
+                        ],
+                    )?;
+                }
+                for (seq, f) in findings.iter().enumerate() {
+                    db.exec(
+                        "INSERT INTO findings (run_id, seq, kind, severity, message, evidence) \
+                         VALUES (?, ?, ?, ?, ?, ?)",
+                        &[
+                            Val::Int(id),
+                            Val::Int(seq as i64),
+                            Val::Text(f.kind.clone()),
+                            Val::Text(severity_text(f)),
+                            Val::Text(f.message.clone()),
+                            Val::Text(serde_json::to_string(&f.evidence)?),
+                        ],
+                    )?;
+                }
+            }
+            for tag in tags.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+                db.exec(
+                    "INSERT INTO tags (run_id, tag) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    &[Val::Int(id), Val::Text(tag.to_string())],
+                )?;
+            }
+            Ok(added)
+        })
+    }
+
+    /// Runs matching the filter, oldest first (by start time, then id).
+    pub fn list(&mut self, f: &Filter) -> Result<Vec<RunSummary>, Error> {
+        let mut sql = format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1=1");
+        let mut params = Vec::new();
+        let mut like = |col: &str, v: &Option<String>, sql: &mut String| {
+            if let Some(v) = v {
+                sql.push_str(&format!(" AND lower({col}) LIKE ?"));
+                params.push(Val::Text(format!("%{}%", v.to_lowercase())));
+            }
+        };
+        like("device", &f.device, &mut sql);
+        like("soc", &f.soc, &mut sql);
+        if let Some(a) = &f.arch {
+            sql.push_str(" AND lower(arch) = ?");
+            params.push(Val::Text(a.to_lowercase()));
+        }
+        if let Some(k) = &f.kernel {
+            sql.push_str(" AND kernel LIKE ?");
+            params.push(Val::Text(format!("{}%", k)));
+        }
+        if let Some(s) = &f.since {
+            sql.push_str(" AND started >= ?");
+            params.push(Val::Text(s.clone()));
+        }
+        if let Some(u) = &f.until {
+            // ISO strings compare as text; '~' sorts after every character of a timestamp,
+            // so "2026-05-05" includes the whole day.
+            sql.push_str(" AND started <= ?");
+            params.push(Val::Text(format!("{u}~")));
+        }
+        if let Some(t) = &f.tag {
+            sql.push_str(" AND id IN (SELECT run_id FROM tags WHERE tag = ?)");
+            params.push(Val::Text(t.clone()));
+        }
+        sql.push_str(" ORDER BY started, id");
+        let rows = self.db().query(&sql, &params)?;
+        let mut tags = self.all_tags()?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let mut s = summary(r);
+                s.tags = tags.remove(&s.id).unwrap_or_default();
+                s
+            })
+            .collect())
+    }
+
+    fn all_tags(&mut self) -> Result<std::collections::HashMap<i64, Vec<String>>, Error> {
+        let mut out: std::collections::HashMap<i64, Vec<String>> = Default::default();
+        for r in self
+            .db()
+            .query("SELECT run_id, tag FROM tags ORDER BY run_id, tag", &[])?
+        {
+            if let (Some(id), Some(t)) = (r[0].as_i64(), r[1].as_str()) {
+                out.entry(id).or_default().push(t.to_string());
+            }
+        }
+        Ok(out)
+    }
+
+    /// One run with its measurements and findings; `None` if there is no such id.
+    pub fn run(&mut self, id: i64) -> Result<Option<RunDetail>, Error> {
+        let db = self.db();
+        let rows = db.query(
+            &format!("SELECT {RUN_COLUMNS}, document FROM runs WHERE id = ?"),
+            &[Val::Int(id)],
+        )?;
+        let Some(mut row) = rows.into_iter().next() else {
+            return Ok(None);
+        };
+        let document = row.pop().and_then(Val::into_string).unwrap_or_default();
+        let clock_mhz = row.get(10).and_then(Val::as_f64);
+        let clockspeed = row.get(9).and_then(|v| v.as_str()).map(String::from);
+        let mut summary = summary(row);
+        summary.tags = db
+            .query(
+                "SELECT tag FROM tags WHERE run_id = ? ORDER BY tag",
+                &[Val::Int(id)],
+            )?
+            .into_iter()
+            .filter_map(|r| r.into_iter().next().and_then(Val::into_string))
+            .collect();
+        let measurements = db
+            .query(
+                "SELECT suite, test, variant, threads, cpus, value, unit, higher_is_better, \
+                 spread_pct FROM results WHERE run_id = ? ORDER BY seq",
+                &[Val::Int(id)],
+            )?
+            .into_iter()
+            .map(|r| Measurement {
+                suite: r[0].as_str().unwrap_or_default().to_string(),
+                test: r[1].as_str().unwrap_or_default().to_string(),
+                variant: r[2].as_str().map(String::from),
+                threads: r[3].as_i64().unwrap_or(0).clamp(0, u32::MAX.into()) as u32,
+                cpus: r[4]
+                    .as_str()
+                    .unwrap_or("")
+                    .split(',')
+                    .filter_map(|c| c.trim().parse().ok())
+                    .collect(),
+                value: r[5].as_f64().unwrap_or(f64::NAN),
+                unit: r[6].as_str().unwrap_or_default().to_string(),
+                higher_is_better: r[7].as_i64() != Some(0),
+                spread_pct: r[8].as_f64(),
+            })
+            .collect();
+        let findings = db
+            .query(
+                "SELECT kind, severity, message, evidence FROM findings WHERE run_id = ? \
+                 ORDER BY seq",
+                &[Val::Int(id)],
+            )?
+            .into_iter()
+            .filter_map(|r| {
+                let severity = serde_json::from_value(Value::String(r[1].as_str()?.into())).ok()?;
+                Some(Finding {
+                    kind: r[0].as_str()?.to_string(),
+                    severity,
+                    message: r[2].as_str()?.to_string(),
+                    evidence: r[3]
+                        .as_str()
+                        .and_then(|e| serde_json::from_str(e).ok())
+                        .unwrap_or_default(),
+                })
+            })
+            .collect();
+        Ok(Some(RunDetail {
+            summary,
+            clockspeed,
+            clock_mhz,
+            measurements,
+            findings,
+            document: serde_json::from_str(&document).unwrap_or(Value::Null),
+        }))
+    }
+
+    /// The Results.md table of every run, in id order (the caller sorts).
+    pub fn table(&mut self) -> Result<Vec<TableRow>, Error> {
+        let rows = self.db().query(
+            "SELECT id, device, clockspeed, kernel, distro, zip_multi, zip_single, aes, memcpy, \
+             memset, khs FROM runs ORDER BY id",
+            &[],
+        )?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let t = |i: usize| r[i].as_str().map(String::from);
+                TableRow {
+                    id: r[0].as_i64().unwrap_or(0),
+                    device: t(1),
+                    clockspeed: t(2),
+                    kernel: t(3),
+                    distro: t(4),
+                    zip_multi: r[5].as_f64(),
+                    zip_single: r[6].as_f64(),
+                    aes: r[7].as_f64(),
+                    memcpy: r[8].as_f64(),
+                    memset: r[9].as_f64(),
+                    khs: r[10].as_f64(),
+                }
+            })
+            .collect())
+    }
+
+    /// Number of stored runs.
+    pub fn count(&mut self) -> Result<i64, Error> {
+        let rows = self.db().query("SELECT COUNT(*) FROM runs", &[])?;
+        Ok(rows
+            .first()
+            .and_then(|r| r.first())
+            .and_then(Val::as_i64)
+            .unwrap_or(0))
+    }
+
+    /// SQLite's `PRAGMA integrity_check` ("ok" when sound); PostgreSQL has no equivalent and
+    /// answers "ok".
+    pub fn integrity_check(&mut self) -> Result<String, Error> {
+        match &mut self.conn {
+            Conn::Sqlite(c) => {
+                let rows = c.query("PRAGMA integrity_check", &[])?;
+                Ok(rows
+                    .into_iter()
+                    .filter_map(|r| r.into_iter().next().and_then(Val::into_string))
+                    .collect::<Vec<_>>()
+                    .join("\n"))
+            }
+            Conn::Postgres(_) => Ok("ok".into()),
+        }
+    }
+
+    /// Runs a query against the database (tests and diagnostics).
+    pub fn query(&mut self, sql: &str, params: &[Val]) -> Result<Vec<Vec<Val>>, Error> {
+        self.db().query(sql, params)
+    }
+}
+
+fn summary(r: Vec<Val>) -> RunSummary {
+    let t = |i: usize| r.get(i).and_then(|v| v.as_str()).map(String::from);
+    RunSummary {
+        id: r.first().and_then(Val::as_i64).unwrap_or(0),
+        started: t(1),
+        device: t(2),
+        soc: t(3),
+        arch: t(4),
+        kernel: t(5),
+        distro: t(6),
+        producer: t(7),
+        imported: r.get(8).and_then(Val::as_i64).unwrap_or(0) != 0,
+        tags: Vec::new(),
+    }
+}
+
+/// A result document: an object with a known `schema_version` whose measurements and findings
+/// have the row shape the database stores.
+fn check_document(doc: &Value) -> Result<(Vec<Measurement>, Vec<Finding>), Error> {
+    let obj = doc
+        .as_object()
+        .ok_or_else(|| Error::NotADocument("not a JSON object".into()))?;
+    let version = obj
+        .get("schema_version")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| Error::NotADocument("no schema_version".into()))?;
+    if version == 0 || version > u64::from(SCHEMA_VERSION) {
+        return Err(Error::NotADocument(format!(
+            "schema_version {version} is not supported (this boardbench reads up to {SCHEMA_VERSION})"
+        )));
+    }
+    let rows = |key: &str| obj.get(key).cloned().unwrap_or(Value::Array(Vec::new()));
+    let measurements: Vec<Measurement> = serde_json::from_value(rows("measurements"))
+        .map_err(|e| Error::NotADocument(format!("measurements: {e}")))?;
+    let findings: Vec<Finding> = serde_json::from_value(rows("findings"))
+        .map_err(|e| Error::NotADocument(format!("findings: {e}")))?;
+    Ok((measurements, findings))
+}
+
+fn cpus_text(cpus: &[u32]) -> Val {
+    if cpus.is_empty() {
+        return Val::Null;
+    }
+    Val::Text(
+        cpus.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+    )
+}
+
+fn severity_text(f: &Finding) -> String {
+    serde_json::to_value(f.severity)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Current UTC time, RFC 3339.
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}

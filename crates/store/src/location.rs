@@ -1,0 +1,138 @@
+//! Where the database is: `--db` / `BOARDBENCH_DB` text, or the default file.
+//!
+//! Accepted: `postgres://…` / `postgresql://…` (a server), `sqlite:PATH` or a plain file path.
+//! Default: root uses /var/lib/boardbench/results.sqlite (shared by every user of the board);
+//! others `$XDG_DATA_HOME/boardbench/results.sqlite`, else
+//! `~/.local/share/boardbench/results.sqlite`.
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    Sqlite(PathBuf),
+    /// A connection URL (`postgres://user@host:port/db`, also with `?host=/socket/dir`).
+    Postgres(String),
+}
+
+impl Location {
+    /// Parses `--db` text.
+    pub fn parse(s: &str) -> Location {
+        let s = s.trim();
+        if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+            Location::Postgres(s.to_string())
+        } else if let Some(p) = s.strip_prefix("sqlite://") {
+            Location::Sqlite(PathBuf::from(p))
+        } else if let Some(p) = s.strip_prefix("sqlite:") {
+            Location::Sqlite(PathBuf::from(p))
+        } else {
+            Location::Sqlite(PathBuf::from(s))
+        }
+    }
+
+    /// The default SQLite file for the current user.
+    pub fn default_sqlite() -> Location {
+        let euid = effective_uid();
+        let xdg = std::env::var_os("XDG_DATA_HOME").map(PathBuf::from);
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        Location::Sqlite(default_path(
+            euid == Some(0),
+            xdg.as_deref(),
+            home.as_deref(),
+        ))
+    }
+
+    /// `--db` if given, else the default.
+    pub fn resolve(db: Option<&str>) -> Location {
+        match db.map(str::trim).filter(|s| !s.is_empty()) {
+            Some(s) => Location::parse(s),
+            None => Location::default_sqlite(),
+        }
+    }
+
+    /// For messages: the path, or the URL without its password.
+    pub fn display(&self) -> String {
+        match self {
+            Location::Sqlite(p) => p.display().to_string(),
+            Location::Postgres(url) => hide_password(url),
+        }
+    }
+}
+
+/// The rule of the default path, as a pure function.
+pub fn default_path(is_root: bool, xdg_data_home: Option<&Path>, home: Option<&Path>) -> PathBuf {
+    let dir = if is_root {
+        PathBuf::from("/var/lib/boardbench")
+    } else if let Some(x) = xdg_data_home.filter(|x| x.is_absolute()) {
+        x.join("boardbench")
+    } else if let Some(h) = home {
+        h.join(".local/share/boardbench")
+    } else {
+        PathBuf::from(".")
+    };
+    dir.join("results.sqlite")
+}
+
+/// The effective user id from /proc (no libc call needed; `None` where /proc is missing).
+fn effective_uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}
+
+fn hide_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((user, host)) if user.contains(':') => {
+            let name = user.split(':').next().unwrap_or("");
+            format!("{scheme}://{name}:***@{host}")
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_db_urls() {
+        assert_eq!(
+            Location::parse("postgres://u@h/db"),
+            Location::Postgres("postgres://u@h/db".into())
+        );
+        assert_eq!(
+            Location::parse("sqlite:/tmp/x.db"),
+            Location::Sqlite("/tmp/x.db".into())
+        );
+        assert_eq!(
+            Location::parse("rel/x.db"),
+            Location::Sqlite("rel/x.db".into())
+        );
+    }
+
+    #[test]
+    fn default_paths() {
+        assert_eq!(
+            default_path(true, Some(Path::new("/x")), None),
+            PathBuf::from("/var/lib/boardbench/results.sqlite")
+        );
+        assert_eq!(
+            default_path(false, Some(Path::new("/x")), Some(Path::new("/home/u"))),
+            PathBuf::from("/x/boardbench/results.sqlite")
+        );
+        assert_eq!(
+            default_path(false, None, Some(Path::new("/home/u"))),
+            PathBuf::from("/home/u/.local/share/boardbench/results.sqlite")
+        );
+    }
+
+    #[test]
+    fn passwords_are_hidden() {
+        assert_eq!(
+            hide_password("postgres://bob:secret@db:5432/x"),
+            "postgres://bob:***@db:5432/x"
+        );
+    }
+}

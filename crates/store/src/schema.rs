@@ -1,0 +1,109 @@
+//! Versioned migrations, the same for both backends.
+//!
+//! Each migration is a numbered SQL text written once, with three words that differ between the
+//! dialects: `{ID}` (auto-numbered primary key), `{INT}` (64-bit integer) and `{REAL}` (double).
+//! `schema_version` holds one row per applied migration; each migration runs in its own
+//! transaction together with its row, so a crash leaves either the old or the new schema.
+
+use crate::Error;
+use crate::backend::{Dialect, Exec, Val};
+
+/// (version, SQL). Append new migrations; never edit an applied one.
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1)];
+
+/// Runs, their measurements, findings and tags. The Results.md headline columns are extracted
+/// into `runs` at insert time so `results table` is a single scan of one table.
+const V1: &str = "
+CREATE TABLE runs (
+    id {ID},
+    doc_hash TEXT NOT NULL UNIQUE,
+    added TEXT NOT NULL,
+    started TEXT,
+    device TEXT,
+    soc TEXT,
+    arch TEXT,
+    kernel TEXT,
+    distro TEXT,
+    producer TEXT,
+    imported {INT} NOT NULL,
+    clockspeed TEXT,
+    clock_mhz {REAL},
+    zip_multi {REAL},
+    zip_single {REAL},
+    aes {REAL},
+    memcpy {REAL},
+    memset {REAL},
+    khs {REAL},
+    document TEXT NOT NULL
+);
+CREATE INDEX runs_device ON runs(device);
+CREATE INDEX runs_started ON runs(started);
+CREATE INDEX runs_soc ON runs(soc);
+CREATE INDEX runs_arch ON runs(arch);
+CREATE INDEX runs_kernel ON runs(kernel);
+CREATE TABLE results (
+    run_id {INT} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq {INT} NOT NULL,
+    suite TEXT NOT NULL,
+    test TEXT NOT NULL,
+    variant TEXT,
+    threads {INT} NOT NULL,
+    cpus TEXT,
+    value {REAL} NOT NULL,
+    unit TEXT NOT NULL,
+    higher_is_better {INT} NOT NULL,
+    spread_pct {REAL},
+    PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX results_suite_test ON results(suite, test, variant, threads);
+CREATE TABLE findings (
+    run_id {INT} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq {INT} NOT NULL,
+    kind TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    message TEXT NOT NULL,
+    evidence TEXT,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX findings_kind ON findings(kind);
+CREATE TABLE tags (
+    run_id {INT} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (run_id, tag)
+);
+CREATE INDEX tags_tag ON tags(tag);
+";
+
+/// The migration text for one dialect.
+pub fn render(sql: &str, d: Dialect) -> String {
+    let (id, int, real) = match d {
+        Dialect::Sqlite => ("INTEGER PRIMARY KEY", "INTEGER", "REAL"),
+        Dialect::Postgres => ("BIGSERIAL PRIMARY KEY", "BIGINT", "DOUBLE PRECISION"),
+    };
+    sql.replace("{ID}", id)
+        .replace("{INT}", int)
+        .replace("{REAL}", real)
+}
+
+/// The newest applied migration (0 for an empty database).
+pub fn current_version(db: &mut dyn Exec) -> Result<i64, Error> {
+    let rows = db.query("SELECT MAX(version) FROM schema_version", &[])?;
+    Ok(rows
+        .first()
+        .and_then(|r| r.first())
+        .and_then(Val::as_i64)
+        .unwrap_or(0))
+}
+
+/// The table that records applied migrations (idempotent).
+pub fn version_table(d: Dialect) -> String {
+    render(
+        "CREATE TABLE IF NOT EXISTS schema_version (version {INT} PRIMARY KEY, applied TEXT NOT NULL)",
+        d,
+    )
+}
+
+/// Highest version this build knows.
+pub fn latest() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.0)
+}

@@ -106,14 +106,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         cpufreq: !m.policies.is_empty(),
         readings: Vec::new(),
     };
-    let mut text = String::new();
     if args.opp_walk && report.cpufreq {
         let restorer = Restorer::new(&root);
         let mut walked: Vec<u32> = Vec::new();
         for &cpu in &targets {
             let Some(p) = policy_of(&m.policies, cpu) else {
                 let r = reading(cpu, None, None, args.samples)?;
-                emit(args, &mut text, &no_cpufreq_line(&r));
+                emit(args, &no_cpufreq_line(&r));
                 report.readings.push(r);
                 continue;
             };
@@ -121,8 +120,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 continue;
             }
             walked.push(p.policy);
-            emit(args, &mut text, &walk_heading(p, &m.clusters));
-            walk_policy(args, &restorer, p, cpu, &mut report, &mut text)?;
+            emit(args, &walk_heading(p, &m.clusters));
+            walk_policy(args, &restorer, p, cpu, &mut report)?;
             let failed = restorer.restore();
             if !failed.is_empty() {
                 bail!("could not restore {}", failed.join(", "));
@@ -132,7 +131,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         if args.opp_walk {
             emit(
                 args,
-                &mut text,
                 "No cpufreq support: measuring the clock each cluster runs at.",
             );
         }
@@ -148,7 +146,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 None => no_cpufreq_line(&r),
                 Some(p) => current_line(&r, p),
             };
-            emit(args, &mut text, &line);
+            emit(args, &line);
             report.readings.push(r);
         }
     }
@@ -159,11 +157,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 }
 
 /// Prints a text line at once (a walk takes a while), unless JSON was asked for.
-fn emit(args: &Args, text: &mut String, line: &str) {
+fn emit(args: &Args, line: &str) {
     if !args.json {
         println!("{line}");
     }
-    let _ = writeln!(text, "{line}");
 }
 
 /// The CPUs to measure: `--cpu`, or the first online core of each cluster.
@@ -354,12 +351,11 @@ fn walk_policy(
     p: &Policy,
     cpu: u32,
     report: &mut ClockReport,
-    text: &mut String,
 ) -> anyhow::Result<()> {
     let base = format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy);
     let opps = walk_opps(p, args.max_khz, args.min_khz);
     if opps.is_empty() {
-        emit(args, text, "  (no OPP left to check)");
+        emit(args, "  (no OPP left to check)");
         return Ok(());
     }
     let needs_root = || "the OPP walk writes cpufreq limits: run it as root";
@@ -392,7 +388,7 @@ fn walk_policy(
             })
         })?;
         let r = reading(cpu, Some(p.policy), Some(opp), args.samples)?;
-        emit(args, text, &opp_line(&r));
+        emit(args, &opp_line(&r));
         report.readings.push(r);
         if args.pause_ms > 0 && i + 1 < opps.len() {
             std::thread::sleep(Duration::from_millis(args.pause_ms));

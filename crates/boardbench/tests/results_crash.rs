@@ -108,6 +108,17 @@ fn sigkill_during_a_large_add_leaves_no_half_stored_run() {
             row[0]
         );
     }
+    let documents = s
+        .query(
+            "SELECT COUNT(*) FROM runs r JOIN documents d ON d.run_id = r.id",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(
+        documents[0][0].as_i64(),
+        Some(runs),
+        "every run keeps its document"
+    );
     let orphans = s
         .query(
             "SELECT COUNT(*) FROM results WHERE run_id NOT IN (SELECT id FROM runs)",

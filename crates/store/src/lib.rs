@@ -258,8 +258,8 @@ impl Store {
             let inserted = db.query(
                 "INSERT INTO runs (doc_hash, added, started, device, soc, arch, kernel, distro, \
                  producer, imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, \
-                 memset, khs, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
-                 ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
+                 memset, khs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
+                 ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
                 &[
                     Val::Text(hash.clone()),
                     Val::Text(now()),
@@ -279,7 +279,6 @@ impl Store {
                     Val::opt_real(h.memcpy),
                     Val::opt_real(h.memset),
                     Val::opt_real(h.khs),
-                    Val::Text(text),
                 ],
             )?;
             let added = match inserted
@@ -301,6 +300,10 @@ impl Store {
             };
             let id = added.id();
             if let Added::New(_) = added {
+                db.exec(
+                    "INSERT INTO documents (run_id, json) VALUES (?, ?)",
+                    &[Val::Int(id), Val::Text(text)],
+                )?;
                 for (seq, m) in measurements.iter().enumerate() {
                     db.exec(
                         "INSERT INTO results (run_id, seq, suite, test, variant, threads, cpus, \
@@ -410,7 +413,10 @@ impl Store {
     pub fn run(&mut self, id: i64) -> Result<Option<RunDetail>, Error> {
         let db = self.db();
         let rows = db.query(
-            &format!("SELECT {RUN_COLUMNS}, document FROM runs WHERE id = ?"),
+            &format!(
+                "SELECT {RUN_COLUMNS}, (SELECT json FROM documents WHERE run_id = runs.id) \
+                 FROM runs WHERE id = ?"
+            ),
             &[Val::Int(id)],
         )?;
         let Some(mut row) = rows.into_iter().next() else {

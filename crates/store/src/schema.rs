@@ -11,7 +11,7 @@ use crate::backend::{Dialect, Exec, Val};
 /// (version, SQL). Append new migrations; never edit an applied one.
 pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1)];
 
-/// Runs, their measurements, findings and tags. The Results.md headline columns are extracted
+/// Runs, their documents, measurements, findings and tags. The Results.md headline columns are extracted
 /// into `runs` at insert time so `results table` is a single scan of one table.
 const V1: &str = "
 CREATE TABLE runs (
@@ -33,8 +33,13 @@ CREATE TABLE runs (
     aes {REAL},
     memcpy {REAL},
     memset {REAL},
-    khs {REAL},
-    document TEXT NOT NULL
+    khs {REAL}
+);
+-- The whole document lives apart from the indexed columns: a scan of `runs` (the table, the
+-- list) then reads small rows only.
+CREATE TABLE documents (
+    run_id {INT} PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    json TEXT NOT NULL
 );
 CREATE INDEX runs_device ON runs(device);
 CREATE INDEX runs_started ON runs(started);

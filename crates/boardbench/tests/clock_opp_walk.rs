@@ -220,6 +220,17 @@ fn max_and_min_khz_skip_opps_outside_the_window() {
 
 #[test]
 fn sigterm_in_the_middle_of_the_walk_restores_every_value() {
+    interrupt_mid_walk(nix::sys::signal::Signal::SIGTERM, 143);
+}
+
+#[test]
+fn ctrl_c_in_the_middle_of_the_walk_restores_every_value() {
+    interrupt_mid_walk(nix::sys::signal::Signal::SIGINT, 130);
+}
+
+/// Starts a walk that pauses after the first OPP, checks the changed values, sends `sig` and
+/// expects every file back as it was and the exit code `code` (128 + signal).
+fn interrupt_mid_walk(sig: nix::sys::signal::Signal, code: i32) {
     let d = board();
     let before = snapshot(d.path());
     let Some(mut cmd) = boardbench(d.path()) else {
@@ -254,13 +265,9 @@ fn sigterm_in_the_middle_of_the_walk_restores_every_value() {
         read(d.path(), &format!("{p0}/scaling_max_freq")),
         "1800000\n"
     );
-    // … and a SIGTERM puts them back before the process exits with 128 + 15.
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .unwrap();
+    // … and the signal puts them back before the process exits with 128 + signal.
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(143));
+    assert_eq!(status.code(), Some(code));
     assert_eq!(snapshot(d.path()), before);
 }

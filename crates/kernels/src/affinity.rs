@@ -26,33 +26,41 @@ pub fn allowed_cpus() -> Vec<u32> {
         .collect()
 }
 
-/// Pins the calling thread to `cpus`. Refuses CPUs the thread is not allowed to use (offline,
-/// isolated or restricted by a cgroup) with a message naming them, instead of the kernel's bare
-/// EINVAL (sbc-bench issue 124).
+/// Pins the calling thread to `cpus`. Refuses CPUs the thread cannot run on (offline, isolated
+/// or outside the process's cpuset) with a message naming them, instead of the kernel's bare
+/// EINVAL (sbc-bench issue 124) or its silent dropping of some CPUs of the set.
+///
+/// The check is made by the kernel itself: set the mask, read it back (the kernel reports only
+/// active CPUs of the cpuset), and compare. So a thread pinned before can be widened again, and
+/// nothing here depends on a mask captured earlier.
 pub fn pin_current_thread(cpus: &[u32]) -> Result<(), AffinityError> {
     if cpus.is_empty() {
         return Err(AffinityError("empty CPU list".into()));
     }
-    let allowed = allowed_cpus();
-    let bad: Vec<String> = cpus
-        .iter()
-        .filter(|c| !allowed.contains(c))
-        .map(|c| c.to_string())
-        .collect();
-    if !bad.is_empty() {
-        return Err(AffinityError(format!(
-            "CPU {} not online or not allowed for this process (allowed: {})",
-            bad.join(","),
-            format_cpu_list(&allowed)
-        )));
-    }
+    let previous = sched_getaffinity(Pid::from_raw(0)).ok();
     let mut set = CpuSet::new();
     for &c in cpus {
         set.set(c as usize)
-            .map_err(|e| AffinityError(format!("CPU {c}: {e}")))?;
+            .map_err(|_| AffinityError(format!("CPU {c} does not exist on this system")))?;
     }
-    sched_setaffinity(Pid::from_raw(0), &set)
-        .map_err(|e| AffinityError(format!("sched_setaffinity({}): {e}", format_cpu_list(cpus))))
+    let refused = |got: &[u32]| {
+        let bad: Vec<u32> = cpus.iter().copied().filter(|c| !got.contains(c)).collect();
+        AffinityError(format!(
+            "CPU {} not online or not allowed for this process",
+            format_cpu_list(&bad)
+        ))
+    };
+    if sched_setaffinity(Pid::from_raw(0), &set).is_err() {
+        return Err(refused(&[]));
+    }
+    let got = allowed_cpus();
+    if cpus.iter().any(|c| !got.contains(c)) {
+        if let Some(prev) = previous {
+            let _ = sched_setaffinity(Pid::from_raw(0), &prev);
+        }
+        return Err(refused(&got));
+    }
+    Ok(())
 }
 
 /// Parses a CPU list as the kernel and taskset write it: "0-3,6,8-9".
@@ -121,10 +129,26 @@ mod tests {
 
     #[test]
     fn pinning_to_an_allowed_cpu_works_and_a_missing_one_is_refused() {
-        let allowed = allowed_cpus();
-        assert!(!allowed.is_empty());
-        pin_current_thread(&allowed[..1]).unwrap();
-        let err = pin_current_thread(&[100_000]).unwrap_err();
-        assert!(err.0.contains("100000"), "{err}");
+        // On a thread of its own, so the test harness's thread keeps its mask.
+        std::thread::spawn(|| {
+            let allowed = allowed_cpus();
+            assert!(!allowed.is_empty());
+            pin_current_thread(&allowed[..1]).unwrap();
+            assert_eq!(allowed_cpus(), &allowed[..1]);
+            // A pinned thread can be widened again.
+            pin_current_thread(&allowed).unwrap();
+            assert_eq!(allowed_cpus(), allowed);
+            let err = pin_current_thread(&[100_000]).unwrap_err();
+            assert!(err.0.contains("100000"), "{err}");
+            // A set with one impossible CPU is refused, not silently narrowed.
+            let max = CpuSet::count() as u32 - 1;
+            if !allowed.contains(&max) {
+                let err = pin_current_thread(&[allowed[0], max]).unwrap_err();
+                assert!(err.0.contains(&max.to_string()), "{err}");
+                assert_eq!(allowed_cpus(), allowed, "mask restored after a refusal");
+            }
+        })
+        .join()
+        .unwrap();
     }
 }

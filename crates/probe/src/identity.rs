@@ -55,13 +55,9 @@ fn host_machine() -> Option<String> {
     if unsafe { libc::uname(&mut u) } != 0 {
         return None;
     }
-    let bytes: Vec<u8> = u
-        .machine
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect();
-    Some(String::from_utf8_lossy(&bytes).into_owned()).filter(|s| !s.is_empty())
+    // c_char is i8 on x86 and u8 on ARM: CStr avoids a cast that is a no-op on one of them.
+    let machine = unsafe { std::ffi::CStr::from_ptr(u.machine.as_ptr()) };
+    Some(machine.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
 }
 
 /// os-release: /etc/os-release, falling back to /usr/lib/os-release when the first is missing

@@ -102,32 +102,8 @@ fn two_cpus() -> bool {
     std::thread::available_parallelism().map_or(0, |n| n.get()) >= 2
 }
 
-/// The boardbench binary. Under qemu-user (BOARDBENCH_EMULATED, see scripts/test) a spawned
-/// foreign binary is not emulated automatically: it is started through the same qemu-user
-/// runner as the tests (`None` when that is not installed: the test then skips).
-fn boardbench_cmd() -> Option<Command> {
-    let exe = env!("CARGO_BIN_EXE_boardbench");
-    if std::env::var_os("BOARDBENCH_EMULATED").is_none() {
-        return Some(Command::new(exe));
-    }
-    let (qemu, sysroot) = if cfg!(target_arch = "aarch64") {
-        ("qemu-aarch64-static", "/usr/aarch64-linux-gnu")
-    } else if cfg!(target_arch = "arm") {
-        ("qemu-arm-static", "/usr/arm-linux-gnueabihf")
-    } else if cfg!(target_arch = "riscv64") {
-        ("qemu-riscv64-static", "/usr/riscv64-linux-gnu")
-    } else {
-        return Some(Command::new(exe));
-    };
-    let found = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(qemu).exists()));
-    if !found {
-        return None;
-    }
-    let mut c = Command::new(qemu);
-    c.args(["-L", sysroot, exe]);
-    Some(c)
-}
+mod common;
+use common::boardbench_cmd;
 
 fn boardbench(root: &Path) -> Option<Command> {
     let mut c = boardbench_cmd()?;

@@ -26,7 +26,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, not_found};
+use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, detect_version, not_found};
 use crate::util::{after, leading_u64s};
 use crate::{Found, ParseError, RunContext};
 
@@ -164,20 +164,7 @@ fn arch_bits(arch: &str) -> Option<u32> {
 /// Runs the program without arguments (it prints its banner and usage) and reads the version.
 pub fn detect(runner: &dyn Runner, tool: &Tool) -> Result<Version, Skip> {
     let inv = Invocation::new(tool, &[]).time_limit(Duration::from_secs(30));
-    let out = runner
-        .run(&inv)
-        .map_err(|e| Skip::new(FAMILY, format!("{}: {e}", tool.path.display())))?;
-    parse_version(&out.combined()).map_err(|e| {
-        Skip::new(
-            FAMILY,
-            format!(
-                "{}: {} ({})",
-                tool.path.display(),
-                e.message,
-                out.describe_end()
-            ),
-        )
-    })
+    detect_version(runner, tool, &inv, FAMILY, parse_version)
 }
 
 /// Finds every candidate, reads each version and picks one comparable with sbc-bench when there

@@ -20,7 +20,7 @@ use model::document::Measurement;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool};
+use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, detect_version};
 use crate::util::{after, parse_grouped_u64};
 use crate::{Found, ParseError, RunContext};
 
@@ -80,20 +80,7 @@ pub fn detect(runner: &dyn Runner, tool: &Tool) -> Result<Version, Skip> {
     let inv = Invocation::new(tool, &[])
         .stdin("quit\n")
         .time_limit(Duration::from_secs(30));
-    let out = runner
-        .run(&inv)
-        .map_err(|e| Skip::new(FAMILY, format!("{}: {e}", tool.path.display())))?;
-    parse_version(&out.combined()).map_err(|e| {
-        Skip::new(
-            FAMILY,
-            format!(
-                "{}: {} ({})",
-                tool.path.display(),
-                e.message,
-                out.describe_end()
-            ),
-        )
-    })
+    detect_version(runner, tool, &inv, FAMILY, parse_version)
 }
 
 pub fn find(sp: &SearchPath, runner: &dyn Runner) -> Result<Found<Version>, Skip> {

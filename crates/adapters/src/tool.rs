@@ -490,6 +490,32 @@ fn cpu_set(cpus: &[u32]) -> Result<libc::cpu_set_t, RunError> {
     Ok(set)
 }
 
+/// Runs a version query of `tool` and parses its combined output with `parse`. Every failure (the
+/// program cannot start, or prints no version line) becomes a [`Skip`] that names the program,
+/// the reason and how it ended, so a phase can record why it did not run.
+pub fn detect_version<V>(
+    runner: &dyn Runner,
+    tool: &Tool,
+    inv: &Invocation,
+    family: &str,
+    parse: impl FnOnce(&str) -> Result<V, crate::ParseError>,
+) -> Result<V, Skip> {
+    let out = runner
+        .run(inv)
+        .map_err(|e| Skip::new(family, format!("{}: {e}", tool.path.display())))?;
+    parse(&out.combined()).map_err(|e| {
+        Skip::new(
+            family,
+            format!(
+                "{}: {} ({})",
+                tool.path.display(),
+                e.message,
+                out.describe_end()
+            ),
+        )
+    })
+}
+
 /// "0-3,6" from `[0, 1, 2, 3, 6]` (taskset's and the kernel's notation).
 pub fn format_cpu_list(cpus: &[u32]) -> String {
     let set: BTreeSet<u32> = cpus.iter().copied().collect();

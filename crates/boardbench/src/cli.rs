@@ -59,7 +59,21 @@ pub enum Command {
     Import(cmd::import::Args),
     /// The results database: add, list, show, table.
     Results(cmd::results::Args),
-    /// Modes of later releases (run, review, kernel, thermal, graph, env).
-    #[command(external_subcommand)]
-    Other(Vec<String>),
+    /// The full assessment run: idle gate, tuned governors, clock check, memory, OpenSSL,
+    /// SHA-256, 7-Zip (and Stockfish/cpuminer), monitored; findings, log and summary line.
+    Run(cmd::run::Args),
+    /// Render a result document (HTML report with charts).
+    Report(cmd::report::Args),
+    /// Review settings and bottlenecks, then tune and monitor (sbc-bench -r / -R).
+    Review(cmd::review::Args),
+    /// Kernel version, origin and upstream support status (sbc-bench -k).
+    Kernel(cmd::kernel::Args),
+    /// Thermal test: sustained load, temperature curve, throttling (sbc-bench -t / -T).
+    Thermal(cmd::thermal::Args),
+    /// Performance (and per-watt) sweep over clusters and OPPs (sbc-bench -g).
+    Graph(cmd::graph::Args),
+    /// Controlled environment for Geekbench or Phoronix (sbc-bench -G / -P).
+    Env(cmd::env::Args),
+    /// Print the JSON Schema of the result document.
+    Schema(cmd::schema::Args),
 }

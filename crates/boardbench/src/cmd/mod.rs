@@ -2,14 +2,22 @@
 //! exit code (0 valid, 2 completed but invalid, 1 error — errors come back as `Err`).
 
 pub mod clock;
+pub mod env;
+pub mod graph;
 pub mod import;
 pub mod info;
+pub mod kernel;
 pub mod membw;
 pub mod memlat;
 pub mod monitor;
+pub mod report;
 pub mod results;
+pub mod review;
+pub mod run;
+pub mod schema;
 pub mod selftest_perf;
 pub mod sha256;
+pub mod thermal;
 
 use crate::cli::{Cli, Command};
 
@@ -25,16 +33,13 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::SelftestPerf(a) => selftest_perf::run(a, g),
         Command::Import(a) => import::run(a, g),
         Command::Results(a) => results::run(a, g),
-        Command::Other(words) => {
-            let name = words.first().map(String::as_str).unwrap_or("");
-            match name {
-                "run" | "report" | "compare" | "review" | "kernel" | "thermal" | "graph"
-                | "env" | "schema" => {
-                    eprintln!("boardbench: `{name}` is not implemented yet in this release");
-                    Ok(1)
-                }
-                _ => anyhow::bail!("unknown command {name:?} (see boardbench --help)"),
-            }
-        }
+        Command::Run(a) => run::run(a, g),
+        Command::Report(a) => report::run(a, g),
+        Command::Review(a) => review::run(a, g),
+        Command::Kernel(a) => kernel::run(a, g),
+        Command::Thermal(a) => thermal::run(a, g),
+        Command::Graph(a) => graph::run(a, g),
+        Command::Env(a) => env::run(a, g),
+        Command::Schema(a) => schema::run(a, g),
     }
 }

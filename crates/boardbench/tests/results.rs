@@ -75,6 +75,7 @@ fn native(device: &str, started: &str, clock: f64, zip: f64, spread: f64) -> Res
             evidence: vec!["1800 → 1400 MHz".into()],
         }],
         imported: None,
+        run: None,
     }
 }
 

@@ -56,6 +56,7 @@ fn document(i: usize) -> ResultDocument {
         measurements: rows,
         findings: Vec::new(),
         imported: None,
+        run: None,
     }
 }
 

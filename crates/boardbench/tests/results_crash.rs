@@ -34,6 +34,7 @@ fn document(i: usize) -> ResultDocument {
             .collect(),
         findings: Vec::new(),
         imported: None,
+        run: None,
     }
 }
 

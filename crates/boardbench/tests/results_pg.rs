@@ -59,6 +59,7 @@ fn doc(device: &str, started: &str, zip: f64) -> ResultDocument {
             evidence: vec!["a".into(), "b".into()],
         }],
         imported: None,
+        run: None,
     }
 }
 

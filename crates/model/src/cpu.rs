@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A parsed /proc/cpuinfo.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CpuInfo {
     /// Architecture family the file describes: "arm", "x86", "riscv", "loongarch", "mips".
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -41,7 +41,7 @@ pub struct CpuInfo {
 }
 
 /// A decoded ARM core ID printed once for the whole file (see [`CpuInfo::shared_cores`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArmCore {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vendor: Option<String>,
@@ -53,7 +53,7 @@ pub struct ArmCore {
 }
 
 /// One `processor : N` entry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Processor {
     pub index: u32,
     /// Vendor of the core design: "ARM", "Qualcomm", "Apple", "AMD", "Intel", "SiFive", "T-Head" …
@@ -85,7 +85,7 @@ pub struct Processor {
 }
 
 /// RISC-V identification lines, as written in the file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RiscvId {
     /// `uarch` ("sifive,u74-mc"), newer kernels only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -98,7 +98,7 @@ pub struct RiscvId {
     pub mimpid: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArmId {
     pub implementer: String,
     pub part: String,

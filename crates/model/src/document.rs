@@ -13,7 +13,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///
 /// This is the row shape of the results database: suite ("7zip", "membw", "sha256" …), test
 /// ("libc memcpy copy"), variant (backend or tool version), threads and cpus it ran on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Measurement {
     pub suite: String,
     pub test: String,
@@ -32,7 +32,7 @@ pub struct Measurement {
 }
 
 /// A finding: something the analysis noticed, with the evidence it is based on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Finding {
     /// Stable machine-readable kind, e.g. "throttling", "swapping", "fake-clock".
     pub kind: String,
@@ -44,7 +44,9 @@ pub struct Finding {
     pub evidence: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing, numbers still valid.
@@ -56,7 +58,7 @@ pub enum Severity {
 }
 
 /// The result document of one run (or of one imported sbc-bench log).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResultDocument {
     pub schema_version: u32,
     /// The program that produced the document ("boardbench 0.1.0").
@@ -80,4 +82,7 @@ pub struct ResultDocument {
     /// Set when the document was built from an sbc-bench log rather than measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<crate::imported::ImportedLog>,
+    /// Set when the document is the record of a `boardbench run`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::run::RunRecord>,
 }

@@ -12,6 +12,7 @@
 //! - [`measure`]: raw samples and summaries returned by the measurement kernels.
 //! - [`document`]: the versioned result document of a run or an import.
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
+//! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
 
 pub mod cpu;
 pub mod document;
@@ -19,3 +20,4 @@ pub mod imported;
 pub mod machine;
 pub mod measure;
 pub mod monitor;
+pub mod run;

@@ -26,6 +26,7 @@ pub fn import(log: ImportedLog) -> ResultDocument {
         measurements: measurements(&log),
         findings: Vec::new(),
         imported: Some(log),
+        run: None,
     }
 }
 

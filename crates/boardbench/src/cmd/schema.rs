@@ -1,4 +1,6 @@
-//! `boardbench schema`: Print the JSON Schema of the result document.
+//! `boardbench schema`: the JSON Schema of the result document, generated from the very types
+//! that are serialised, so it cannot drift from what `run`, `import` and `results` write.
+//! Tests validate every document they produce against it.
 
 use crate::cli::Globals;
 
@@ -6,6 +8,22 @@ use crate::cli::Globals;
 pub struct Args {}
 
 pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `schema` is not implemented yet in this release");
-    Ok(1)
+    println!("{}", serde_json::to_string_pretty(&schema())?);
+    Ok(0)
+}
+
+/// The schema as a JSON value (draft 2020-12).
+pub fn schema() -> serde_json::Value {
+    let mut s = schemars::schema_for!(model::document::ResultDocument).to_value();
+    if let Some(o) = s.as_object_mut() {
+        o.insert(
+            "$id".into(),
+            format!(
+                "https://boardbench.invalid/schema/result-document-v{}.json",
+                model::document::SCHEMA_VERSION
+            )
+            .into(),
+        );
+    }
+    s
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// What a bandwidth test does to memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum BwKind {
     /// Source buffer to destination buffer; bytes counted once.
@@ -18,7 +18,7 @@ pub enum BwKind {
 }
 
 /// One test (one routine) measured on one thread.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BwTest {
     /// Name as printed, e.g. "libc memcpy copy" (sbc-bench's headline names are kept verbatim).
     pub name: String,
@@ -42,7 +42,7 @@ pub struct BwTest {
 }
 
 /// One test run on several CPUs at once, one pinned thread per CPU with its own buffers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BwAggregate {
     pub name: String,
     pub kind: BwKind,
@@ -58,7 +58,7 @@ pub struct BwAggregate {
 }
 
 /// The result of `boardbench membw` for one CPU set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MembwResult {
     /// CPUs the single-threaded tests were pinned to.
     pub cpus: Vec<u32>,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Which implementation computed the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Sha256Backend {
     /// x86_64 SHA extensions (sha256rnds2/msg1/msg2).
@@ -29,7 +29,7 @@ impl Sha256Backend {
 }
 
 /// One timed run of N recursive hashes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sha256Sample {
     pub backend: Sha256Backend,
     pub iterations: u64,
@@ -45,7 +45,7 @@ pub struct Sha256Sample {
 }
 
 /// One result row: the Fast or the Reference result, as the original prints it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sha256Result {
     /// "Fast" or "Reference".
     pub role: String,
@@ -67,7 +67,7 @@ pub struct Sha256Result {
 }
 
 /// The result of `boardbench sha256`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sha256Report {
     pub iterations: u64,
     pub cpu: Option<u32>,

@@ -9,6 +9,8 @@ mod cmd;
 mod compat;
 mod monitor_view;
 mod restore;
+mod run;
+mod session;
 
 use clap::Parser;
 

@@ -198,7 +198,7 @@ pub fn headline(doc: &Value) -> Headline {
 /// |---|---|---|
 /// | 7-zip multi | `7zip` | `multi`, or `total rating` with threads > 1 |
 /// | 7-zip single | `7zip` | `single`, or `total rating` with threads = 1 |
-/// | AES | `openssl` | `aes-256-cbc 16384` |
+/// | AES | `openssl` | `aes-256-cbc 16384` (bytes) |
 /// | memcpy | `tinymembench` / `membw` | `memcpy` / `libc memcpy…` |
 /// | memset | `tinymembench` / `membw` | `memset` / `libc memset…` |
 /// | kH/s | `cpuminer` | `scrypt` / `total score` |
@@ -223,7 +223,10 @@ pub fn headline_from_measurements(doc: &Value) -> Headline {
     Headline {
         zip_multi: zip("multi", true),
         zip_single: zip("single", false),
-        aes: best(&|r| r.suite == "openssl" && r.test == "aes-256-cbc 16384"),
+        // Imported logs name the row "aes-256-cbc 16384", the OpenSSL adapter "… 16384 bytes".
+        aes: best(&|r| {
+            r.suite == "openssl" && (r.test == "aes-256-cbc 16384" || r.test == "aes-256-cbc 16384 bytes")
+        }),
         memcpy: mem("memcpy"),
         memset: mem("memset"),
         khs: best(&|r| r.suite == "cpuminer" && (r.test == "scrypt" || r.test == "total score")),
@@ -248,6 +251,7 @@ mod tests {
             {"suite": "7zip", "test": "total rating", "threads": 1, "value": 2000.0, "unit": "MIPS", "higher_is_better": true},
             {"suite": "7zip", "test": "total rating", "threads": 1, "value": 2500.0, "unit": "MIPS", "higher_is_better": true},
             {"suite": "membw", "test": "libc memcpy copy", "threads": 1, "value": 4000.0, "unit": "MB/s", "higher_is_better": true},
+            {"suite": "openssl", "test": "aes-256-cbc 16384 bytes", "threads": 1, "value": 1234.5, "unit": "kB/s", "higher_is_better": true},
             {"suite": "clock", "test": "cpu0", "threads": 1, "value": 1800.4, "unit": "MHz", "higher_is_better": true},
             {"suite": "clock", "test": "cpu4", "threads": 1, "value": 2304.0, "unit": "MHz", "higher_is_better": true},
             {"suite": "broken"}
@@ -256,6 +260,7 @@ mod tests {
         assert_eq!(h.zip_multi, Some(9000.0));
         assert_eq!(h.zip_single, Some(2500.0));
         assert_eq!(h.memcpy, Some(4000.0));
+        assert_eq!(h.aes, Some(1234.5));
         assert_eq!(h.memset, None);
         let c = columns(&doc);
         assert_eq!(c.clockspeed.as_deref(), Some("2304/1800 MHz"));

@@ -59,14 +59,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
     }
 
-    let mut sampler = if config.layout.raspberry_pi {
-        match with_rpi_firmware(&config, &root) {
-            (s, Some(mut vc)) => s.with_rpi(Box::new(move || vc.readings())),
-            (s, None) => s,
-        }
-    } else {
-        Sampler::start(&config, &root)
-    };
+    let mut sampler = sampler_for(&config, &root);
     let layout = sampler.layout().clone();
 
     let stdout = std::io::stdout();
@@ -106,6 +99,19 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         // The reader went away (`| head`): a normal end for a stream.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
         Err(e) => Err(e).context("writing the monitor output"),
+    }
+}
+
+/// A sampler for this machine, with the Raspberry Pi firmware readings when it has them (the
+/// live view and every background monitor of a run use the same).
+pub fn sampler_for(config: &MonitorConfig, root: &probe::Root) -> Sampler {
+    if config.layout.raspberry_pi {
+        match with_rpi_firmware(config, root) {
+            (s, Some(mut vc)) => s.with_rpi(Box::new(move || vc.readings())),
+            (s, None) => s,
+        }
+    } else {
+        Sampler::start(config, root)
     }
 }
 

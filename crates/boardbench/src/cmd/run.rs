@@ -1,11 +1,322 @@
-//! `boardbench run`: The full assessment run (sbc-bench's default run and -c).
+//! `boardbench run`: the full assessment run — sbc-bench's default run (and `-c`, `-s`,
+//! `MODE=extensive|unattended`), done right.
+//!
+//! Order of events: probe the machine → idle gate (say what is busy) → tune (performance
+//! governors, devfreq, MaxKHz; all through the Restorer) → snapshot "before" + kmsg cursor →
+//! phases (each monitored, timestamped) → snapshot "after" + kmsg window → restore → findings
+//! (a pure function of the document) → log file (summary row as its very last line) → store →
+//! short terminal summary. Exit code: 0 valid, 2 completed but not to be trusted, 3 the box never
+//! became idle (unattended), 1 error.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use model::document::{ResultDocument, SCHEMA_VERSION};
+use model::run::{RunOptions, RunRecord};
 
 use crate::cli::Globals;
+use crate::restore::Restorer;
+use crate::run::plan::{self, PlanOptions, Profile};
+use crate::run::{self as engine, Env, Settings, phases::Tools, progress::Progress};
+use crate::session::{idle, stamp, tuning};
+
+/// Exit code when the idle gate gave up (unattended).
+pub const EXIT_NEVER_IDLE: i32 = 3;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The headline numbers in a few minutes (short tool runs; not comparable with sbc-bench).
+    #[arg(long, conflicts_with = "extensive")]
+    pub quick: bool,
+    /// sbc-bench's MODE=extensive: adds all-core OpenSSL, per-cluster 7-Zip, Stockfish, cpuminer.
+    #[arg(long)]
+    pub extensive: bool,
+    /// Add the 5-minute cpuminer run (sbc-bench -c).
+    #[arg(short = 'c', long)]
+    pub cpuminer: bool,
+    /// Add three Stockfish runs (sbc-bench -s).
+    #[arg(short = 's', long)]
+    pub stockfish: bool,
+    /// No questions; give up when the box does not become idle (sbc-bench's MODE=unattended).
+    #[arg(long)]
+    pub unattended: bool,
+    /// Skip OPPs above this clock and cap every policy to it (kHz; sbc-bench's MaxKHz).
+    #[arg(long, env = "MaxKHz", value_name = "KHZ", hide_env = true)]
+    pub max_khz: Option<u64>,
+    /// Skip OPPs below this clock in the clock check (kHz; sbc-bench's MinKHz).
+    #[arg(long, env = "MinKHz", value_name = "KHZ", hide_env = true)]
+    pub min_khz: Option<u64>,
+    /// Leave governors and clocks as they are (sbc-bench's NOTUNING=yes).
+    #[arg(long)]
+    pub no_tune: bool,
+    /// Start at once, without waiting for an idle box (the findings still see the load).
+    #[arg(long)]
+    pub no_idle_gate: bool,
+    /// Idle when the 1-minute load is below this …
+    #[arg(long, default_value_t = 0.1, value_name = "LOAD")]
+    pub idle_load: f64,
+    /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
+    #[arg(long, default_value_t = 2.5, value_name = "PERCENT")]
+    pub idle_cpu: f64,
+    #[arg(long, default_value_t = 30.0, value_name = "SEC")]
+    pub idle_window: f64,
+    /// Unattended runs give up after this many seconds of waiting (exit code 3).
+    #[arg(long, default_value_t = 600.0, value_name = "SEC")]
+    pub idle_timeout: f64,
+    /// Seconds between idle checks.
+    #[arg(long, default_value_t = 5.0, value_name = "SEC", hide = true)]
+    pub idle_step: f64,
+    /// The log file (default: /var/log/boardbench.log as root, else in the user's state
+    /// directory; /var/log/sbc-bench.log when started as sbc-bench).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Also write the result document to this file.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
+    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+    /// Do not store the document in the results database.
+    #[arg(long)]
+    pub no_store: bool,
+    /// Tags for the stored run (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Device name to record (default: device tree model, DMI, or host name).
+    #[arg(long, value_name = "NAME")]
+    pub device: Option<String>,
+    /// Only these phase kinds (clock, membw, memlat, openssl, sha256, 7zip-single, 7zip-multi,
+    /// stockfish, cpuminer, clock-hot …), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "KINDS")]
+    pub phases: Vec<String>,
+    /// No progress line.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Tests: the smallest possible built-in kernel work (numbers mean nothing).
+    #[arg(long, hide = true)]
+    pub tiny_kernels: bool,
+    /// Tests: pause after each phase (milliseconds).
+    #[arg(long, hide = true, default_value_t = 0)]
+    pub pause_ms: u64,
+    /// Set by the sbc-bench compatibility layer (log path, header).
+    #[arg(long, hide = true)]
+    pub as_sbc_bench: bool,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `run` is not implemented yet in this release");
-    Ok(1)
+/// sbc-bench's MODE variable: `unattended`, `extensive` (several words allowed).
+fn mode_words() -> Vec<String> {
+    std::env::var("MODE")
+        .unwrap_or_default()
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Where the log goes.
+pub fn log_path(args: &Args, root_user: bool) -> PathBuf {
+    if let Some(p) = &args.log {
+        return p.clone();
+    }
+    let name = if args.as_sbc_bench { "sbc-bench.log" } else { "boardbench.log" };
+    if root_user {
+        return PathBuf::from("/var/log").join(name);
+    }
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    state.join("boardbench").join(name)
+}
+
+/// Appends the log of one run: three blank lines after an earlier run (as sbc-bench), then the
+/// text, whose last line is the summary row. A symlink at a default location is refused (a
+/// root process must not follow a link planted in /var/log).
+fn append_log(path: &Path, text: &str, explicit: bool) -> anyhow::Result<()> {
+    use std::io::Write;
+    if !explicit && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        anyhow::bail!("{} is a symlink: not writing the log there", path.display());
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let earlier = std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    if earlier {
+        f.write_all(b"\n\n\n")?;
+    }
+    f.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    let modes = mode_words();
+    let extensive = args.extensive || modes.iter().any(|m| m == "extensive");
+    let unattended = args.unattended || modes.iter().any(|m| m == "unattended");
+    let no_tune = args.no_tune || std::env::var("NOTUNING").is_ok_and(|v| v == "yes");
+    let profile = if args.quick {
+        Profile::Quick
+    } else if extensive {
+        Profile::Extensive
+    } else {
+        Profile::Standard
+    };
+    let root = g.root();
+    let root_user = is_root();
+    // Writing sysfs needs root on the real machine; a --sysroot tree is writable by its owner.
+    let may_write = root_user || !root.is_host();
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let started = stamp::now();
+    let machine = probe::snapshot::take(&root);
+    if !root_user && root.is_host() {
+        eprintln!("Warning: not running as root: governors stay as they are, no OPP walk, no kernel messages.");
+    }
+
+    // The idle gate.
+    let idle_gate = if args.no_idle_gate {
+        None
+    } else {
+        let o = idle::IdleOptions {
+            load_below: args.idle_load,
+            cpu_below: args.idle_cpu,
+            window: Duration::from_secs_f64(args.idle_window.max(0.0)),
+            step: Duration::from_secs_f64(args.idle_step.max(0.01)),
+            timeout: unattended.then(|| Duration::from_secs_f64(args.idle_timeout.max(0.0))),
+        };
+        let mut src = idle::RootBusy::new(&root);
+        let gate = idle::wait(&mut src, &o, &mut |line| eprintln!("{line}"));
+        if !gate.passed {
+            eprintln!("boardbench: not benchmarking a busy box: {}", gate.reason);
+            for p in &gate.top_processes {
+                eprintln!("  {:>6.1} %  {} [{}]", p.cpu_pct, p.command, p.pid);
+            }
+            return Ok(EXIT_NEVER_IDLE);
+        }
+        Some(gate)
+    };
+
+    // The controlled environment.
+    let restorer = Restorer::new(&root);
+    let plan_t = tuning::plan(
+        &machine,
+        &tuning::TuneOptions { governors: !no_tune && may_write, max_khz: args.max_khz.filter(|_| may_write) },
+    );
+    for r in &plan_t.remarks {
+        eprintln!("Note: {r}");
+    }
+    let mut applied = tuning::apply(&root, &restorer, &plan_t);
+    for f in &applied.failures {
+        eprintln!("Warning: {f}");
+    }
+
+    let settings = Settings {
+        profile,
+        max_khz: args.max_khz,
+        min_khz: args.min_khz,
+        opp_walk: may_write && !no_tune && !machine.policies.is_empty(),
+        tiny: args.tiny_kernels,
+        pause: Duration::from_millis(args.pause_ms),
+    };
+    let runner = adapters::tool::SystemRunner;
+    let search_path = adapters::tool::SearchPath::from_env();
+    let tools = Tools::find(&search_path, &runner, args.stockfish || extensive, args.cpuminer || extensive);
+    let env = Env {
+        root: &root,
+        globals: g,
+        machine: &machine,
+        settings: &settings,
+        restorer: &restorer,
+        runner: &runner,
+        search_path,
+        tools,
+        allowed: kernels::affinity::allowed_cpus(),
+    };
+    let planned = plan::plan(
+        &machine,
+        &PlanOptions { profile, stockfish: args.stockfish, cpuminer: args.cpuminer, only: args.phases.clone() },
+    );
+    if planned.is_empty() {
+        anyhow::bail!("no phase to run (check --phases)");
+    }
+
+    let kmsg_cursor = crate::run::record::kmsg_cursor(&root, root_user);
+    let before = crate::run::record::snapshot(&root, &machine);
+    let t0 = std::time::Instant::now();
+    let mut progress = Progress::new(&planned, args.quiet);
+    let n = planned.len();
+    let (phases, measurements) = engine::execute(&env, &planned, &mut |i, p| progress.phase(i, n, p));
+    progress.finish();
+    let duration_s = t0.elapsed().as_secs_f64();
+    let after = crate::run::record::snapshot(&root, &machine);
+    let kmsg = crate::run::record::kmsg_since(&root, kmsg_cursor);
+    for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
+        eprintln!("boardbench: could not restore {e}");
+    }
+
+    let argv: Vec<String> = std::env::args().collect();
+    let mut doc = ResultDocument {
+        schema_version: SCHEMA_VERSION,
+        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
+        device: args.device.clone().or_else(|| crate::run::record::device_name(&machine)),
+        started: Some(started.iso),
+        finished: Some(stamp::now().iso),
+        machine: Some(machine.clone()),
+        measurements,
+        findings: Vec::new(),
+        imported: None,
+        run: Some(RunRecord {
+            profile: profile.name().into(),
+            options: RunOptions {
+                stockfish: args.stockfish || extensive,
+                cpuminer: args.cpuminer || extensive,
+                unattended,
+                tune: !no_tune && may_write,
+                max_khz: args.max_khz,
+                min_khz: args.min_khz,
+                invoked_as: if args.as_sbc_bench { "sbc-bench".into() } else { "boardbench".into() },
+                args: argv.into_iter().skip(1).collect(),
+            },
+            idle_gate,
+            settings: applied.settings,
+            monitor: Some(probe::monitor::MonitorConfig::from_machine(&machine).layout),
+            phases,
+            before: Some(before),
+            after: Some(after),
+            kmsg: Some(kmsg),
+            duration_s,
+        }),
+    };
+    doc.findings = crate::run::record::findings(&doc);
+
+    // Outputs: the log (summary row last), the document, the store, the terminal.
+    let log = log_path(args, root_user);
+    if let Err(e) = append_log(&log, &crate::run::record::log_text(&doc), args.log.is_some()) {
+        eprintln!("boardbench: {e:#}");
+    }
+    if let Some(out) = &args.output {
+        std::fs::write(out, serde_json::to_string_pretty(&doc)?)
+            .with_context(|| format!("writing {}", out.display()))?;
+    }
+    if !args.no_store {
+        let loc = store::Location::resolve(args.db.as_deref());
+        match store::Store::open(&loc).and_then(|mut s| s.add_document(&doc, &args.tags)) {
+            Ok(_) => {}
+            Err(e) => eprintln!("boardbench: result not stored ({e}); use --no-store to silence this"),
+        }
+    }
+    print!("{}", crate::run::record::terminal_summary(&doc, color));
+    println!("Full log: {}", log.display());
+    Ok(if crate::run::record::trustworthy(&doc.findings) { 0 } else { 2 })
 }

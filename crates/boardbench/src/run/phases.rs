@@ -1,0 +1,485 @@
+//! Running one planned phase: the built-in kernels (clock, memory, SHA-256) and the external
+//! tools (OpenSSL, 7-Zip, Stockfish, cpuminer) through their adapters. Each function returns an
+//! [`Outcome`] — figures, raw results, tool output — and never prints; [`super::execute`] wraps
+//! it with the phase's monitor and timestamps.
+
+use std::time::Duration;
+
+use adapters::tool::{Runner, Skip};
+use adapters::{RunContext, cpuminer, openssl, sevenzip, stockfish};
+use model::document::Measurement;
+use model::measure::clock::ClockReading;
+use model::run::{PhaseStatus, ToolRun};
+
+use super::Env;
+use super::plan::{Planned, Profile};
+
+/// What a phase produced.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub status: PhaseStatus,
+    pub reason: Option<String>,
+    pub measurements: Vec<Measurement>,
+    pub tool_runs: Vec<ToolRun>,
+    pub clock: Vec<ClockReading>,
+    pub membw: Option<model::measure::membw::MembwResult>,
+    pub memlat: Option<model::measure::memlat::MemlatResult>,
+    pub sha256: Option<model::measure::sha256::Sha256Report>,
+}
+
+impl Outcome {
+    pub fn skipped(reason: impl Into<String>) -> Self {
+        Outcome {
+            status: PhaseStatus::Skipped,
+            reason: Some(reason.into()),
+            ..Outcome::default()
+        }
+    }
+
+    fn failed(reason: impl Into<String>) -> Self {
+        Outcome {
+            status: PhaseStatus::Failed,
+            reason: Some(reason.into()),
+            ..Outcome::default()
+        }
+    }
+}
+
+fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &str) -> Measurement {
+    Measurement {
+        suite: suite.into(),
+        test: test.into(),
+        variant: None,
+        threads,
+        cpus: cpus.to_vec(),
+        value,
+        unit: unit.into(),
+        higher_is_better: true,
+        spread_pct: None,
+    }
+}
+
+/// The phase function for a kind.
+pub fn run(env: &Env<'_>, p: &Planned) -> Outcome {
+    use model::run::kind;
+    match p.kind {
+        kind::CLOCK => clock(env, p, false),
+        kind::CLOCK_HOT => clock(env, p, true),
+        kind::MEMBW => membw(env, p),
+        kind::MEMLAT => memlat(env, p),
+        kind::SHA256 => sha256(env, p),
+        kind::OPENSSL | kind::OPENSSL_PARALLEL => openssl_phase(env, p),
+        kind::SEVENZIP_SINGLE | kind::SEVENZIP_MULTI | kind::SEVENZIP_CLUSTER => sevenzip_phase(env, p),
+        kind::STOCKFISH => stockfish_phase(env, p),
+        kind::CPUMINER => cpuminer_phase(env, p),
+        other => Outcome::skipped(format!("unknown phase kind {other}")),
+    }
+}
+
+// ---------------------------------------------------------------- clock
+
+fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
+    let Some(&cpu) = p.cpus.first() else {
+        return Outcome::skipped("no CPU");
+    };
+    let host = env.host_cpu(cpu);
+    let samples = if env.settings.tiny { 1 } else { 3 };
+    let policy = env.machine.policies.iter().find(|pol| {
+        pol.affected_cpus.contains(&cpu) || pol.related_cpus.contains(&cpu)
+    });
+    let mut out = Outcome::default();
+    let measure = |opp: Option<u64>| -> anyhow::Result<ClockReading> {
+        let mut r = crate::cmd::clock::reading(host, policy.map(|p| p.policy), opp, samples)?;
+        r.cpu = cpu;
+        Ok(r)
+    };
+    let walk = !hot && env.settings.opp_walk && policy.is_some_and(|p| !p.frequencies_khz.is_empty());
+    let result: anyhow::Result<()> = (|| {
+        match (walk, policy) {
+            (true, Some(pol)) => {
+                let dir = format!("/sys/devices/system/cpu/cpufreq/policy{}", pol.policy);
+                if let Some(min) = pol.cpuinfo_min_khz {
+                    env.restorer.write(&format!("{dir}/scaling_min_freq"), &min.to_string())?;
+                }
+                let mut opps: Vec<u64> = pol
+                    .frequencies_khz
+                    .iter()
+                    .chain(pol.boost_khz.iter())
+                    .copied()
+                    .filter(|&k| env.settings.max_khz.is_none_or(|m| k <= m))
+                    .filter(|&k| env.settings.min_khz.is_none_or(|m| k >= m))
+                    .collect();
+                opps.sort_unstable_by(|a, b| b.cmp(a));
+                opps.dedup();
+                if env.settings.profile == Profile::Quick {
+                    opps.truncate(1);
+                }
+                for opp in &opps {
+                    env.restorer.write(&format!("{dir}/scaling_max_freq"), &opp.to_string())?;
+                    out.clock.push(measure(Some(*opp))?);
+                }
+                // Back to full speed (within MaxKHz) for the phases that follow.
+                if let Some(top) = opps.first() {
+                    env.restorer.write(&format!("{dir}/scaling_max_freq"), &top.to_string())?;
+                }
+            }
+            _ => {
+                let opp = policy.and_then(|p| {
+                    let cap = p.scaling_max_khz.or(p.cpuinfo_max_khz)?;
+                    Some(env.settings.max_khz.map_or(cap, |m| cap.min(m)))
+                });
+                out.clock.push(measure(opp)?);
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        if out.clock.is_empty() {
+            return Outcome::failed(format!("{e:#}"));
+        }
+        out.reason = Some(format!("OPP walk stopped: {e:#}"));
+    }
+    if let Some(top) = out.clock.first() {
+        let mut m = row(if hot { "clock-hot" } else { "clock" }, &format!("cpu{cpu}"), 1, &[cpu], top.mhz, "MHz");
+        m.spread_pct = top.spread_pct;
+        out.measurements.push(m);
+    }
+    out
+}
+
+// ---------------------------------------------------------------- memory
+
+fn membw(env: &Env<'_>, p: &Planned) -> Outcome {
+    use kernels::membw::{self, Config};
+    let cpu = env.host_cpu(p.cpus[0]);
+    let mut cfg = Config::quick();
+    let all = membw::available_variants();
+    let variants: Vec<_> = if env.settings.profile == Profile::Quick || env.settings.tiny {
+        all.into_iter()
+            .filter(|v| v.name == membw::LIBC_MEMCPY || v.name == membw::LIBC_MEMSET)
+            .collect()
+    } else {
+        all
+    };
+    if env.settings.tiny {
+        cfg.buffer_bytes = 1 << 20;
+        cfg.batch_ns = 2_000_000;
+        cfg.min_samples = 1;
+        cfg.max_samples = 2;
+    }
+    match membw::run(&[cpu], &variants, &cfg, "quick", None) {
+        Ok(mut r) => {
+            r.cpus = p.cpus.clone();
+            let mut out = Outcome::default();
+            for t in &r.tests {
+                let mut m = row("membw", &t.name, 1, &p.cpus, t.best_mb_s, "MB/s");
+                m.spread_pct = t.spread_pct;
+                out.measurements.push(m);
+            }
+            out.membw = Some(r);
+            out
+        }
+        Err(e) => Outcome::failed(e),
+    }
+}
+
+fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
+    use kernels::memlat::{self, Config};
+    let cpu = env.host_cpu(p.cpus[0]);
+    let mut cfg = Config::standard();
+    if env.settings.tiny {
+        cfg.max_size = 1 << 20;
+        cfg.chains = vec![1];
+        cfg.cell_ns = 2_000_000;
+        cfg.runs_per_cell = 2;
+        cfg.random = false;
+    }
+    let advertised = crate::cmd::memlat::advertised_caches(env.root, p.cpus[0]);
+    match memlat::run(&[cpu], &cfg, true, &advertised) {
+        Ok(mut r) => {
+            r.cpus = p.cpus.clone();
+            let mut out = Outcome::default();
+            if let Some(c) = &r.caches {
+                for l in &c.levels {
+                    let mut m = row("memlat", &format!("L{} latency", l.level), 1, &p.cpus, l.latency_ns, "ns");
+                    m.higher_is_better = false;
+                    out.measurements.push(m);
+                }
+                if let Some(ns) = c.beyond_ns {
+                    let mut m = row("memlat", "RAM latency", 1, &p.cpus, ns, "ns");
+                    m.higher_is_better = false;
+                    out.measurements.push(m);
+                }
+            }
+            out.memlat = Some(r);
+            out
+        }
+        Err(e) => Outcome::failed(e),
+    }
+}
+
+// ---------------------------------------------------------------- SHA-256
+
+fn sha256(env: &Env<'_>, p: &Planned) -> Outcome {
+    let (iterations, runs) = match (env.settings.tiny, env.settings.profile) {
+        (true, _) => ("200k", 1),
+        (false, Profile::Quick) => ("20M", 1),
+        (false, _) => ("100M", 3),
+    };
+    let args = crate::cmd::sha256::Args {
+        iterations: iterations.into(),
+        ghz: None,
+        unit: "MH".into(),
+        cpu: Some(env.host_cpu(p.cpus[0])),
+        runs,
+        reference_iterations: None,
+        json: true,
+    };
+    match crate::cmd::sha256::run_cmd(&args, env.globals) {
+        Ok((mut r, _)) => {
+            r.cpu = p.cpus.first().copied();
+            let mut out = Outcome::default();
+            let best = r.fast.as_ref().unwrap_or(&r.reference);
+            let variant = format!("{:?}", best.backend);
+            let mut m = row("sha256", "recursive", 1, &p.cpus, best.mhs, "MH/s");
+            m.variant = Some(variant.clone());
+            m.spread_pct = best.spread_pct;
+            out.measurements.push(m);
+            if let Some(per) = best.mhs_per_100mhz {
+                let mut m = row("sha256", "recursive per 100 MHz", 1, &p.cpus, per, "MH/s");
+                m.variant = Some(variant);
+                out.measurements.push(m);
+            }
+            if !best.verified {
+                out.reason = Some("digest verification failed".into());
+                out.status = PhaseStatus::Failed;
+            }
+            out.sha256 = Some(r);
+            out
+        }
+        Err(e) => Outcome::failed(format!("{e:#}")),
+    }
+}
+
+// ---------------------------------------------------------------- external tools
+
+/// Runs an invocation and records it as a [`ToolRun`].
+fn run_tool(
+    env: &Env<'_>,
+    tool: &str,
+    version: Option<String>,
+    comparable: Option<bool>,
+    inv: adapters::tool::Invocation,
+) -> Result<(ToolRun, String), String> {
+    let command = inv.command_line();
+    let program = inv.program.display().to_string();
+    match env.runner.run(&inv) {
+        Ok(o) => {
+            let text = o.combined();
+            let tr = ToolRun {
+                tool: tool.into(),
+                program,
+                version,
+                comparable_with_sbc_bench: comparable,
+                command,
+                end: o.describe_end(),
+                output: text.clone(),
+                wall_s: o.wall.as_secs_f64(),
+            };
+            Ok((tr, o.stdout))
+        }
+        Err(e) => Err(format!("{command}: {e}")),
+    }
+}
+
+fn pinned_cpus(env: &Env<'_>, p: &Planned) -> Vec<u32> {
+    let mut v: Vec<u32> = p.cpus.iter().map(|&c| env.host_cpu(c)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn openssl_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+    let found = match &env.tools.openssl {
+        Ok(f) => f,
+        Err(s) => return Outcome::skipped(s.to_string()),
+    };
+    let mut ciphers = vec!["aes-128-cbc", "aes-192-cbc", "aes-256-cbc"];
+    if env.settings.profile == Profile::Extensive {
+        ciphers.push("aes-256-gcm");
+    }
+    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
+    let mut out = Outcome::default();
+    let label = found.version.label();
+    let parallel = p.kind == model::run::kind::OPENSSL_PARALLEL;
+    for cipher in ciphers {
+        let opts = if quick && found.version.supports_seconds() {
+            openssl::SpeedOptions::quick(cipher)
+        } else {
+            openssl::SpeedOptions::sbc_bench(cipher)
+        };
+        let targets: Vec<Vec<u32>> = if parallel {
+            pinned_cpus(env, p).into_iter().map(|c| vec![c]).collect()
+        } else {
+            vec![pinned_cpus(env, p)]
+        };
+        // All-core parallel runs start together, one pinned process per core.
+        let results: Vec<Result<(ToolRun, String), String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = targets
+                .iter()
+                .map(|cpus| {
+                    let inv = openssl::invocation(&found.tool, &opts)
+                        .pinned(cpus)
+                        .search_path(&env.search_path);
+                    let label = label.clone();
+                    s.spawn(move || run_tool(env, "OpenSSL", Some(label), None, inv))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("panicked".into()))).collect()
+        });
+        for r in results {
+            match r {
+                Ok((tr, stdout)) => {
+                    match openssl::parse(&stdout) {
+                        Ok(speed) => {
+                            let ctx = RunContext::pinned(&p.cpus).threads(1).variant(&label);
+                            out.measurements.extend(speed.measurements(&ctx));
+                        }
+                        Err(e) => out.reason = Some(format!("{cipher}: {e}")),
+                    }
+                    out.tool_runs.push(tr);
+                }
+                Err(e) => out.reason = Some(e),
+            }
+        }
+    }
+    if out.measurements.is_empty() {
+        out.status = PhaseStatus::Failed;
+    }
+    out
+}
+
+fn sevenzip_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+    let found = match &env.tools.sevenzip {
+        Ok(f) => f,
+        Err(s) => return Outcome::skipped(s.to_string()),
+    };
+    let avail_kb = env.machine.memory.available_kib.unwrap_or(u64::MAX);
+    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
+    let opts = if quick {
+        sevenzip::BenchOptions::quick(p.threads)
+    } else {
+        sevenzip::BenchOptions::sbc_bench(p.threads, avail_kb)
+    };
+    let mut inv = sevenzip::invocation(&found.tool, &opts).search_path(&env.search_path);
+    if !p.cpus.is_empty() {
+        inv = inv.pinned(&pinned_cpus(env, p));
+    }
+    let v = &found.version;
+    let mut out = Outcome::default();
+    match run_tool(env, "7-Zip", Some(v.label()), Some(v.comparable_with_sbc_bench), inv) {
+        Ok((tr, stdout)) => {
+            match sevenzip::parse(&stdout) {
+                Ok(b) => {
+                    let ctx = RunContext::pinned(&p.cpus).threads(p.threads).variant(&v.label());
+                    out.measurements.extend(b.measurements(&ctx));
+                }
+                Err(e) => {
+                    out.status = PhaseStatus::Failed;
+                    out.reason = Some(format!("{} ({})", e, tr.end));
+                }
+            }
+            out.tool_runs.push(tr);
+        }
+        Err(e) => return Outcome::failed(e),
+    }
+    out
+}
+
+fn stockfish_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+    let found = match &env.tools.stockfish {
+        Ok(f) => f,
+        Err(s) => return Outcome::skipped(s.to_string()),
+    };
+    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
+    let opts = if quick {
+        stockfish::BenchOptions::quick(p.threads)
+    } else {
+        stockfish::BenchOptions::sbc_bench(p.threads)
+    };
+    let inv = stockfish::invocation(&found.tool, &opts).search_path(&env.search_path);
+    let label = found.version.label();
+    let mut out = Outcome::default();
+    match run_tool(env, "Stockfish", Some(label.clone()), None, inv) {
+        Ok((tr, _stdout)) => {
+            // Stockfish prints its bench summary on stderr.
+            match stockfish::parse(&tr.output) {
+                Ok(b) => {
+                    let ctx = RunContext::new().threads(p.threads).variant(&label);
+                    out.measurements.extend(b.measurements(&ctx));
+                }
+                Err(e) => {
+                    out.status = PhaseStatus::Failed;
+                    out.reason = Some(e.to_string());
+                }
+            }
+            out.tool_runs.push(tr);
+        }
+        Err(e) => return Outcome::failed(e),
+    }
+    out
+}
+
+fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+    let found = match &env.tools.cpuminer {
+        Ok(f) => f,
+        Err(s) => return Outcome::skipped(s.to_string()),
+    };
+    let secs = if env.settings.tiny {
+        3
+    } else if env.settings.profile == Profile::Quick {
+        30
+    } else {
+        300
+    };
+    let inv = cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
+    let label = found.version.label();
+    let mut out = Outcome::default();
+    match run_tool(env, "cpuminer", Some(label.clone()), None, inv) {
+        Ok((tr, _)) => {
+            match cpuminer::parse(&tr.output) {
+                Ok(b) => {
+                    let ctx = RunContext::new().threads(p.threads).variant(&label);
+                    out.measurements.extend(b.measurements(&ctx));
+                }
+                Err(e) => {
+                    out.status = PhaseStatus::Failed;
+                    out.reason = Some(e.to_string());
+                }
+            }
+            out.tool_runs.push(tr);
+        }
+        Err(e) => return Outcome::failed(e),
+    }
+    out
+}
+
+/// The tools found on the search path (once per run).
+pub struct Tools {
+    pub openssl: Result<adapters::Found<openssl::Version>, Skip>,
+    pub sevenzip: Result<adapters::Found<sevenzip::Version>, Skip>,
+    pub stockfish: Result<adapters::Found<stockfish::Version>, Skip>,
+    pub cpuminer: Result<adapters::Found<cpuminer::Version>, Skip>,
+}
+
+impl Tools {
+    pub fn find(sp: &adapters::tool::SearchPath, runner: &dyn Runner, want_sf: bool, want_miner: bool) -> Self {
+        let not_asked = |t: &str| Skip::new(t, "not requested (use -s / -c or --extensive)");
+        Tools {
+            openssl: openssl::find(sp, runner),
+            sevenzip: sevenzip::find(sp, runner),
+            stockfish: if want_sf { stockfish::find(sp, runner) } else { Err(not_asked("stockfish")) },
+            cpuminer: if want_miner { cpuminer::find(sp, runner) } else { Err(not_asked("cpuminer")) },
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! What every mode that benchmarks or watches the machine shares: the idle gate, tuning the
+//! governors (through [`crate::restore::Restorer`], so everything is put back), the background
+//! monitor of a phase, and timestamps people can match with an external power meter.
+//!
+//! `run`, `thermal`, `graph`, `env` and `review` are built from these pieces.
+
+pub mod idle;
+pub mod recorder;
+pub mod stamp;
+pub mod tuning;

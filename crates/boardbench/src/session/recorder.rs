@@ -1,0 +1,98 @@
+//! The background monitor of one phase: a thread samples clocks, load, CPU states and
+//! temperature at the phase's interval (sbc-bench §3.1) and hands the samples back when the
+//! phase ends, with one last sample covering the tail of the phase. The samples go into the
+//! result document, not only onto a screen.
+//!
+//! Each phase gets a fresh sampler, so its first sample covers its own first interval (never
+//! the since-boot average that sbc-bench's first monitor line shows).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use model::monitor::MonitorSample;
+use probe::monitor::{MonitorConfig, sample_every};
+
+/// A tail shorter than this is not worth its own sample (its CPU states would be noise).
+const MIN_TAIL: Duration = Duration::from_millis(300);
+
+pub struct PhaseMonitor {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<Vec<MonitorSample>>>,
+}
+
+impl PhaseMonitor {
+    /// Starts sampling every `interval` on a background thread with the lowest priority.
+    pub fn start(config: &MonitorConfig, root: &probe::Root, interval: Duration) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let config = config.clone();
+        let root = root.clone();
+        let handle = std::thread::Builder::new()
+            .name("monitor".into())
+            .spawn(move || {
+                if root.is_host() {
+                    lower_priority();
+                }
+                let mut sampler = crate::cmd::monitor::sampler_for(&config, &root);
+                let mut samples = Vec::new();
+                let mut last = Instant::now();
+                let _ = sample_every(&mut sampler, interval, None, &flag, |s| {
+                    samples.push(s);
+                    last = Instant::now();
+                    Ok::<(), ()>(())
+                });
+                if last.elapsed() >= MIN_TAIL || samples.is_empty() {
+                    samples.push(sampler.sample());
+                }
+                samples
+            })
+            .ok();
+        PhaseMonitor { stop, handle }
+    }
+
+    /// Ends the phase's monitor and returns its samples.
+    pub fn finish(mut self) -> Vec<MonitorSample> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handle
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for PhaseMonitor {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+
+
+/// Nice 19 for this thread only (Linux applies setpriority to a thread id): the monitor must
+/// never compete with the benchmark it watches.
+fn lower_priority() {
+    // SAFETY: gettid has no preconditions; setpriority only changes this thread's nice value.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phase_has_samples_covering_it() {
+        let root = probe::Root::host();
+        let m = probe::snapshot::take(&root);
+        let cfg = MonitorConfig::from_machine(&m);
+        let mon = PhaseMonitor::start(&cfg, &root, Duration::from_millis(200));
+        std::thread::sleep(Duration::from_millis(700));
+        let s = mon.finish();
+        assert!(!s.is_empty());
+        assert!(s.windows(2).all(|w| w[0].unix_ms <= w[1].unix_ms));
+    }
+}

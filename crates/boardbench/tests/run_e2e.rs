@@ -1,0 +1,300 @@
+//! End-to-end tests of `boardbench run`: a whole quick run on a fixture machine with stub
+//! tools that replay recorded outputs (document, log, findings, restored settings), the idle
+//! gate giving up on a busy box, SIGINT/SIGTERM in the middle of a phase restoring every
+//! changed governor and frequency cap, and a real quick run on this machine.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn emulated() -> bool {
+    std::env::var_os("BOARDBENCH_EMULATED").is_some()
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        let ft = e.file_type().unwrap();
+        if ft.is_dir() {
+            copy_tree(&e.path(), &t);
+        } else if ft.is_symlink() {
+            let target = std::fs::read_link(e.path()).unwrap();
+            std::os::unix::fs::symlink(target, &t).unwrap();
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// A writable copy of a fixture machine with an idle load average.
+fn machine(name: &str, dir: &Path) -> PathBuf {
+    let root = dir.join("root");
+    copy_tree(&manifest().join("../probe/tests/roots").join(name), &root);
+    std::fs::create_dir_all(root.join("proc")).unwrap();
+    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
+    root
+}
+
+/// Stub 7z, openssl, stockfish and cpuminer that print recorded outputs (adapters' test data).
+fn stub_tools(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let data = manifest().join("../adapters/tests/data");
+    let d = |f: &str| data.join(f).display().to_string();
+    let scripts = [
+        (
+            "7z",
+            format!(
+                "case \"$1\" in b) exec /bin/cat '{}';; *) exec /bin/cat '{}';; esac",
+                d("7zip-26.02-p7zip-b1-mmt1-md18.txt"),
+                d("7zip-26.02-p7zip-banner.txt")
+            ),
+        ),
+        (
+            "openssl",
+            format!(
+                "case \"$1\" in version) exec /bin/cat '{}';; esac\n\
+                 for a; do c=$a; done\n\
+                 exec /bin/sed \"s/aes-256-cbc/$c/\" '{}'",
+                d("openssl-3.0.19-version.txt"),
+                d("openssl-3.0.19-speed-aes-256-cbc-1s.txt")
+            ),
+        ),
+        (
+            "stockfish",
+            format!(
+                "if /bin/grep -q bench; then exec /bin/cat '{}'; else exec /bin/cat '{}'; fi",
+                d("stockfish-15.1-bench-16-1-8.txt"),
+                d("stockfish-15.1-banner.txt")
+            ),
+        ),
+        (
+            "cpuminer",
+            format!("exec /bin/cat '{}'", d("cpuminer-1.3.7-4qpr.txt")),
+        ),
+    ];
+    for (name, body) in scripts {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+fn governors(root: &Path) -> Vec<(PathBuf, String)> {
+    let mut v = Vec::new();
+    let cf = root.join("sys/devices/system/cpu/cpufreq");
+    for e in std::fs::read_dir(&cf).unwrap() {
+        let dir = e.unwrap().path();
+        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
+            let p = dir.join(f);
+            if let Ok(s) = std::fs::read_to_string(&p) {
+                v.push((p, s));
+            }
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir(root.join("sys/class/devfreq")) {
+        for e in rd {
+            let p = e.unwrap().path().join("governor");
+            if let Ok(s) = std::fs::read_to_string(&p) {
+                v.push((p, s));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
+    let mut c = common::boardbench_cmd().unwrap();
+    c.env_clear()
+        .env("PATH", bin)
+        .env("HOME", dir)
+        .env("NO_COLOR", "1")
+        .arg("--sysroot")
+        .arg(root);
+    if let Some(v) = std::env::var_os("QEMU_LD_PREFIX") {
+        c.env("QEMU_LD_PREFIX", v);
+    }
+    c
+}
+
+#[test]
+fn quick_run_on_a_fixture_machine_with_stub_tools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine("rk3588", tmp.path());
+    let bin = stub_tools(tmp.path());
+    let original = governors(&root);
+    let log = tmp.path().join("boardbench.log");
+    let doc_path = tmp.path().join("doc.json");
+    std::fs::write(&log, "an earlier run\n").unwrap();
+    let out = run_cmd(&root, &bin, tmp.path())
+        .args(["run", "--quick", "--unattended", "--tiny-kernels", "--no-store", "-s", "-c"])
+        .arg("--log")
+        .arg(&log)
+        .arg("--output")
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "exit {:?}\n{stderr}",
+        out.status.code()
+    );
+
+    // Every setting is back.
+    assert_eq!(governors(&root), original, "settings not restored");
+
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    common::assert_valid_document(&doc);
+    let run = &doc["run"];
+    assert_eq!(run["profile"], "quick");
+    // The governors were switched to performance during the run and recorded with originals.
+    let settings = run["settings"].as_array().unwrap();
+    assert!(settings.iter().any(|s| s["path"].as_str().unwrap().ends_with("policy0/scaling_governor")
+        && s["set"] == "performance"
+        && s["before"] == "schedutil"
+        && s["after"] == "schedutil"));
+    // Phases in sbc-bench's order, per cluster, with ISO timestamps and monitor samples.
+    let phases = run["phases"].as_array().unwrap();
+    let kinds: Vec<&str> = phases.iter().map(|p| p["kind"].as_str().unwrap()).collect();
+    for k in ["clock", "membw", "memlat", "openssl", "sha256", "7zip-single", "7zip-multi", "stockfish", "cpuminer", "clock-hot"] {
+        assert!(kinds.contains(&k), "no {k} phase in {kinds:?}");
+    }
+    assert_eq!(kinds.iter().filter(|k| **k == "7zip-single").count(), 3, "one per cluster");
+    assert_eq!(kinds.iter().filter(|k| **k == "7zip-multi").count(), 3);
+    for p in phases {
+        let s = p["started"].as_str().unwrap();
+        assert!(chrono::DateTime::parse_from_rfc3339(s).is_ok(), "{s}");
+        assert!(p["finished_unix_ms"].as_u64() >= p["started_unix_ms"].as_u64());
+        assert_eq!(p["status"], "done", "{}: {}", p["title"], p["reason"]);
+        assert!(!p["samples"].as_array().unwrap().is_empty(), "{} has no samples", p["title"]);
+    }
+    // The real 7-Zip version behind the banner, marked not comparable.
+    let sz = phases.iter().find(|p| p["kind"] == "7zip-single").unwrap();
+    assert_eq!(sz["tool_runs"][0]["version"], "7-Zip 26.02");
+    assert_eq!(sz["tool_runs"][0]["comparable_with_sbc_bench"], false);
+    let ms = doc["measurements"].as_array().unwrap();
+    let find = |suite: &str, test: &str| ms.iter().find(|m| m["suite"] == suite && m["test"] == test);
+    assert!(find("7zip", "multi").is_some() && find("7zip", "single").is_some());
+    assert!(find("openssl", "aes-256-cbc 16384 bytes").is_some());
+    assert!(find("membw", "libc memcpy copy").is_some());
+    assert!(find("sha256", "recursive").is_some());
+
+    // The log: appended after the earlier run, summary row as its very last line.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("an earlier run\n\n\n\n"));
+    assert!(text.ends_with(" |\n"), "log does not end with the summary row");
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("| "), "{last}");
+    let cells: Vec<&str> = last.trim_matches('|').split(" | ").collect();
+    assert!(cells.len() >= 10, "{last}");
+}
+
+#[test]
+fn unattended_gives_up_on_a_busy_box_and_names_what_is_busy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine("vm", tmp.path());
+    std::fs::write(root.join("proc/loadavg"), "3.50 2.00 1.00 3/123 4567\n").unwrap();
+    let bin = stub_tools(tmp.path());
+    let out = run_cmd(&root, &bin, tmp.path())
+        .args(["run", "--quick", "--unattended", "--no-store", "--idle-timeout", "0.5", "--idle-step", "0.1"])
+        .arg("--log")
+        .arg(tmp.path().join("log"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("Too busy for benchmarking: load 3.50"), "{stderr}");
+    assert!(stderr.contains("not benchmarking a busy box"), "{stderr}");
+    assert!(!tmp.path().join("log").exists(), "no log for a run that never started");
+}
+
+fn interrupted_run_restores_everything(signal: i32) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine("rk3588", tmp.path());
+    let bin = stub_tools(tmp.path());
+    let original = governors(&root);
+    let mut child = run_cmd(&root, &bin, tmp.path())
+        .args(["run", "--quick", "--no-idle-gate", "--no-store", "--tiny-kernels", "--phases", "clock", "--pause-ms", "60000"])
+        .env("MaxKHz", "1800000")
+        .arg("--log")
+        .arg(tmp.path().join("log"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the run has changed the machine (governor and MaxKHz cap).
+    let gov = root.join("sys/devices/system/cpu/cpufreq/policy4/scaling_governor");
+    let cap = root.join("sys/devices/system/cpu/cpufreq/policy4/scaling_max_freq");
+    let t0 = Instant::now();
+    loop {
+        let g = std::fs::read_to_string(&gov).unwrap();
+        let c = std::fs::read_to_string(&cap).unwrap();
+        if g.trim() == "performance" && c.trim() == "1800000" {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(120), "run never tuned the machine");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_ne!(governors(&root), original);
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + signal));
+    assert_eq!(governors(&root), original, "not everything was restored after signal {signal}");
+}
+
+#[test]
+fn sigterm_mid_phase_restores_every_governor_and_cap() {
+    interrupted_run_restores_everything(libc::SIGTERM);
+}
+
+#[test]
+fn sigint_mid_phase_restores_every_governor_and_cap() {
+    interrupted_run_restores_everything(libc::SIGINT);
+}
+
+/// The real thing on this machine (real 7z and openssl when installed), quick profile.
+#[test]
+fn real_quick_run_on_this_machine() {
+    if emulated() {
+        eprintln!("skipped under emulation");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let doc_path = tmp.path().join("doc.json");
+    let log = tmp.path().join("log");
+    let out = common::boardbench_cmd()
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .args(["run", "--quick", "--no-idle-gate", "--no-store", "--phases", "clock,membw,sha256,openssl,7zip-single,clock-hot"])
+        .arg("--log")
+        .arg(&log)
+        .arg("--output")
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    common::assert_valid_document(&doc);
+    let phases = doc["run"]["phases"].as_array().unwrap();
+    assert!(phases.iter().filter(|p| p["kind"] == "clock").all(|p| p["status"] == "done"));
+    let clock = doc["measurements"].as_array().unwrap().iter().find(|m| m["suite"] == "clock").unwrap();
+    assert!(clock["value"].as_f64().unwrap() > 100.0);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.lines().last().unwrap().starts_with("| "));
+}

@@ -66,7 +66,7 @@ pub struct KindDoc {
     pub rule: &'static str,
 }
 
-/// Every kind, in the order [`crate::analyse`] evaluates them.
+/// Every kind, grouped by topic.
 pub const ALL: &[KindDoc] = &[
     KindDoc {
         kind: BUSY_AT_START,

@@ -4,7 +4,7 @@
 //! The whole API is a pure function of a [`ResultDocument`]: [`analyse`] reads the record of a
 //! `boardbench run` (`doc.run`, with `doc.machine`) and/or an imported sbc-bench log
 //! (`doc.imported`) and returns findings sorted Invalid → Warning → Info, in a fixed order
-//! within each severity (the order of [`kinds::ALL`], then the order of the data). Nothing is
+//! within each severity (topic by topic as below, then the order of the data). Nothing is
 //! read from the machine, so an old document can be re-analysed with a newer engine.
 //! [`trustworthy`] turns the findings into the exit-code decision (0 valid, 2 invalid).
 //!
@@ -99,6 +99,7 @@ pub fn trustworthy(findings: &[Finding]) -> bool {
 
 /// Findings from an imported sbc-bench log (only what its sections carry).
 fn imported(log: &ImportedLog) -> Vec<Finding> {
+    let log = &sane(log);
     let signals = sbclog::signals::signals(log);
     let mut out = Vec::new();
     out.extend(throttling::imported(log, &signals));
@@ -109,6 +110,30 @@ fn imported(log: &ImportedLog) -> Vec<Finding> {
     out.extend(rpi::imported(log));
     out.extend(sevenzip::imported(log));
     out
+}
+
+/// The log with impossible monitor percentages (above 100, from a damaged line) removed:
+/// they mean nothing, and summing billions of "percent" overflows integer sums.
+fn sane(log: &ImportedLog) -> std::borrow::Cow<'_, ImportedLog> {
+    let bad = |v: Option<u32>| v.is_some_and(|v| v > 100);
+    let damaged = log
+        .monitor
+        .iter()
+        .flat_map(|t| t.rows.iter())
+        .any(|r| bad(r.cpu_pct) || bad(r.sys_pct));
+    if !damaged {
+        return std::borrow::Cow::Borrowed(log);
+    }
+    let mut clean = log.clone();
+    for r in clean.monitor.iter_mut().flat_map(|t| t.rows.iter_mut()) {
+        if bad(r.cpu_pct) {
+            r.cpu_pct = None;
+        }
+        if bad(r.sys_pct) {
+            r.sys_pct = None;
+        }
+    }
+    std::borrow::Cow::Owned(clean)
 }
 
 /// Invalid → Warning → Info; stable, so the evaluation order decides within a severity.

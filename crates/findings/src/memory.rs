@@ -22,7 +22,10 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
 }
 
 fn used(areas: &[SwapArea]) -> u64 {
-    areas.iter().filter_map(|a| a.used_kib).sum()
+    areas
+        .iter()
+        .filter_map(|a| a.used_kib)
+        .fold(0u64, u64::saturating_add)
 }
 
 fn kind_name(k: SwapKind) -> &'static str {
@@ -172,27 +175,49 @@ fn oom_finding(
     ))
 }
 
+/// (device, used KiB) of the swapon lines of one block.
+fn swapon_used(lines: &[String]) -> Vec<(String, u64)> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let used = t.get(3)?.parse().ok()?;
+            Some((t.first()?.to_string(), used))
+        })
+        .collect()
+}
+
 pub(crate) fn imported(log: &ImportedLog, s: &Signals) -> Vec<Finding> {
     let mut out = Vec::new();
-    let swap_text: Vec<&String> = log
-        .swap
-        .iter()
-        .flat_map(|w| w.before.iter().chain(w.after.iter()))
-        .collect();
-    let zram = swap_text.iter().any(|l| l.contains("zram"));
-    if let (true, Some(w)) = (s.swapped(), &s.swap) {
-        let message = if zram {
-            "Swapping (zram) has occured invalidating benchmark scores."
-        } else {
-            "Swapping has occured invalidating benchmark scores."
-        };
+    if let (true, Some(w), Some(info)) = (s.swapped(), &s.swap, &log.swap) {
+        let before = swapon_used(&info.before);
         let mut ev = vec![format!(
             "swap used (swapon): {} KiB before, {} KiB after the run",
             w.used_kib_before, w.used_kib_after
         )];
-        if let Some(info) = &log.swap {
-            ev.extend(info.after.iter().cloned());
+        let mut grown: Vec<String> = Vec::new();
+        for (dev, now) in swapon_used(&info.after) {
+            let was = before.iter().find(|b| b.0 == dev).map_or(0, |b| b.1);
+            ev.push(format!("{dev}: {was} → {now} KiB"));
+            if now > was {
+                grown.push(dev);
+            }
         }
+        let message = if !grown.is_empty() && grown.iter().all(|d| d.contains("zram")) {
+            "Swapping (zram) has occured invalidating benchmark scores.".to_string()
+        } else if grown.is_empty() {
+            "Swapping has occured invalidating benchmark scores.".to_string()
+        } else {
+            format!(
+                "Swapping to storage ({}) has occured invalidating benchmark scores.",
+                grown
+                    .iter()
+                    .filter(|d| !d.contains("zram"))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         out.push(finding(
             kinds::SWAPPING,
             Severity::Invalid,

@@ -314,9 +314,9 @@ fn chromium_renders_each_chart_page() {
 /// Sizes of the docs screenshots: the window each chart page is taken at.
 const SHOTS: [(&str, u32, u32); 4] = [
     ("timeline", 1000, 720),
-    ("opp", 700, 640),
+    ("opp", 700, 660),
     ("memlat", 860, 600),
-    ("compare", 900, 540),
+    ("compare", 900, 560),
 ];
 
 #[test]
@@ -338,7 +338,7 @@ fn regenerate_docs_screenshots() {
         ),
     ];
     let imported = {
-        let name = "XUpQ.txt";
+        let name = "1lzP.txt";
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/fixtures/sbc-bench-logs")
             .join(name);

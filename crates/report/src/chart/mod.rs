@@ -22,12 +22,22 @@ pub fn series_class(i: usize) -> String {
 
 /// A legend as HTML (swatches coloured by the same classes as the lines).
 pub fn legend(names: &[String]) -> String {
+    let entries: Vec<(String, String)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), series_class(i)))
+        .collect();
+    legend_with(&entries)
+}
+
+/// A legend of (name, series class) pairs.
+pub fn legend_with(entries: &[(String, String)]) -> String {
     let mut out = String::from("<ul class=\"legend\">");
-    for (i, name) in names.iter().enumerate() {
+    for (name, class) in entries {
         let _ = write!(
             out,
             "<li><span class=\"swatch {}\"></span>{}</li>",
-            series_class(i),
+            esc(class),
             esc(name)
         );
     }

@@ -12,7 +12,7 @@ use model::document::ResultDocument;
 use model::imported::ImportedLog;
 use model::run::{PhaseStatus, RunRecord};
 
-use super::{cpu_label, data_table, legend, series_class};
+use super::{cpu_label, data_table, legend_with, series_class};
 use crate::escape::esc;
 use crate::svg::{self, Anchor, Plot, Scale, Svg};
 
@@ -291,8 +291,20 @@ fn from_imported(log: &ImportedLog) -> Timeline {
     sort(&mut t.cpu);
     clocks.retain(|s| !s.pts.is_empty());
     t.clocks = clocks;
+    // The "now" snapshot is printed first but taken late: number the bands in time order.
+    t.bands.sort_by(|a, b| a.start_s.total_cmp(&b.start_s));
     t.max_gap_s = (steps.into_iter().fold(10.0, f64::max) * 3.0).max(2.0);
     t
+}
+
+/// Temperature and CPU use keep their colours whatever the number of clusters.
+const TEMP_CLASS: &str = "s3";
+const CPU_CLASS: &str = "s4";
+
+/// Colour of the `i`-th clock series, skipping the temperature and CPU colours.
+fn clock_class(i: usize) -> String {
+    const FREE: [usize; 6] = [0, 1, 2, 5, 6, 7];
+    series_class(FREE[i % FREE.len()])
 }
 
 const WIDTH: f64 = 960.0;
@@ -315,7 +327,7 @@ fn panel(
     label: &str,
     unit: &str,
     max_gap: f64,
-    first_class: usize,
+    classes: &[String],
 ) {
     let y = Scale::linear(domain, (plot.bottom(), plot.y));
     let ticks = svg::ticks(domain.0, domain.1, 4);
@@ -331,7 +343,7 @@ fn panel(
         return;
     }
     for (i, (name, pts)) in series.iter().enumerate() {
-        let class = format!("series {}", series_class(first_class + i));
+        let class = format!("series {}", classes.get(i).map_or("s0", String::as_str));
         for part in svg::split_at_gaps(pts, max_gap) {
             let mapped: Vec<(f64, f64)> = part.iter().map(|&(t, v)| (x.map(t), y.map(v))).collect();
             let lo = part.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
@@ -416,6 +428,7 @@ pub fn render(t: &Timeline) -> String {
         .flat_map(|s| s.pts.iter().map(|p| p.1))
         .filter(|v| v.is_finite())
         .fold(0.0, f64::max);
+    let clock_classes: Vec<String> = (0..t.clocks.len()).map(clock_class).collect();
     let clock_dom = svg::nice_domain(0.0, max_clock.max(1.0) * 1.05, 5);
     let clock_series: Vec<(String, &[(f64, f64)])> = t
         .clocks
@@ -431,13 +444,12 @@ pub fn render(t: &Timeline) -> String {
         "Clock (MHz)",
         "MHz",
         t.max_gap_s,
-        0,
+        &clock_classes,
     );
     let temp_dom = match svg::extent(t.temp.iter().map(|p| p.1)) {
         Some((lo, hi)) => svg::nice_domain(lo - 2.0, hi + 2.0, 4),
         None => (0.0, 100.0),
     };
-    let n = t.clocks.len();
     panel(
         &mut svg,
         temp_p,
@@ -447,7 +459,7 @@ pub fn render(t: &Timeline) -> String {
         "Temp (°C)",
         "°C",
         t.max_gap_s,
-        n,
+        &[TEMP_CLASS.to_string()],
     );
     let cpu_max = t.cpu.iter().map(|p| p.1).fold(100.0, f64::max);
     panel(
@@ -459,7 +471,7 @@ pub fn render(t: &Timeline) -> String {
         "CPU (%)",
         "%",
         t.max_gap_s,
-        n + 1,
+        &[CPU_CLASS.to_string()],
     );
     let xt = svg::ticks(x0, x1, 10);
     svg::x_axis(
@@ -471,18 +483,19 @@ pub fn render(t: &Timeline) -> String {
         "seconds since the first phase started",
     );
 
-    let mut names: Vec<String> = t
+    let mut names: Vec<(String, String)> = t
         .clocks
         .iter()
-        .map(|s| format!("clock {}", s.name))
+        .zip(&clock_classes)
+        .map(|(s, c)| (format!("clock {}", s.name), c.clone()))
         .collect();
-    names.push("temperature".into());
-    names.push("CPU use (% of all CPUs)".into());
+    names.push(("temperature".into(), TEMP_CLASS.into()));
+    names.push(("CPU use (% of all CPUs)".into(), CPU_CLASS.into()));
 
     let mut out = String::from("<figure class=\"chart-figure\" id=\"chart-timeline\">");
     out.push_str(&svg.finish());
     out.push_str("<figcaption>Clock per cluster, temperature and CPU use over the run; numbered bands are the phases.</figcaption>");
-    out.push_str(&legend(&names));
+    out.push_str(&legend_with(&names));
     if !t.bands.is_empty() {
         out.push_str("<ol class=\"phases\">");
         for b in &t.bands {
@@ -596,7 +609,9 @@ mod tests {
         assert_eq!(t.clocks[0].name, "big");
         let xs: Vec<f64> = t.clocks[0].pts.iter().map(|p| p.0).collect();
         assert_eq!(xs, vec![0.0, 10.0, 20.0, 30.0]);
-        assert_eq!(t.bands[1].start_s, 0.0);
-        assert_eq!(t.bands[1].end_s, 20.0);
+        // Bands in time order: the snapshot printed first comes last.
+        assert_eq!((t.bands[0].start_s, t.bands[0].end_s), (0.0, 20.0));
+        assert_eq!(t.bands[1].start_s, 30.0);
+        assert!(t.bands[1].label.contains("snapshot"));
     }
 }

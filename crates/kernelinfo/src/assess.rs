@@ -171,8 +171,10 @@ pub fn verdict(
                 Status::EndOfLife => Level::Critical,
                 _ => Level::Unknown,
             };
-            let by = who.map(|w| format!(" ({w} build)")).unwrap_or_default();
-            (level, format!("{status}{by}{behind}"))
+            let by = who
+                .map(|w| format!("{w} build of kernel.org {series}: "))
+                .unwrap_or_default();
+            (level, format!("{by}{status}{behind}"))
         }
         Kind::Downstream => {
             let level = match up.status {

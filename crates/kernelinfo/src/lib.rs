@@ -172,6 +172,9 @@ pub fn render(r: &Report) -> String {
                 ));
             }
             let _ = writeln!(w, "Config:         {s}: {}", parts.join(", "));
+            if let Some(p) = &c.problem {
+                let _ = writeln!(w, "                ({p})");
+            }
         }
         None => {
             let flags: Vec<&str> = r

@@ -58,6 +58,7 @@ pub fn read_config(root: &Root, release: Option<&str>) -> Config {
             Ok(text) => {
                 let mut c = config::parse(&text);
                 c.source = Some(path);
+                c.problem = (!problems.is_empty()).then(|| problems.join("; "));
                 return c;
             }
             Err(a) if a.reason == "missing" => {}

@@ -326,7 +326,12 @@ fn non_longterm_series_end_of_life() {
     assert_eq!(kind(&r), Kind::Mainline);
     assert_eq!(who(&r), Some("Fedora"));
     assert_eq!(status(&r), Status::EndOfLife);
-    assert!(r.verdict.contains("(Fedora build)"));
+    assert!(
+        r.verdict
+            .starts_with("Fedora build of kernel.org 6.10: series 6.10 is end of life"),
+        "{}",
+        r.verdict
+    );
     assert!(
         r.verdict
             .contains("6.10.6 is 8 point releases behind 6.10.14"),

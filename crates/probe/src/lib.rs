@@ -18,6 +18,7 @@ pub mod cpufreq;
 pub mod identity;
 pub mod memory;
 pub mod rpi;
+pub mod runstate;
 pub mod snapshot;
 pub mod thermal;
 pub mod topology;

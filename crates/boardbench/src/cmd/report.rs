@@ -1,11 +1,122 @@
-//! `boardbench report`: Render a stored or saved result document (HTML with charts).
+//! `boardbench report RUN --html FILE [--against RUN …] [--db URL]`: one self-contained HTML
+//! page for a run (summary, findings, charts as inline SVG; no scripts, no network).
+//!
+//! RUN is a result-document JSON file (from `run --out`, `import --out`, `results show --json`)
+//! or the id of a run in the results database. The database is only read, and only opened when
+//! an id is given; a missing SQLite file is an error rather than a new empty database. The page
+//! itself is rendered by the `report` crate.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use model::document::{ResultDocument, SCHEMA_VERSION};
+use store::{Location, Store};
 
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The run: a result-document JSON file, or a run id in the results database.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// Write the HTML report to this file (`-` = standard output).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub html: PathBuf,
+    /// Another run to set beside it in the bars (file or id; repeatable).
+    #[arg(long, value_name = "RUN")]
+    pub against: Vec<String>,
+    /// The results database for run ids: a file path, `sqlite:PATH` or `postgres://…`.
+    /// Default: root /var/lib/boardbench/results.sqlite, others
+    /// ~/.local/share/boardbench/results.sqlite.
+    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `report` is not implemented yet in this release");
-    Ok(1)
+/// The database, opened on first use.
+struct Db<'a> {
+    url: Option<&'a str>,
+    store: Option<Store>,
+}
+
+impl Db<'_> {
+    fn get(&mut self) -> anyhow::Result<&mut Store> {
+        if self.store.is_none() {
+            let loc = Location::resolve(self.url);
+            if let Location::Sqlite(path) = &loc
+                && !path.exists()
+            {
+                bail!("no results database at {}", path.display());
+            }
+            let store = Store::open(&loc).map_err(|e| {
+                anyhow::anyhow!("cannot open the results database {}: {e}", loc.display())
+            })?;
+            self.store = Some(store);
+        }
+        Ok(self.store.as_mut().expect("opened above"))
+    }
+}
+
+/// A document with the name it goes by beside others.
+fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
+    let path = Path::new(arg);
+    let (value, fallback_name) = if path.is_file() {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| arg.to_string());
+        (v, name)
+    } else if let Ok(id) = arg.trim().trim_start_matches('#').parse::<i64>() {
+        let run = db
+            .get()?
+            .run(id)
+            .map_err(|e| anyhow::anyhow!("cannot read run {id}: {e}"))?
+            .with_context(|| format!("no run {id} in the results database"))?;
+        (run.document, format!("run {id}"))
+    } else {
+        bail!("{arg}: no such file, and not a run id");
+    };
+    let version = value.get("schema_version").and_then(|v| v.as_u64());
+    if let Some(v) = version
+        && v > u64::from(SCHEMA_VERSION)
+    {
+        bail!(
+            "{arg}: document schema version {v} is newer than this boardbench knows ({SCHEMA_VERSION}); update boardbench"
+        );
+    }
+    let doc: ResultDocument =
+        serde_json::from_value(value).with_context(|| format!("{arg}: not a result document"))?;
+    let name = doc
+        .device
+        .clone()
+        .or_else(|| doc.imported.as_ref().and_then(|i| i.device.clone()))
+        .map(|d| format!("{d} ({fallback_name})"))
+        .unwrap_or(fallback_name);
+    Ok((name, doc))
+}
+
+pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
+    let mut db = Db {
+        url: args.db.as_deref(),
+        store: None,
+    };
+    let (_, doc) = load(&args.run, &mut db)?;
+    let others = args
+        .against
+        .iter()
+        .map(|a| load(a, &mut db))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let html = report::html(&doc, &others);
+    if args.html.as_os_str() == "-" {
+        use std::io::Write;
+        std::io::stdout().lock().write_all(html.as_bytes())?;
+    } else {
+        std::fs::write(&args.html, html)
+            .with_context(|| format!("cannot write {}", args.html.display()))?;
+        eprintln!("report written to {}", args.html.display());
+    }
+    Ok(0)
 }

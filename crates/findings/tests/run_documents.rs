@@ -1,0 +1,497 @@
+//! Findings on `boardbench run` documents built in Rust: the clean run has none, and each kind
+//! is triggered by the smallest change that should trigger it.
+
+mod common;
+
+use boardbench_findings::{analyse, kinds, trustworthy};
+use common::*;
+use model::document::Severity;
+use model::machine::{DeviceTree, RpiFirmware, SwapKind, Throttled, Virtualization, Zswap};
+use model::run::{
+    IdleGate, PowercapConstraint, PowercapZone, ProcessUse, RpiConfig, SettingChange,
+    ThermalThrottle, kind,
+};
+
+#[test]
+fn clean_run_has_no_findings() {
+    let doc = clean_run();
+    let f = analyse(&doc);
+    assert!(f.is_empty(), "{f:#?}");
+    assert!(trustworthy(&f));
+}
+
+#[test]
+fn throttling_below_max_grew() {
+    let mut doc = clean_run();
+    // 60 s at 1416 MHz: twice what the clock walk there could explain (31 s).
+    after_mut(&mut doc).policies[0].time_in_state = times(&[
+        (408_000, 101.5),
+        (1_008_000, 6.5),
+        (1_416_000, 66.5),
+        (1_800_000, 285.5),
+    ]);
+    let f = one(&doc, kinds::THROTTLING, Severity::Invalid);
+    assert_eq!(
+        f.message,
+        "ATTENTION: Throttling occured. Check the log for details."
+    );
+    assert!(f.evidence[0].starts_with("Throttling statistics"), "{f:#?}");
+    assert!(
+        f.evidence.iter().any(|e| e == "1800 MHz:  235.50 sec"),
+        "{f:#?}"
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e
+                == "1416 MHz:   61.50 sec  (clock check at this OPP: up to 31.0 sec expected)")
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.starts_with("30.50 sec below 1800 MHz"))
+    );
+    assert!(!trustworthy(&analyse(&doc)));
+}
+
+#[test]
+fn throttling_outside_the_clock_walk_has_no_allowance() {
+    let mut doc = clean_run();
+    // 2 s on 1008 MHz are explained by the walk; the same 2 s without a walk are not.
+    after_mut(&mut doc).policies[0].time_in_state[1].seconds = 7.0;
+    assert!(of_kind(&doc, kinds::THROTTLING).is_empty());
+    phase_mut(&mut doc, kind::CLOCK).clock.clear();
+    one(&doc, kinds::THROTTLING, Severity::Invalid);
+}
+
+#[test]
+fn max_khz_skips_throttling_with_a_note() {
+    let mut doc = clean_run();
+    after_mut(&mut doc).policies[0].time_in_state[2].seconds = 300.0;
+    run_mut(&mut doc).options.max_khz = Some(1_416_000);
+    assert!(of_kind(&doc, kinds::THROTTLING).is_empty());
+    let f = one(&doc, kinds::THROTTLING_UNCHECKED, Severity::Info);
+    assert!(f.message.contains("MaxKHz=1416000"), "{}", f.message);
+}
+
+#[test]
+fn no_time_in_state_says_so() {
+    let mut doc = clean_run();
+    after_mut(&mut doc).policies[0].time_in_state.clear();
+    before_mut(&mut doc).policies[0].time_in_state.clear();
+    one(&doc, kinds::THROTTLING_UNCHECKED, Severity::Info);
+    assert!(trustworthy(&analyse(&doc)));
+}
+
+#[test]
+fn capped_policy() {
+    let mut doc = clean_run();
+    before_mut(&mut doc).policies[0].scaling_max_khz = Some(1_416_000);
+    let f = one(&doc, kinds::POLICY_CAPPED, Severity::Warning);
+    assert!(f.evidence[0].contains("1416 MHz < cpuinfo_max_freq 1800 MHz"));
+    // Time at the cap is not throttling.
+    assert!(of_kind(&doc, kinds::THROTTLING).is_empty());
+}
+
+#[test]
+fn fake_clock_at_the_top_opp() {
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::CLOCK).clock[0].mhz = 1_700.0; // claims 1800
+    let f = one(&doc, kinds::FAKE_CLOCK, Severity::Warning);
+    assert!(f.message.contains("-5.6 %"), "{}", f.message);
+    assert!(f.evidence[0].contains("Cpufreq OPP: 1800    Measured: 1700"));
+    // A lower OPP off by 5 %: only worth knowing.
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::CLOCK).clock[3].mhz = 388.0; // 408 claimed
+    one(&doc, kinds::FAKE_CLOCK, Severity::Info);
+    // Within ±3 %: nothing.
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::CLOCK).clock[0].mhz = 1_760.0;
+    assert!(of_kind(&doc, kinds::FAKE_CLOCK).is_empty());
+}
+
+#[test]
+fn clock_lower_after_the_hot_phase() {
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::CLOCK_HOT).clock[0].mhz = 1_700.0; // cold 1791
+    let f = one(&doc, kinds::CLOCK_DROP, Severity::Invalid);
+    assert!(
+        f.evidence[0].starts_with("cpu0: 1791 MHz cold, 1700 MHz"),
+        "{f:#?}"
+    );
+    // 2 % is within sbc-bench's 3 %.
+    phase_mut(&mut doc, kind::CLOCK_HOT).clock[0].mhz = 1_760.0;
+    assert!(of_kind(&doc, kinds::CLOCK_DROP).is_empty());
+    // In a VM it is only a warning.
+    phase_mut(&mut doc, kind::CLOCK_HOT).clock[0].mhz = 1_700.0;
+    vm(&mut doc, "kvm");
+    one(&doc, kinds::CLOCK_DROP, Severity::Warning);
+}
+
+fn vm(doc: &mut model::document::ResultDocument, kind: &str) {
+    doc.machine.as_mut().unwrap().identity.virtualization = Some(Virtualization {
+        kind: kind.into(),
+        evidence: vec!["cpuinfo flag hypervisor".into()],
+        container: (kind == "container").then(|| "docker".into()),
+    });
+}
+
+#[test]
+fn swapping_zram_and_disk() {
+    let mut doc = clean_run();
+    after_mut(&mut doc).swaps[0].used_kib = Some(50_000);
+    let f = one(&doc, kinds::SWAPPING, Severity::Invalid);
+    assert_eq!(
+        f.message,
+        "Swapping (zram) has occured invalidating benchmark scores."
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e == "/dev/zram0 (zram): 1024 → 50000 KiB")
+    );
+    let mut doc = clean_run();
+    before_mut(&mut doc).swaps = vec![swap("/swapfile", SwapKind::File, 0)];
+    after_mut(&mut doc).swaps = vec![swap("/swapfile", SwapKind::File, 4096)];
+    let f = one(&doc, kinds::SWAPPING, Severity::Invalid);
+    assert!(f.message.contains("/swapfile (file)"), "{}", f.message);
+    // Less swap used afterwards is no swapping.
+    let mut doc = clean_run();
+    after_mut(&mut doc).swaps[0].used_kib = Some(0);
+    assert!(of_kind(&doc, kinds::SWAPPING).is_empty());
+}
+
+#[test]
+fn zswap_on_top_of_zram() {
+    let mut doc = clean_run();
+    after_mut(&mut doc).zswap = Some(Zswap {
+        enabled: Some(true),
+        compressor: Some("lz4".into()),
+        zpool: Some("z3fold".into()),
+        max_pool_percent: Some(20),
+    });
+    one(&doc, kinds::ZSWAP_ON_ZRAM, Severity::Info);
+    after_mut(&mut doc).swaps[0].used_kib = Some(9_999);
+    one(&doc, kinds::ZSWAP_ON_ZRAM, Severity::Warning);
+    after_mut(&mut doc).zswap.as_mut().unwrap().enabled = Some(false);
+    assert!(of_kind(&doc, kinds::ZSWAP_ON_ZRAM).is_empty());
+}
+
+#[test]
+fn oom_kills_from_vmstat_and_kmsg() {
+    let mut doc = clean_run();
+    after_mut(&mut doc).oom_kills = Some(2);
+    let f = one(&doc, kinds::OOM_KILL, Severity::Invalid);
+    assert!(
+        f.message.starts_with("2 oom-killer invocation(s)"),
+        "{}",
+        f.message
+    );
+    let mut doc = clean_run();
+    let k = run_mut(&mut doc).kmsg.as_mut().unwrap();
+    k.lines
+        .push(kmsg("7z invoked oom-killer: gfp_mask=0x140dca"));
+    k.lines.push(kmsg(
+        "Out of memory: Killed process 1234 (7z) total-vm:1000kB",
+    ));
+    let f = one(&doc, kinds::OOM_KILL, Severity::Invalid);
+    assert!(
+        f.message.starts_with("1 oom-killer invocation(s)"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.starts_with("Out of memory: Killed process"))
+    );
+}
+
+#[test]
+fn background_activity_in_single_threaded_phases() {
+    let mut doc = clean_run();
+    // 4 CPUs: one busy core is 25 %; 27.5 % on average is 2.5 % too much (tolerance 1 %).
+    for s in phase_mut(&mut doc, kind::SEVENZIP_SINGLE)
+        .samples
+        .iter_mut()
+        .skip(1)
+    {
+        s.cpu.as_mut().unwrap().cpu = 29.8;
+    }
+    let f = one(&doc, kinds::BACKGROUND_ACTIVITY, Severity::Invalid);
+    assert!(
+        f.message.contains("above the benchmark's own 25.0%"),
+        "{}",
+        f.message
+    );
+    // One peak of 31 % (6 % over, tolerance 5 %) is enough as well.
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::MEMBW).samples[4]
+        .cpu
+        .as_mut()
+        .unwrap()
+        .cpu = 31.0;
+    one(&doc, kinds::BACKGROUND_ACTIVITY, Severity::Invalid);
+    // The first sample of a phase (the tool starting) does not count, nor do multi-threaded
+    // phases.
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::MEMBW).samples[0]
+        .cpu
+        .as_mut()
+        .unwrap()
+        .cpu = 90.0;
+    assert!(of_kind(&doc, kinds::BACKGROUND_ACTIVITY).is_empty());
+}
+
+#[test]
+fn system_activity_peaks() {
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::SEVENZIP_MULTI).samples[3]
+        .cpu
+        .as_mut()
+        .unwrap()
+        .sys = 20.0;
+    let f = one(&doc, kinds::SYSTEM_ACTIVITY, Severity::Warning);
+    assert!(f.message.contains("20.0% max"), "{}", f.message);
+}
+
+#[test]
+fn killed_and_offlined_cores() {
+    let mut doc = clean_run();
+    run_mut(&mut doc)
+        .kmsg
+        .as_mut()
+        .unwrap()
+        .lines
+        .push(kmsg("[  566.894532] CPU13: shutdown"));
+    let f = one(&doc, kinds::CORES_KILLED, Severity::Invalid);
+    assert!(f.message.contains("(cpu13)"), "{}", f.message);
+    let mut doc = clean_run();
+    after_mut(&mut doc).online_cpus = vec![0, 1];
+    let f = one(&doc, kinds::CORES_KILLED, Severity::Invalid);
+    assert!(f.message.contains("cpu2, cpu3"), "{}", f.message);
+}
+
+#[test]
+fn raspberry_pi_bits_and_kmsg() {
+    let mut doc = clean_run();
+    before_mut(&mut doc).rpi_throttled = Some(0);
+    after_mut(&mut doc).rpi_throttled = Some(0x2_0002); // capped now, capping occurred
+    let f = one(&doc, kinds::FREQUENCY_CAPPING, Severity::Invalid);
+    assert!(
+        f.evidence[0].contains("0x0 before, 0x20002 after"),
+        "{f:#?}"
+    );
+    assert!(of_kind(&doc, kinds::UNDERVOLTAGE).is_empty());
+    // Under-voltage alone (sbc-bench stays silent about it).
+    after_mut(&mut doc).rpi_throttled = Some(0x1_0000);
+    one(&doc, kinds::UNDERVOLTAGE, Severity::Invalid);
+    // Occurred before the run already: a warning. The start value may come from the machine.
+    let mut doc = clean_run();
+    doc.machine.as_mut().unwrap().rpi = Some(RpiFirmware {
+        throttled: Some(Throttled {
+            raw: 0x1_0000,
+            ..Throttled::default()
+        }),
+        ..RpiFirmware::default()
+    });
+    after_mut(&mut doc).rpi_throttled = Some(0x1_0000);
+    one(&doc, kinds::UNDERVOLTAGE, Severity::Warning);
+    // The kernel's line alone.
+    let mut doc = clean_run();
+    run_mut(&mut doc)
+        .kmsg
+        .as_mut()
+        .unwrap()
+        .lines
+        .push(kmsg("hwmon hwmon1: Undervoltage detected!"));
+    one(&doc, kinds::UNDERVOLTAGE, Severity::Invalid);
+    // Soft limit and firmware throttling bits.
+    let mut doc = clean_run();
+    before_mut(&mut doc).rpi_throttled = Some(0);
+    after_mut(&mut doc).rpi_throttled = Some(0xC_0000);
+    one(&doc, kinds::FIRMWARE_THROTTLING, Severity::Invalid);
+    one(&doc, kinds::SOFT_TEMP_LIMIT, Severity::Invalid);
+}
+
+fn rpi(doc: &mut model::document::ResultDocument, model: &str, settings: &[(&str, &str)]) {
+    doc.machine.as_mut().unwrap().identity.device_tree = Some(DeviceTree {
+        model: Some(model.into()),
+        compatible: vec!["raspberrypi,4-model-b".into()],
+    });
+    before_mut(doc).rpi_config = Some(RpiConfig {
+        path: "/boot/firmware/config.txt".into(),
+        settings: settings
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    });
+}
+
+#[test]
+fn raspberry_pi_config() {
+    let mut doc = clean_run();
+    rpi(
+        &mut doc,
+        "Raspberry Pi 3 Model B Plus Rev 1.3",
+        &[("dtparam", "audio=on")],
+    );
+    one(&doc, kinds::RPI_TEMP_SOFT_LIMIT, Severity::Warning);
+    rpi(
+        &mut doc,
+        "Raspberry Pi 3 Model B Plus Rev 1.3",
+        &[("temp_soft_limit", "70")],
+    );
+    assert!(of_kind(&doc, kinds::RPI_TEMP_SOFT_LIMIT).is_empty());
+
+    rpi(
+        &mut doc,
+        "Raspberry Pi 4 Model B Rev 1.4",
+        &[("arm_freq", "1800")],
+    );
+    let f = one(&doc, kinds::RPI_ARM_BOOST, Severity::Info);
+    assert!(f.message.starts_with("Silly settings"), "{}", f.message);
+    rpi(
+        &mut doc,
+        "Raspberry Pi 4 Model B Rev 1.4",
+        &[("arm_boost", "1")],
+    );
+    assert!(of_kind(&doc, kinds::RPI_ARM_BOOST).is_empty());
+    // B0 steppings (Rev 1.1/1.2) cannot boost.
+    rpi(&mut doc, "Raspberry Pi 4 Model B Rev 1.2", &[]);
+    assert!(of_kind(&doc, kinds::RPI_ARM_BOOST).is_empty());
+}
+
+#[test]
+fn powercap_limits() {
+    let zone = |limit_w: u64, energy: u64| PowercapZone {
+        path: "/sys/devices/virtual/powercap/intel-rapl/intel-rapl:0".into(),
+        name: "package-0".into(),
+        enabled: Some(true),
+        energy_uj: Some(energy),
+        constraints: vec![PowercapConstraint {
+            name: "long_term".into(),
+            power_limit_uw: Some(limit_w * 1_000_000),
+            time_window_us: Some(28_000_000),
+            max_power_uw: Some(28_000_000),
+        }],
+    };
+    let mut doc = clean_run();
+    before_mut(&mut doc).powercap = vec![zone(28, 0)];
+    after_mut(&mut doc).powercap = vec![zone(28, 3_000_000_000)];
+    let f = one(&doc, kinds::POWERCAP, Severity::Info);
+    // 3000 J over 300 s.
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e == "package-0: 10.0 W average over the run"),
+        "{f:#?}"
+    );
+    before_mut(&mut doc).powercap = vec![zone(15, 0)];
+    one(&doc, kinds::POWERCAP, Severity::Warning);
+}
+
+#[test]
+fn x86_thermal_throttle_counters() {
+    let counters = |n| ThermalThrottle {
+        cpu: 0,
+        core_throttle_count: Some(n),
+        package_throttle_count: Some(0),
+    };
+    let mut doc = clean_run();
+    before_mut(&mut doc).thermal_throttle = vec![counters(3)];
+    after_mut(&mut doc).thermal_throttle = vec![counters(3)];
+    assert!(of_kind(&doc, kinds::THERMAL_THROTTLE).is_empty());
+    after_mut(&mut doc).thermal_throttle = vec![counters(10)];
+    one(&doc, kinds::THERMAL_THROTTLE, Severity::Invalid);
+}
+
+#[test]
+fn governor_and_restore() {
+    let mut doc = clean_run();
+    before_mut(&mut doc).policies[0].governor = Some("schedutil".into());
+    one(&doc, kinds::GOVERNOR, Severity::Warning);
+    run_mut(&mut doc).options.tune = false;
+    one(&doc, kinds::GOVERNOR, Severity::Info);
+
+    let mut doc = clean_run();
+    run_mut(&mut doc).settings = vec![SettingChange {
+        path: "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor".into(),
+        before: "schedutil".into(),
+        set: "performance".into(),
+        after: Some("performance".into()),
+    }];
+    one(&doc, kinds::SETTINGS_NOT_RESTORED, Severity::Warning);
+    run_mut(&mut doc).settings[0].after = Some("schedutil\n".into());
+    assert!(of_kind(&doc, kinds::SETTINGS_NOT_RESTORED).is_empty());
+}
+
+#[test]
+fn falling_7zip_scores() {
+    let mut doc = clean_run();
+    doc.measurements = vec![rating(5000.0), rating(4800.0), rating(4600.0)];
+    let f = one(&doc, kinds::SEVENZIP_FALLING, Severity::Invalid);
+    assert!(f.message.contains("5000 → 4600 MIPS"), "{}", f.message);
+    // One steady step: not the throttling pattern.
+    doc.measurements = vec![rating(5000.0), rating(4990.0), rating(4600.0)];
+    assert!(of_kind(&doc, kinds::SEVENZIP_FALLING).is_empty());
+}
+
+#[test]
+fn sevenzip_not_comparable() {
+    let mut doc = clean_run();
+    phase_mut(&mut doc, kind::SEVENZIP_MULTI).tool_runs = vec![sevenzip_tool_run(false); 3];
+    let f = one(&doc, kinds::SEVENZIP_NOT_COMPARABLE, Severity::Info);
+    assert_eq!(f.evidence, ["7-Zip 26.02 (/usr/bin/7z)"]);
+}
+
+#[test]
+fn vm_guest_and_container() {
+    let mut doc = clean_run();
+    vm(&mut doc, "kvm");
+    let f = one(&doc, kinds::VM_GUEST, Severity::Warning);
+    assert!(f.message.contains("host's mood"), "{}", f.message);
+    assert!(f.evidence.iter().any(|e| e.starts_with("steal time")));
+    vm(&mut doc, "container");
+    one(&doc, kinds::VM_GUEST, Severity::Info);
+}
+
+#[test]
+fn busy_machine_at_start() {
+    let mut doc = clean_run();
+    run_mut(&mut doc).idle_gate = Some(IdleGate {
+        passed: false,
+        waited_s: 600.0,
+        load1_below: 0.1,
+        cpu_pct_below: 2.5,
+        window_s: 30.0,
+        load1: Some(1.9),
+        cpu_pct: Some(48.0),
+        reason: "gave up after 600 s".into(),
+        top_processes: vec![ProcessUse {
+            pid: 42,
+            command: "apt".into(),
+            cpu_pct: 95.0,
+        }],
+    });
+    let f = one(&doc, kinds::BUSY_AT_START, Severity::Invalid);
+    assert!(f.evidence.iter().any(|e| e.contains("apt")));
+}
+
+#[test]
+fn sorted_by_severity_and_deterministic() {
+    let mut doc = clean_run();
+    vm(&mut doc, "kvm"); // warning
+    after_mut(&mut doc).swaps[0].used_kib = Some(50_000); // invalid
+    run_mut(&mut doc).options.max_khz = Some(1_416_000); // info
+    let f = analyse(&doc);
+    let sev: Vec<Severity> = f.iter().map(|f| f.severity).collect();
+    let mut sorted = sev.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(sev, sorted);
+    assert_eq!(sev.first(), Some(&Severity::Invalid));
+    assert_eq!(sev.last(), Some(&Severity::Info));
+    assert_eq!(f, analyse(&doc));
+    // Messages are one line.
+    assert!(f.iter().all(|f| !f.message.contains('\n')));
+}

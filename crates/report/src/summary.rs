@@ -1,0 +1,194 @@
+//! The summary at the top: what machine, which software, the headline numbers, how the run went
+//! (phases) or where the imported log came from. Identity columns come from the store's
+//! `extract::columns`, so the report names a run exactly as `results list` does.
+
+use std::fmt::Write;
+
+use model::document::ResultDocument;
+use model::run::PhaseStatus;
+
+use crate::chart::compare;
+use crate::escape::esc;
+use crate::svg;
+
+/// The identity columns of a document.
+pub fn columns(doc: &ResultDocument) -> store::extract::RunColumns {
+    serde_json::to_value(doc)
+        .map(|v| store::extract::columns(&v))
+        .unwrap_or_default()
+}
+
+fn fact(out: &mut String, name: &str, value: Option<&str>) {
+    if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
+        let _ = write!(out, "<tr><th>{}</th><td>{}</td></tr>", esc(name), esc(v));
+    }
+}
+
+fn cpus(list: &[u32]) -> String {
+    // "0-3" for a contiguous range, else "0,2,5".
+    match (list.first(), list.last()) {
+        (Some(a), Some(b)) if list.len() >= 2 && (*b - *a) as usize + 1 == list.len() => {
+            format!("{a}-{b}")
+        }
+        _ => list
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+    }
+}
+
+/// The summary section.
+pub fn render(doc: &ResultDocument) -> String {
+    let c = columns(doc);
+    let mut out = String::from("<section id=\"summary\"><h2>Summary</h2><table class=\"facts\">");
+    fact(&mut out, "Device", c.device.as_deref());
+    fact(&mut out, "SoC", c.soc.as_deref());
+    if let Some(m) = &doc.machine {
+        for (i, cl) in m.clusters.iter().enumerate() {
+            let mut s = format!("cpu{}", cpus(&cl.cpus));
+            if let Some(n) = &cl.core_name {
+                let _ = write!(s, " {n}");
+            }
+            if let Some(k) = cl.max_khz {
+                let _ = write!(s, ", up to {} MHz", k / 1000);
+            }
+            fact(&mut out, &format!("Cluster {i}"), Some(&s));
+        }
+    }
+    if let Some(log) = &doc.imported
+        && !log.core_types.is_empty()
+    {
+        fact(&mut out, "Core types", Some(&log.core_types.join(", ")));
+    }
+    fact(&mut out, "Measured clock", c.clockspeed.as_deref());
+    fact(&mut out, "Architecture", c.arch.as_deref());
+    fact(&mut out, "Kernel", c.kernel.as_deref());
+    fact(&mut out, "Distribution", c.distro.as_deref());
+    fact(&mut out, "Started", c.started.as_deref());
+    fact(&mut out, "Finished", doc.finished.as_deref());
+    if let Some(run) = &doc.run {
+        let profile = format!(
+            "{} profile, {} s{}",
+            if run.profile.is_empty() {
+                "unknown"
+            } else {
+                &run.profile
+            },
+            svg::num(run.duration_s),
+            if run.options.tune {
+                ", governors set to performance"
+            } else {
+                ""
+            }
+        );
+        fact(&mut out, "Run", Some(&profile));
+    }
+    if let Some(log) = &doc.imported {
+        let mut s = format!("sbc-bench log {}", log.source);
+        if let Some(v) = &log.sbc_bench_version {
+            let _ = write!(s, " ({v})");
+        }
+        fact(&mut out, "Imported from", Some(&s));
+        fact(&mut out, "Log date", log.date.as_deref());
+    }
+    fact(&mut out, "Producer", c.producer.as_deref());
+    out.push_str("</table>");
+
+    out.push_str("<h3>Headline numbers</h3><table class=\"headline\"><tr>");
+    let h = compare::headline(doc);
+    let figs = compare::figures(&h);
+    for (name, unit, _) in &figs {
+        let _ = write!(
+            out,
+            "<th>{} <span class=\"dim\">{}</span></th>",
+            esc(name),
+            esc(unit)
+        );
+    }
+    out.push_str("</tr><tr>");
+    for (_, _, v) in &figs {
+        let _ = write!(
+            out,
+            "<td class=\"num\">{}</td>",
+            v.map(svg::num).unwrap_or_else(|| "–".into())
+        );
+    }
+    out.push_str("</tr></table>");
+
+    if let Some(run) = &doc.run
+        && !run.phases.is_empty()
+    {
+        out.push_str("<h3>Phases</h3><table class=\"phases\"><tr><th>#</th><th>phase</th><th>status</th><th>seconds</th><th>samples</th></tr>");
+        for (i, p) in run.phases.iter().enumerate() {
+            let status = match p.status {
+                PhaseStatus::Done => "done".to_string(),
+                PhaseStatus::Skipped => format!("skipped: {}", p.reason.as_deref().unwrap_or("")),
+                PhaseStatus::Failed => format!("failed: {}", p.reason.as_deref().unwrap_or("")),
+            };
+            let secs = p.finished_unix_ms.saturating_sub(p.started_unix_ms) as f64 / 1000.0;
+            let title = if p.title.is_empty() {
+                &p.kind
+            } else {
+                &p.title
+            };
+            let _ = write!(
+                out,
+                "<tr><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                i + 1,
+                esc(title),
+                esc(status.trim_end_matches(": ")),
+                svg::num(secs),
+                p.samples.len()
+            );
+        }
+        out.push_str("</table>");
+    }
+    if let Some(log) = &doc.imported
+        && !log.problems.is_empty()
+    {
+        out.push_str("<h3>Import problems</h3><ul>");
+        for p in &log.problems {
+            let _ = write!(out, "<li>{}</li>", esc(p));
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</section>");
+    out
+}
+
+/// The findings section (most severe first).
+pub fn findings(doc: &ResultDocument) -> String {
+    let mut out = String::from("<section id=\"findings\"><h2>Findings</h2>");
+    if doc.findings.is_empty() {
+        out.push_str("<p class=\"dim\">No findings: nothing the analysis looks for was seen.</p>");
+    } else {
+        let mut f: Vec<_> = doc.findings.iter().collect();
+        f.sort_by_key(|x| std::cmp::Reverse(x.severity));
+        out.push_str("<ul class=\"findings\">");
+        for x in f {
+            let sev = match x.severity {
+                model::document::Severity::Info => "info",
+                model::document::Severity::Warning => "warning",
+                model::document::Severity::Invalid => "invalid",
+            };
+            let _ = write!(
+                out,
+                "<li class=\"sev-{sev}\"><span class=\"badge\">{sev}</span>{} <span class=\"dim\">({})</span>",
+                esc(&x.message),
+                esc(&x.kind)
+            );
+            if !x.evidence.is_empty() {
+                out.push_str("<ul class=\"evidence\">");
+                for e in &x.evidence {
+                    let _ = write!(out, "<li><code>{}</code></li>", esc(e));
+                }
+                out.push_str("</ul>");
+            }
+            out.push_str("</li>");
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</section>");
+    out
+}

@@ -1,0 +1,252 @@
+//! Small formatting helpers shared by the renderers.
+
+use chrono::{DateTime, FixedOffset};
+use model::document::{ResultDocument, Severity};
+use model::machine::MachineInfo;
+
+/// sbc-bench's block separator: a line of 74 `#`.
+pub const SEPARATOR: &str =
+    "##########################################################################";
+
+/// "0-3", "4", "0,2,4", "0-3,6": a CPU list as the kernel writes it.
+pub fn span(cpus: &[u32]) -> String {
+    let mut v = cpus.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j].checked_add(1) == Some(v[j + 1]) {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", v[i], v[j])
+        } else {
+            v[i].to_string()
+        });
+        i = j + 1;
+    }
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(",")
+    }
+}
+
+/// "cpu0-cpu3", "cpu4": the form of sbc-bench's clock check headings (contiguous CPUs), or
+/// "cpu0,2,4" otherwise.
+pub fn cpu_range(cpus: &[u32]) -> String {
+    let mut v = cpus.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    match v.as_slice() {
+        [] => "cpu?".into(),
+        [one] => format!("cpu{one}"),
+        [first, .., last] if v.windows(2).all(|w| w[0].checked_add(1) == Some(w[1])) => {
+            format!("cpu{first}-cpu{last}")
+        }
+        _ => format!("cpu{}", span(&v)),
+    }
+}
+
+/// Removes ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`, and two-character
+/// escapes): tool output (cpuminer colours its lines) and names must not colour the log.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('[') => {
+                for d in it.by_ref() {
+                    if ('@'..='~').contains(&d) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(d) = it.next() {
+                    if d == '\u{7}' {
+                        break;
+                    }
+                    if d == '\u{1b}' {
+                        it.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Multi-line tool output made fit for a log: ANSI removed, carriage returns turned into line
+/// ends (progress lines), other control characters dropped, trailing blanks and blank lines cut.
+pub fn clean_block(s: &str) -> String {
+    let s = strip_ansi(s).replace("\r\n", "\n").replace('\r', "\n");
+    let lines: Vec<String> = s
+        .lines()
+        .map(|l| {
+            l.chars()
+                .filter(|c| *c == '\t' || !c.is_control())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    let mut text = lines.join("\n");
+    let trimmed = text.trim_end().len();
+    text.truncate(trimmed);
+    // Leading blank lines too: the block's heading already has a blank line after it.
+    text.trim_start_matches('\n').to_string()
+}
+
+/// A value that must stay on one line (names, messages, table cells): ANSI and control
+/// characters removed, runs of white space collapsed.
+pub fn one_line(s: &str) -> String {
+    strip_ansi(s)
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How a severity reads in the log and on the terminal.
+pub fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Info => "info",
+        Severity::Warning => "warning",
+        Severity::Invalid => "INVALID",
+    }
+}
+
+/// KiB as a human size: "512 KiB", "8.0 MiB", "15.4 GiB".
+pub fn kib(k: u64) -> String {
+    const MI: f64 = 1024.0;
+    const GI: f64 = 1024.0 * 1024.0;
+    let f = k as f64;
+    if f >= GI {
+        format!("{:.1} GiB", f / GI)
+    } else if f >= MI {
+        format!("{:.1} MiB", f / MI)
+    } else {
+        format!("{k} KiB")
+    }
+}
+
+/// Seconds as awk prints `x/100` of a time_in_state value: "2083.27", "7.5", "0".
+pub fn seconds(s: f64) -> String {
+    if !s.is_finite() {
+        return "?".into();
+    }
+    let t = format!("{s:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    if t.is_empty() || t == "-" || t == "-0" {
+        "0".into()
+    } else {
+        t.to_string()
+    }
+}
+
+/// The time zone the run's wall-clock times are shown in: the offset of the recorded ISO
+/// timestamps (so the log shows the run machine's local time, whatever machine renders it).
+pub fn offset_of(doc: &ResultDocument) -> FixedOffset {
+    let utc = FixedOffset::east_opt(0).expect("zero offset is valid");
+    let candidates = doc.started.iter().chain(
+        doc.run
+            .iter()
+            .flat_map(|r| r.phases.iter().map(|p| &p.started)),
+    );
+    for iso in candidates {
+        if let Ok(t) = DateTime::parse_from_rfc3339(iso) {
+            return *t.offset();
+        }
+    }
+    utc
+}
+
+/// The device name: what the user called it, else the device tree model, else DMI, else what an
+/// imported log said.
+pub fn device_name(doc: &ResultDocument) -> Option<String> {
+    let m = doc.machine.as_ref();
+    let id = m.map(|m| &m.identity);
+    let dmi = id.and_then(|i| {
+        let name = i.dmi.product_name.as_deref()?;
+        Some(match i.dmi.sys_vendor.as_deref() {
+            Some(v) if !name.starts_with(v) => format!("{v} {name}"),
+            _ => name.to_string(),
+        })
+    });
+    [
+        doc.device.clone(),
+        doc.imported.as_ref().and_then(|i| i.device.clone()),
+        id.and_then(|i| i.device_tree.as_ref()?.model.clone()),
+        dmi,
+    ]
+    .into_iter()
+    .flatten()
+    .map(|s| one_line(&s))
+    .find(|s| !s.is_empty())
+}
+
+/// "cpu4 (Cortex-A76)": the label of a cluster (first online CPU and core name).
+pub fn cluster_label(m: &MachineInfo, index: usize) -> Option<String> {
+    let c = m.clusters.get(index)?;
+    let first = c
+        .online_cpus()
+        .first()
+        .copied()
+        .or(c.cpus.first().copied())?;
+    Some(match &c.core_name {
+        Some(n) => format!("cpu{first} ({})", one_line(n)),
+        None => format!("cpu{first}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists() {
+        assert_eq!(span(&[3, 0, 1, 2, 6]), "0-3,6");
+        assert_eq!(span(&[]), "-");
+        assert_eq!(cpu_range(&[0, 1, 2, 3]), "cpu0-cpu3");
+        assert_eq!(cpu_range(&[4]), "cpu4");
+        assert_eq!(cpu_range(&[0, 2, 4]), "cpu0,2,4");
+        assert_eq!(
+            cpu_range(&[u32::MAX - 1, u32::MAX]),
+            format!("cpu{}-cpu{}", u32::MAX - 1, u32::MAX)
+        );
+    }
+
+    #[test]
+    fn ansi_and_control_characters_go() {
+        assert_eq!(
+            strip_ansi("\u{1b}[1;32maccepted\u{1b}[0m ok"),
+            "accepted ok"
+        );
+        assert_eq!(strip_ansi("a\u{1b}]0;title\u{7}b"), "ab");
+        assert_eq!(strip_ansi("cut\u{1b}["), "cut");
+        assert_eq!(one_line(" a\n b\t\u{1b}[31mc "), "a b c");
+        assert_eq!(clean_block("\n\nx\r\ny\rz  \n\n"), "x\ny\nz");
+    }
+
+    #[test]
+    fn sizes_and_seconds() {
+        assert_eq!(kib(0), "0 KiB");
+        assert_eq!(kib(8 * 1024), "8.0 MiB");
+        assert_eq!(kib(16_145_796), "15.4 GiB");
+        assert_eq!(seconds(2083.27), "2083.27");
+        assert_eq!(seconds(7.5), "7.5");
+        assert_eq!(seconds(0.0), "0");
+        assert_eq!(seconds(12.0), "12");
+    }
+}

@@ -260,7 +260,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     progress.finish();
     let duration_s = t0.elapsed().as_secs_f64();
     let after = crate::run::record::snapshot(&root, &machine);
-    let kmsg = crate::run::record::kmsg_since(&root, kmsg_cursor);
+    let kmsg = crate::run::record::kmsg_since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }

@@ -1,30 +1,30 @@
 //! The glue between a run and the crates that judge and render it: snapshots and the kernel
-//! message window (probe), findings, the log and the terminal summary.
+//! message window (probe::runstate), findings (crate `findings`), the log, the summary row and
+//! the terminal summary (crate `textlog`).
 
-use model::document::{Finding, ResultDocument, Severity};
+use model::document::{Finding, ResultDocument};
 use model::machine::MachineInfo;
 use model::run::{KmsgWindow, StateSnapshot};
+use probe::runstate::{Cursor, Kmsg};
 
 use crate::session::stamp;
 
-pub struct KmsgCursor(#[allow(dead_code)] Option<u64>);
-
-pub fn kmsg_cursor(_root: &probe::Root, _root_user: bool) -> KmsgCursor {
-    KmsgCursor(None)
-}
-
-pub fn kmsg_since(_root: &probe::Root, _c: KmsgCursor) -> KmsgWindow {
-    KmsgWindow { source: "none".into(), lines: Vec::new(), note: Some("not read yet".into()) }
-}
-
-pub fn snapshot(root: &probe::Root, _m: &MachineInfo) -> StateSnapshot {
-    let s = stamp::now();
-    StateSnapshot {
-        taken: s.iso,
-        unix_ms: s.unix_ms,
-        online_cpus: root.read_cpu_list("/sys/devices/system/cpu/online").unwrap_or_default(),
-        ..StateSnapshot::default()
+/// Where the run's kernel messages start; writes the start marker on a real machine as root.
+pub fn kmsg_cursor(root: &probe::Root, root_user: bool) -> Cursor {
+    let c = Kmsg::cursor(root);
+    if root_user && root.is_host() {
+        let _ = Kmsg::write_marker(root, "boardbench: run started");
     }
+    c
+}
+
+pub fn kmsg_since(root: &probe::Root, c: &Cursor) -> KmsgWindow {
+    Kmsg::since(root, c)
+}
+
+pub fn snapshot(root: &probe::Root, m: &MachineInfo) -> StateSnapshot {
+    let s = stamp::now();
+    probe::runstate::snapshot(root, m, s.iso, s.unix_ms)
 }
 
 /// Device tree model, DMI product, or the host name.
@@ -42,18 +42,18 @@ pub fn device_name(m: &MachineInfo) -> Option<String> {
         })
 }
 
-pub fn findings(_doc: &ResultDocument) -> Vec<Finding> {
-    Vec::new()
+pub fn findings(doc: &ResultDocument) -> Vec<Finding> {
+    findings::analyse(doc)
 }
 
 pub fn trustworthy(f: &[Finding]) -> bool {
-    f.iter().all(|f| f.severity != Severity::Invalid)
+    findings::trustworthy(f)
 }
 
 pub fn log_text(doc: &ResultDocument) -> String {
-    format!("{}\n", serde_json::to_string_pretty(doc).unwrap_or_default())
+    textlog::log(doc)
 }
 
-pub fn terminal_summary(_doc: &ResultDocument, _color: bool) -> String {
-    String::new()
+pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
+    textlog::terminal_summary(doc, color)
 }

@@ -133,6 +133,7 @@ pub fn wait(src: &mut dyn BusySource, o: &IdleOptions, say: &mut dyn FnMut(&str)
 pub struct RootBusy {
     root: probe::Root,
     last_stat: Option<probe::stat::CpuTimes>,
+    procs: Option<(probe::runstate::ProcTimes, Instant)>,
 }
 
 impl RootBusy {
@@ -140,14 +141,14 @@ impl RootBusy {
         RootBusy {
             root: root.clone(),
             last_stat: None,
+            procs: None,
         }
     }
 }
 
 impl BusySource for RootBusy {
     fn load1(&mut self) -> Option<f64> {
-        let t = self.root.read("/proc/loadavg").ok()?;
-        probe::stat::parse_load1(t.as_bytes())
+        probe::runstate::load1(&self.root)
     }
 
     fn cpu_pct(&mut self) -> Option<f64> {
@@ -157,8 +158,19 @@ impl BusySource for RootBusy {
         now.states_since(&prev).map(|s| s.cpu)
     }
 
-    fn top_processes(&mut self, _n: usize) -> Vec<ProcessUse> {
-        Vec::new() // PROCS: wired to probe::runstate::procs once it lands
+    fn top_processes(&mut self, n: usize) -> Vec<ProcessUse> {
+        let now = probe::runstate::ProcTimes::read(&self.root);
+        let t = Instant::now();
+        match self.procs.replace((now.clone(), t)) {
+            Some((before, t0)) if n > 0 => probe::runstate::top(
+                &before,
+                &now,
+                t.duration_since(t0).as_secs_f64(),
+                probe::runstate::ticks_per_second(),
+                n,
+            ),
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -72,6 +72,9 @@ fn synthetic_run_has_summary_findings_and_three_charts() {
         "726500", // AES
         "was throttled from 1800 to 1416 MHz",
         "13 of 20 samples below 1800 MHz",
+        "Tot:             489   1150   5620", // tool output
+        "cpu4 throttled to 1416000 kHz",      // kernel messages
+        "policy4/scaling_governor",
         "id=\"chart-timeline\"",
         "id=\"chart-opp\"",
         "id=\"chart-memlat\"",
@@ -170,6 +173,10 @@ fn every_document_string_is_escaped() {
     let run = doc.run.as_mut().unwrap();
     run.phases[0].title = format!("clock {IMG}");
     run.profile = EVIL.into();
+    run.phases[6].tool_runs[0].output = format!("Tot: {EVIL}");
+    run.phases[6].tool_runs[0].command = format!("7zr b {IMG}");
+    run.kmsg.as_mut().unwrap().lines[0].text = IMG.into();
+    run.settings[0].before = EVIL.into();
     doc.machine.as_mut().unwrap().clusters[1].core_name = Some(IMG.into());
     let other = demo::scaled_run(EVIL, 2.0);
     let html = report::html(&doc, &[(format!("other {IMG}"), other)]);

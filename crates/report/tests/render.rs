@@ -311,8 +311,31 @@ fn the_leads_recorded_run_renders_when_present() {
     };
     let doc: ResultDocument = serde_json::from_str(&text).expect("a result document");
     let html = report::html(&doc, &[]);
-    assert!(html.contains("id=\"chart-timeline\""));
+    let sampled = doc
+        .run
+        .as_ref()
+        .is_some_and(|r| r.phases.iter().any(|p| !p.samples.is_empty()));
+    assert_eq!(html.contains("id=\"chart-timeline\""), sampled);
     for s in svgs(&html) {
         assert_balanced(s);
     }
+}
+
+#[test]
+fn a_machine_without_cpufreq_or_sensors_still_gets_its_cpu_timeline() {
+    // Like this VM: no clock columns, no temperature, only CPU states.
+    let mut doc = demo::run_document();
+    let run = doc.run.as_mut().unwrap();
+    run.monitor = None;
+    for p in &mut run.phases {
+        for s in &mut p.samples {
+            s.clocks_mhz.clear();
+            s.temp_c = None;
+        }
+    }
+    let t = timeline::from_doc(&doc).expect("CPU use alone is a timeline");
+    assert!(t.clocks.is_empty() && t.temp.is_empty() && !t.cpu.is_empty());
+    let html = report::html(&doc, &[]);
+    assert!(html.contains("no clock readings"));
+    assert!(html.contains("no temp readings"));
 }

@@ -338,7 +338,10 @@ fn panel(
             plot.y + plot.h / 2.0,
             Anchor::Middle,
             "note",
-            &format!("no {} readings", label.to_lowercase()),
+            &format!(
+                "no {} readings",
+                label.split(" (").next().unwrap_or(label).to_lowercase()
+            ),
         );
         return;
     }

@@ -26,8 +26,16 @@ fn one(f: &[Finding], kind: &str) -> Finding {
     hits[0].clone()
 }
 
-/// Every importable fixture log with its findings.
-fn all_logs() -> Vec<(String, ResultDocument, Vec<Finding>)> {
+type Analysed = (String, ResultDocument, Vec<Finding>);
+
+/// Every importable fixture log with its findings (imported once per test binary: slow under
+/// qemu).
+fn all_logs() -> &'static [Analysed] {
+    static LOGS: std::sync::OnceLock<Vec<Analysed>> = std::sync::OnceLock::new();
+    LOGS.get_or_init(load_all)
+}
+
+fn load_all() -> Vec<Analysed> {
     let mut out = Vec::new();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .unwrap()
@@ -220,7 +228,7 @@ fn clean_logs_are_trustworthy() {
 #[test]
 fn every_log_is_analysed_deterministically() {
     for (name, doc, f) in all_logs() {
-        assert_eq!(f, analyse(&doc), "{name}");
+        assert_eq!(*f, analyse(doc), "{name}");
         let sev: Vec<Severity> = f.iter().map(|f| f.severity).collect();
         assert!(sev.windows(2).all(|w| w[0] >= w[1]), "{name}: {sev:?}");
         assert!(f.iter().all(|f| !f.message.contains('\n')), "{name}");

@@ -93,7 +93,7 @@ fn never_throttling_where_sbc_bench_says_no_throttling() {
         let log = doc.imported.as_ref().unwrap();
         if log.validation.iter().any(|v| v == "No throttling") {
             checked += 1;
-            let k = kinds_of(&f);
+            let k = kinds_of(f);
             assert!(
                 !k.contains(&kinds::THROTTLING) && !k.contains(&kinds::CLOCK_DROP),
                 "{name}: {k:?}"
@@ -133,7 +133,7 @@ fn known_swapping_cases() {
 fn swapping_agrees_with_sbc_bench() {
     for (name, doc, f) in all_logs() {
         let log = doc.imported.as_ref().unwrap();
-        let ours = kinds_of(&f).contains(&kinds::SWAPPING);
+        let ours = kinds_of(f).contains(&kinds::SWAPPING);
         if log.validation.iter().any(|v| v == "No swapping") {
             assert!(!ours, "{name}");
         }
@@ -172,7 +172,7 @@ fn background_activity_agrees_with_sbc_bench() {
             continue;
         }
         compared += 1;
-        let k = kinds_of(&f);
+        let k = kinds_of(f);
         let sbc_cpu = log
             .validation
             .iter()

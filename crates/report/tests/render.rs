@@ -339,3 +339,12 @@ fn a_machine_without_cpufreq_or_sensors_still_gets_its_cpu_timeline() {
     assert!(html.contains("no clock readings"));
     assert!(html.contains("no temp readings"));
 }
+
+#[test]
+fn long_imported_runs_are_timed_in_minutes() {
+    // 1lzP (NanoPi M4) runs for about 36 minutes.
+    let html = report::html(&imported("1lzP.txt"), &[]);
+    assert!(html.contains("minutes since the first phase started"));
+    let short = report::html(&demo::run_document(), &[]);
+    assert!(short.contains("seconds since the first phase started"));
+}

@@ -234,3 +234,26 @@ fn every_log_is_analysed_deterministically() {
         assert!(f.iter().all(|f| !f.message.contains('\n')), "{name}");
     }
 }
+
+#[test]
+fn dmesg_section_of_an_imported_log() {
+    // Xd38a with kernel lines a hot, starved Raspberry Pi would print during the run.
+    let mut doc = import("Xd38a.txt");
+    doc.imported.as_mut().unwrap().kmsg = vec![
+        "[  100.1] hwmon hwmon1: Undervoltage detected!".into(),
+        "[  200.2] CPU12: shutdown".into(),
+        "[  300.3] 7zz invoked oom-killer: gfp_mask=0x140dca".into(),
+        "[  300.4] Out of memory: Killed process 4242 (7zz)".into(),
+    ];
+    let f = analyse(&doc);
+    assert_eq!(one(&f, kinds::UNDERVOLTAGE).severity, Severity::Invalid);
+    let c = one(&f, kinds::CORES_KILLED);
+    assert!(c.message.contains("(cpu12)"), "{}", c.message);
+    let o = one(&f, kinds::OOM_KILL);
+    assert!(
+        o.message.starts_with("1 oom-killer invocation(s)"),
+        "{}",
+        o.message
+    );
+    assert_eq!(o.evidence.len(), 2);
+}

@@ -35,6 +35,8 @@ pub const FREQUENCY_CAPPING: &str = "frequency-capping";
 pub const FIRMWARE_THROTTLING: &str = "firmware-throttling";
 /// Raspberry Pi soft temperature limit (get_throttled bits 3/19).
 pub const SOFT_TEMP_LIMIT: &str = "soft-temp-limit";
+/// Raspberry Pi firmware clock (`measure_clock arm`) below the kernel's cpufreq clock.
+pub const SILENT_THROTTLING: &str = "silent-throttling";
 /// powercap (RAPL) limits present; low or changed limits.
 pub const POWERCAP: &str = "powercap";
 /// x86 thermal_throttle counters grew during the run.
@@ -152,6 +154,11 @@ pub const ALL: &[KindDoc] = &[
         kind: SOFT_TEMP_LIMIT,
         severities: "invalid (warning: only before the run)",
         rule: "get_throttled bit 3 or new bit 19",
+    },
+    KindDoc {
+        kind: SILENT_THROTTLING,
+        severities: "invalid",
+        rule: "RPi monitor: firmware ARM clock more than 3 % below the kernel's",
     },
     KindDoc {
         kind: THERMAL_THROTTLE,

@@ -29,6 +29,7 @@
 //! | `frequency-capping` | same | RPi bit 1 / new bit 17 |
 //! | `firmware-throttling` | same | RPi bit 2 / new bit 18 |
 //! | `soft-temp-limit` | same | RPi bit 3 / new bit 19 |
+//! | `silent-throttling` | invalid | RPi monitor samples: the firmware's ARM clock more than 3 % below the kernel's cpufreq clock |
 //! | `thermal-throttle` | invalid | x86 thermal_throttle core or package counters grew |
 //! | `powercap` | warning when a limit is below the zone's max or changed, else info | powercap zones with limits |
 //! | `governor` | warning in a tuned run, info with `--no-tune` | a cpufreq governor other than performance |

@@ -55,9 +55,63 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
         .map(str::to_string)
         .collect();
     let mut out = bits(before, after, uv_lines);
+    out.extend(silent_throttling(cx));
     out.extend(config(cx));
     out
 }
+
+/// The firmware's real ARM clock (`vcgencmd measure_clock arm`) below the clock the kernel
+/// believes in (cpufreq): the firmware throttles behind the kernel's back (sbc-bench's
+/// "Silent throttling", seen as `1400/1200MHz` in its fake/real column on the RPi 3B+).
+fn silent_throttling(cx: &RunCx) -> Option<Finding> {
+    let mut ev = Vec::new();
+    let mut worst: Option<(u32, u32)> = None;
+    for p in cx
+        .run
+        .phases
+        .iter()
+        .filter(|p| p.status == model::run::PhaseStatus::Done)
+    {
+        let low: Vec<(u32, u32)> = p
+            .samples
+            .iter()
+            .skip(1)
+            .filter_map(|s| {
+                let fake = (*s.clocks_mhz.first()?)?;
+                let real = s.rpi?.arm_mhz?;
+                (f64::from(real) < f64::from(fake) * (1.0 - SILENT_PCT / 100.0))
+                    .then_some((fake, real))
+            })
+            .collect();
+        if let Some(&(fake, real)) = low.iter().min_by_key(|(_, r)| *r) {
+            ev.push(format!(
+                "{}: {} samples below the kernel's clock, down to {fake}/{real} MHz (fake/real)",
+                if p.title.is_empty() {
+                    &p.kind
+                } else {
+                    &p.title
+                },
+                low.len()
+            ));
+            if worst.is_none_or(|w| real < w.1) {
+                worst = Some((fake, real));
+            }
+        }
+    }
+    let (fake, real) = worst?;
+    ev.push(format!("tolerance {SILENT_PCT} %"));
+    Some(finding(
+        kinds::SILENT_THROTTLING,
+        Severity::Invalid,
+        format!(
+            "ATTENTION: Silent throttling has occured: the firmware ran the ARM cores at {real} MHz while the kernel set {fake} MHz."
+        ),
+        ev,
+    ))
+}
+
+/// Real clock below the kernel's by more than this (percent) counts as silent throttling.
+const SILENT_PCT: f64 = 3.0;
 
 fn hex(v: Option<u32>) -> String {
     v.map_or("unknown".into(), |v| format!("0x{v:x}"))

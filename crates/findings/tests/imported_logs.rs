@@ -26,8 +26,16 @@ fn one(f: &[Finding], kind: &str) -> Finding {
     hits[0].clone()
 }
 
-/// Every importable fixture log with its findings.
-fn all_logs() -> Vec<(String, ResultDocument, Vec<Finding>)> {
+type Analysed = (String, ResultDocument, Vec<Finding>);
+
+/// Every importable fixture log with its findings (imported once per test binary: slow under
+/// qemu).
+fn all_logs() -> &'static [Analysed] {
+    static LOGS: std::sync::OnceLock<Vec<Analysed>> = std::sync::OnceLock::new();
+    LOGS.get_or_init(load_all)
+}
+
+fn load_all() -> Vec<Analysed> {
     let mut out = Vec::new();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .unwrap()
@@ -85,7 +93,7 @@ fn never_throttling_where_sbc_bench_says_no_throttling() {
         let log = doc.imported.as_ref().unwrap();
         if log.validation.iter().any(|v| v == "No throttling") {
             checked += 1;
-            let k = kinds_of(&f);
+            let k = kinds_of(f);
             assert!(
                 !k.contains(&kinds::THROTTLING) && !k.contains(&kinds::CLOCK_DROP),
                 "{name}: {k:?}"
@@ -125,7 +133,7 @@ fn known_swapping_cases() {
 fn swapping_agrees_with_sbc_bench() {
     for (name, doc, f) in all_logs() {
         let log = doc.imported.as_ref().unwrap();
-        let ours = kinds_of(&f).contains(&kinds::SWAPPING);
+        let ours = kinds_of(f).contains(&kinds::SWAPPING);
         if log.validation.iter().any(|v| v == "No swapping") {
             assert!(!ours, "{name}");
         }
@@ -164,7 +172,7 @@ fn background_activity_agrees_with_sbc_bench() {
             continue;
         }
         compared += 1;
-        let k = kinds_of(&f);
+        let k = kinds_of(f);
         let sbc_cpu = log
             .validation
             .iter()
@@ -220,9 +228,32 @@ fn clean_logs_are_trustworthy() {
 #[test]
 fn every_log_is_analysed_deterministically() {
     for (name, doc, f) in all_logs() {
-        assert_eq!(f, analyse(&doc), "{name}");
+        assert_eq!(*f, analyse(doc), "{name}");
         let sev: Vec<Severity> = f.iter().map(|f| f.severity).collect();
         assert!(sev.windows(2).all(|w| w[0] >= w[1]), "{name}: {sev:?}");
         assert!(f.iter().all(|f| !f.message.contains('\n')), "{name}");
     }
+}
+
+#[test]
+fn dmesg_section_of_an_imported_log() {
+    // Xd38a with kernel lines a hot, starved Raspberry Pi would print during the run.
+    let mut doc = import("Xd38a.txt");
+    doc.imported.as_mut().unwrap().kmsg = vec![
+        "[  100.1] hwmon hwmon1: Undervoltage detected!".into(),
+        "[  200.2] CPU12: shutdown".into(),
+        "[  300.3] 7zz invoked oom-killer: gfp_mask=0x140dca".into(),
+        "[  300.4] Out of memory: Killed process 4242 (7zz)".into(),
+    ];
+    let f = analyse(&doc);
+    assert_eq!(one(&f, kinds::UNDERVOLTAGE).severity, Severity::Invalid);
+    let c = one(&f, kinds::CORES_KILLED);
+    assert!(c.message.contains("(cpu12)"), "{}", c.message);
+    let o = one(&f, kinds::OOM_KILL);
+    assert!(
+        o.message.starts_with("1 oom-killer invocation(s)"),
+        "{}",
+        o.message
+    );
+    assert_eq!(o.evidence.len(), 2);
 }

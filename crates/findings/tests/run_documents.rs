@@ -495,3 +495,47 @@ fn sorted_by_severity_and_deterministic() {
     // Messages are one line.
     assert!(f.iter().all(|f| !f.message.contains('\n')));
 }
+
+#[test]
+fn silent_throttling_on_raspberry_pi() {
+    use model::monitor::RpiReadings;
+    let mut doc = clean_run();
+    let real = |mhz| {
+        Some(RpiReadings {
+            arm_mhz: Some(mhz),
+            core_volts: Some(1.2),
+        })
+    };
+    for s in &mut phase_mut(&mut doc, kind::SEVENZIP_MULTI).samples {
+        s.rpi = real(1800);
+    }
+    assert!(of_kind(&doc, kinds::SILENT_THROTTLING).is_empty());
+    phase_mut(&mut doc, kind::SEVENZIP_MULTI).samples[5].rpi = real(1200);
+    let f = one(&doc, kinds::SILENT_THROTTLING, Severity::Invalid);
+    assert!(
+        f.message
+            .contains("at 1200 MHz while the kernel set 1800 MHz"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn steal_is_not_background_activity() {
+    // A VM guest whose host steals 6 % while a single-threaded phase runs: that is the
+    // host's load (vm-guest), not a process on this machine.
+    let mut doc = clean_run();
+    vm(&mut doc, "kvm");
+    for s in phase_mut(&mut doc, kind::SEVENZIP_SINGLE)
+        .samples
+        .iter_mut()
+        .skip(1)
+    {
+        let c = s.cpu.as_mut().unwrap();
+        c.cpu = 31.2;
+        c.steal = 6.0;
+    }
+    assert!(of_kind(&doc, kinds::BACKGROUND_ACTIVITY).is_empty());
+    let f = one(&doc, kinds::VM_GUEST, Severity::Warning);
+    assert!(f.evidence.iter().any(|e| e.contains("6.0 % max")), "{f:#?}");
+}

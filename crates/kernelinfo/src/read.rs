@@ -13,6 +13,8 @@ use crate::config::{self, Config};
 /// Largest configuration accepted (a real one is 100-300 KiB unpacked): a corrupted or hostile
 /// file cannot make the check allocate without bound.
 const MAX_CONFIG: u64 = 16 << 20;
+/// Largest /proc/config.gz read (real ones are 30-70 KiB; the reader allocates this much).
+const MAX_CONFIG_GZ: usize = 1 << 20;
 
 pub fn gather(root: &Root, m: &MachineInfo) -> Input {
     let id = &m.identity;
@@ -37,7 +39,7 @@ pub fn gather(root: &Root, m: &MachineInfo) -> Input {
 /// /proc/config.gz (CONFIG_IKCONFIG_PROC), else /boot/config-<release>.
 pub fn read_config(root: &Root, release: Option<&str>) -> Config {
     let mut problems = Vec::new();
-    match root.read_head("/proc/config.gz", MAX_CONFIG as usize) {
+    match root.read_head("/proc/config.gz", MAX_CONFIG_GZ) {
         Ok(gz) => match gunzip(&gz) {
             Ok(text) => {
                 let mut c = config::parse(&text);

@@ -442,3 +442,32 @@ fn garbage_never_panics() {
     assert_eq!(r.level, Level::Unknown);
     assert!(r.verdict.contains("could not be read"));
 }
+
+#[test]
+fn debian_trixie_backports_and_rolling_distributions() {
+    // Since Debian 13 the release carries the real point release.
+    let r = judge(
+        "6.12.48+deb13-arm64",
+        Some("#1 SMP PREEMPT_DYNAMIC Debian 6.12.48-1 (2025-09-20)"),
+        &[],
+    );
+    assert_eq!(who(&r), Some("Debian"));
+    assert_eq!(r.origin.as_ref().unwrap().upstream_point, Some(48));
+    let r = judge(
+        "6.12.9+bpo-amd64",
+        Some("#1 SMP PREEMPT_DYNAMIC Debian 6.12.9-1~bpo12+1 (2025-01-19)"),
+        &[],
+    );
+    assert_eq!(who(&r), Some("Debian"));
+    // Debian's own armel flavour for the Raspberry Pi 1 is Debian's kernel, not Raspberry Pi's.
+    let r = judge(
+        "6.1.0-27-rpi",
+        Some("#1 Debian 6.1.115-1 (2024-11-01)"),
+        &["raspberrypi,model-b"],
+    );
+    assert_eq!(who(&r), Some("Debian"));
+    let r = judge("6.10.6-arch1-1", None, &[]);
+    assert_eq!(kind(&r), Kind::Mainline);
+    assert_eq!(who(&r), Some("Arch Linux"));
+    assert_eq!(r.origin.as_ref().unwrap().upstream_point, Some(6));
+}

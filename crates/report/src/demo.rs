@@ -12,7 +12,10 @@ use model::measure::memlat::{
     CacheAnalysis, CacheLevel, ChainRow, ChainTable, MemlatResult, RandomRow, RandomTable,
 };
 use model::monitor::{ClockColumns, CpuStates, MonitorLayout, MonitorSample, MonitoredCluster};
-use model::run::{Phase, PhaseStatus, RunOptions, RunRecord, kind};
+use model::run::{
+    IdleGate, KmsgLine, KmsgWindow, Phase, PhaseStatus, RunOptions, RunRecord, SettingChange,
+    ToolRun, kind,
+};
 
 /// 2026-11-23T10:00:00Z.
 const T0_MS: u64 = 1_795_428_000_000;
@@ -375,6 +378,18 @@ pub fn run_document_named(device: &str) -> ResultDocument {
         .collect();
     phases[7].clock = vec![reading(4, 4, 1800, 1412.0)];
     phases[2].memlat = Some(memlat_ladder(4));
+    phases[6].tool_runs = vec![ToolRun {
+        tool: "7-Zip".into(),
+        program: "/usr/bin/7zr".into(),
+        version: Some("16.02".into()),
+        comparable_with_sbc_bench: Some(true),
+        command: "7zr b -mmt=6".into(),
+        end: "exit 0".into(),
+        output: "7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 Igor Pavlov : 2016-05-21\n\
+                 ...\nTot:             489   1150   5620\n"
+            .into(),
+        wall_s: 90.0,
+    }];
 
     let mut measurements = vec![
         measurement("clock", "cpu0", 1, 1413.0, "MHz"),
@@ -440,6 +455,32 @@ pub fn run_document_named(device: &str) -> ResultDocument {
                 display_order: vec![1, 0],
                 thermal_path: Some("/sys/class/thermal/thermal_zone0".into()),
                 raspberry_pi: false,
+            }),
+            idle_gate: Some(IdleGate {
+                passed: true,
+                waited_s: 3.0,
+                load1_below: 0.1,
+                cpu_pct_below: 2.5,
+                window_s: 3.0,
+                load1: Some(0.04),
+                cpu_pct: Some(0.6),
+                reason: "load 0.04 < 0.10".into(),
+                top_processes: Vec::new(),
+            }),
+            settings: vec![SettingChange {
+                path: "/sys/devices/system/cpu/cpufreq/policy4/scaling_governor".into(),
+                before: "schedutil".into(),
+                set: "performance".into(),
+                after: Some("schedutil".into()),
+            }],
+            kmsg: Some(KmsgWindow {
+                source: "/dev/kmsg".into(),
+                lines: vec![KmsgLine {
+                    seconds: 8123.456789,
+                    level: Some(4),
+                    text: "thermal thermal_zone0: cpu4 throttled to 1416000 kHz".into(),
+                }],
+                note: None,
             }),
             phases,
             duration_s: (end_ms - T0_MS) as f64 / 1000.0,

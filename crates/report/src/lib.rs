@@ -96,6 +96,7 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
         ));
     }
     body.push_str("</section>");
+    body.push_str(&summary::run_details(doc));
     body.push_str(&format!(
         "<footer>Rendered from a result document (schema {}) by boardbench {}. Self-contained: no scripts, nothing loaded from the network.</footer>",
         doc.schema_version,

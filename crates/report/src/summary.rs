@@ -192,3 +192,108 @@ pub fn findings(doc: &ResultDocument) -> String {
     out.push_str("</section>");
     out
 }
+
+/// Longest tool output kept in the page per tool run (the document keeps all of it).
+const OUTPUT_LIMIT: usize = 16 * 1024;
+
+/// The tail end of `s` cut to about `limit` bytes at a character boundary, with a note.
+fn clip(s: &str, limit: usize) -> String {
+    if s.len() <= limit {
+        return s.to_string();
+    }
+    let mut cut = limit;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(
+        "{}\n… ({} more bytes in the result document)",
+        &s[..cut],
+        s.len() - cut
+    )
+}
+
+/// What a run recorded beyond its figures: the idle gate, the settings it changed, the tool
+/// runs with their output and the kernel messages of its window. Collapsed, as text.
+pub fn run_details(doc: &ResultDocument) -> String {
+    let Some(run) = &doc.run else {
+        return String::new();
+    };
+    let mut out = String::from("<section id=\"details\"><h2>Run details</h2>");
+    if let Some(g) = &run.idle_gate {
+        let _ = write!(
+            out,
+            "<p>Idle gate: {} — {}.</p>",
+            if g.passed { "passed" } else { "not passed" },
+            esc(&g.reason)
+        );
+        if !g.top_processes.is_empty() {
+            out.push_str("<details><summary>Busiest processes while waiting</summary><ul>");
+            for p in &g.top_processes {
+                let _ = write!(
+                    out,
+                    "<li>{} (pid {}): {} % of a CPU</li>",
+                    esc(&p.command),
+                    p.pid,
+                    svg::num(p.cpu_pct)
+                );
+            }
+            out.push_str("</ul></details>");
+        }
+    }
+    if !run.settings.is_empty() {
+        out.push_str("<details><summary>Settings changed for the run (and restored)</summary><table><tr><th>file</th><th>before</th><th>set</th><th>after</th></tr>");
+        for s in &run.settings {
+            let _ = write!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&s.path),
+                esc(&s.before),
+                esc(&s.set),
+                esc(s.after.as_deref().unwrap_or("(unreadable)"))
+            );
+        }
+        out.push_str("</table></details>");
+    }
+    let runs: Vec<_> = run
+        .phases
+        .iter()
+        .flat_map(|p| p.tool_runs.iter().map(move |t| (p, t)))
+        .collect();
+    if !runs.is_empty() {
+        out.push_str("<h3>Tool runs</h3>");
+        for (p, t) in runs {
+            let _ = write!(
+                out,
+                "<details><summary>{}: {} {} — {}, {} s</summary><pre>$ {}\n{}</pre></details>",
+                esc(&p.title),
+                esc(&t.tool),
+                esc(t.version.as_deref().unwrap_or("")),
+                esc(&t.end),
+                svg::num(t.wall_s),
+                esc(&t.command),
+                esc(&clip(&t.output, OUTPUT_LIMIT))
+            );
+        }
+    }
+    if let Some(k) = &run.kmsg {
+        let _ = write!(
+            out,
+            "<details><summary>Kernel messages during the run ({} lines, from {})</summary>",
+            k.lines.len(),
+            esc(&k.source)
+        );
+        if let Some(n) = &k.note {
+            let _ = write!(out, "<p class=\"dim\">{}</p>", esc(n));
+        }
+        if !k.lines.is_empty() {
+            out.push_str("<pre>");
+            for l in &k.lines {
+                let _ = writeln!(out, "[{:>12.6}] {}", l.seconds, esc(&l.text));
+            }
+            out.push_str("</pre>");
+        }
+        out.push_str("</details>");
+    }
+    out.push_str("</section>");
+    out
+}

@@ -72,6 +72,9 @@ fn synthetic_run_has_summary_findings_and_three_charts() {
         "726500", // AES
         "was throttled from 1800 to 1416 MHz",
         "13 of 20 samples below 1800 MHz",
+        "Tot:             489   1150   5620", // tool output
+        "cpu4 throttled to 1416000 kHz",      // kernel messages
+        "policy4/scaling_governor",
         "id=\"chart-timeline\"",
         "id=\"chart-opp\"",
         "id=\"chart-memlat\"",
@@ -170,6 +173,10 @@ fn every_document_string_is_escaped() {
     let run = doc.run.as_mut().unwrap();
     run.phases[0].title = format!("clock {IMG}");
     run.profile = EVIL.into();
+    run.phases[6].tool_runs[0].output = format!("Tot: {EVIL}");
+    run.phases[6].tool_runs[0].command = format!("7zr b {IMG}");
+    run.kmsg.as_mut().unwrap().lines[0].text = IMG.into();
+    run.settings[0].before = EVIL.into();
     doc.machine.as_mut().unwrap().clusters[1].core_name = Some(IMG.into());
     let other = demo::scaled_run(EVIL, 2.0);
     let html = report::html(&doc, &[(format!("other {IMG}"), other)]);
@@ -304,8 +311,40 @@ fn the_leads_recorded_run_renders_when_present() {
     };
     let doc: ResultDocument = serde_json::from_str(&text).expect("a result document");
     let html = report::html(&doc, &[]);
-    assert!(html.contains("id=\"chart-timeline\""));
+    let sampled = doc
+        .run
+        .as_ref()
+        .is_some_and(|r| r.phases.iter().any(|p| !p.samples.is_empty()));
+    assert_eq!(html.contains("id=\"chart-timeline\""), sampled);
     for s in svgs(&html) {
         assert_balanced(s);
     }
+}
+
+#[test]
+fn a_machine_without_cpufreq_or_sensors_still_gets_its_cpu_timeline() {
+    // Like this VM: no clock columns, no temperature, only CPU states.
+    let mut doc = demo::run_document();
+    let run = doc.run.as_mut().unwrap();
+    run.monitor = None;
+    for p in &mut run.phases {
+        for s in &mut p.samples {
+            s.clocks_mhz.clear();
+            s.temp_c = None;
+        }
+    }
+    let t = timeline::from_doc(&doc).expect("CPU use alone is a timeline");
+    assert!(t.clocks.is_empty() && t.temp.is_empty() && !t.cpu.is_empty());
+    let html = report::html(&doc, &[]);
+    assert!(html.contains("no clock readings"));
+    assert!(html.contains("no temp readings"));
+}
+
+#[test]
+fn long_imported_runs_are_timed_in_minutes() {
+    // 1lzP (NanoPi M4) runs for about 36 minutes.
+    let html = report::html(&imported("1lzP.txt"), &[]);
+    assert!(html.contains("minutes since the first phase started"));
+    let short = report::html(&demo::run_document(), &[]);
+    assert!(short.contains("seconds since the first phase started"));
 }

@@ -192,3 +192,50 @@ fn full_log_snapshot() {
     let doc = run_doc(machine("rk3588"), &f);
     insta::assert_snapshot!(log(&doc));
 }
+
+#[test]
+fn malformed_documents_never_panic() {
+    let mut doc = run_doc(machine("rk3588"), &Figures::default());
+    doc.measurements.push(model::document::Measurement {
+        suite: "clock".into(),
+        test: "cpu4".into(),
+        variant: None,
+        threads: 1,
+        cpus: vec![],
+        value: f64::NAN,
+        unit: "MHz".into(),
+        higher_is_better: true,
+        spread_pct: Some(f64::INFINITY),
+    });
+    let run = doc.run.as_mut().unwrap();
+    if let Some(l) = run.monitor.as_mut() {
+        l.display_order.push(99);
+    }
+    for p in &mut run.phases {
+        p.measurements.push(usize::MAX);
+        p.cluster = Some(1000);
+        p.started = "not a date".into();
+        p.finished_unix_ms = 0;
+        for s in &mut p.samples {
+            s.unix_ms = u64::MAX;
+            s.temp_c = Some(f64::NAN);
+            s.load1 = Some(f64::INFINITY);
+        }
+        for r in &mut p.clock {
+            r.mhz = f64::NAN;
+            r.samples.clear();
+            r.opp_khz = Some(0);
+        }
+    }
+    if let Some(a) = run.after.as_mut() {
+        for p in &mut a.policies {
+            for t in &mut p.time_in_state {
+                t.seconds = -5.0;
+            }
+        }
+    }
+    doc.started = Some("garbage".into());
+    let text = assert_summary_last(&doc);
+    assert!(text.starts_with("boardbench 0.1.0 Radxa ROCK 5 Model B unattended (date unknown)"));
+    let _ = textlog::terminal_summary(&doc, true);
+}

@@ -1,11 +1,469 @@
-//! `boardbench review`: Review settings and bottlenecks, then tune and monitor (sbc-bench -r / -R).
+//! `boardbench review` (sbc-bench's `-r`, and `-R` with `--quick`): print every
+//! performance-relevant setting and bottleneck with why it matters, switch the machine to
+//! maximum performance, show what that changed in the clocks, then monitor until Ctrl-C or
+//! `--count` samples — or run a command (`-- CMD …`, or sbc-bench's `ExecuteCommand`
+//! environment variable) under monitoring and judge its window (throttling, devices that
+//! changed).
+//!
+//! The review itself is `::review::review` (pure, through the root). Every write
+//! goes through [`Restorer`], which puts back each file it changed on exit, error, panic,
+//! SIGINT, SIGTERM and SIGHUP — cpufreq governors each to its own original, devfreq governors
+//! and the ASPM policy too (sbc-bench restores policy0's governor to every policy and forgets
+//! devfreq).
+//!
+//! Exit codes: 0 fine; 2 the command failed or the window shows throttling or other trouble;
+//! 1 error (also: tuning refused because it needs root).
+
+use std::io::Write;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use ::review::{text, tune, window};
+use anyhow::Context;
+use model::document::{Finding, Severity};
+use probe::monitor::{MonitorConfig, Sampler, sample_every};
+use serde_json::json;
 
 use crate::cli::Globals;
+use crate::monitor_view;
+use crate::restore::Restorer;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Skip the slow checks (sbc-bench -R): no measured clocks before and after tuning.
+    #[arg(long)]
+    pub quick: bool,
+    /// Seconds between monitor samples (sbc-bench's review monitor uses 60; fractions allowed).
+    #[arg(short, long, default_value = "60", value_name = "SECONDS", value_parser = parse_interval)]
+    pub interval: f64,
+    /// Review and monitor only: do not switch governors and ASPM to performance.
+    #[arg(long)]
+    pub no_tune: bool,
+    /// Stop monitoring after N samples (default: until Ctrl-C, or until the command ends).
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// JSON Lines: the review, each monitor sample, then the window's judgement.
+    #[arg(long)]
+    pub json: bool,
+    /// Command to run under monitoring (else the shell command in $ExecuteCommand, else
+    /// monitor until Ctrl-C).
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `review` is not implemented yet in this release");
-    Ok(1)
+fn parse_interval(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("not a number of seconds: {s:?}"))?;
+    if !(0.01..=86_400.0).contains(&v) {
+        return Err(format!(
+            "interval must be between 0.01 and 86400 seconds, not {s}"
+        ));
+    }
+    Ok(v)
+}
+
+/// The command to run: `-- CMD ARGS…`, else `sh -c "$ExecuteCommand"` (sbc-bench's variable).
+fn command_of(args: &Args) -> Option<Vec<String>> {
+    if !args.command.is_empty() {
+        return Some(args.command.clone());
+    }
+    std::env::var("ExecuteCommand")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| vec!["sh".into(), "-c".into(), c])
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    let root = g.root();
+    let machine = probe::snapshot::take(&root);
+    let before = ::review::review(&root, &machine);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", json!({ "review": &before }))?;
+    } else {
+        write!(out, "{}", text::render(&before))?;
+    }
+    out.flush()?;
+    drop(out);
+
+    // sbc-bench refuses to run without root; here the review is useful on its own, so it is
+    // printed first and only the tuning is refused. A --sysroot tree is writable by the user.
+    if refuse_tuning(args.no_tune, root.is_host(), is_root()) {
+        eprintln!(
+            "boardbench review: switching governors and PCIe ASPM to performance needs root \
+             (sbc-bench requires root for the same reason). The review above is complete; run \
+             as root to tune and monitor, or add --no-tune to monitor as is."
+        );
+        return Ok(1);
+    }
+
+    let restorer = (!args.no_tune).then(|| Restorer::new(&root));
+    let mut tuned = false;
+    if let Some(r) = &restorer {
+        tuned = tune_up(r, &root, &machine, args, g)?;
+    } else {
+        say(
+            args,
+            "Not tuning (--no-tune): governors and ASPM stay as they are.",
+        );
+    }
+
+    let code = monitor_window(args, &root, &machine, &before, tuned)?;
+
+    if let Some(r) = restorer {
+        let changed = r.changed();
+        let failed = r.restore();
+        if !changed.is_empty() {
+            say(
+                args,
+                &format!(
+                    "Restored {} setting(s) to their original values{}.",
+                    changed.len(),
+                    if failed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({} failed: {})", failed.len(), failed.join(", "))
+                    }
+                ),
+            );
+        }
+        if !failed.is_empty() {
+            return Ok(1);
+        }
+    }
+    Ok(code)
+}
+
+/// Tuning the live system needs root; a --sysroot tree (fixtures, tests) is the user's own.
+fn refuse_tuning(no_tune: bool, is_host: bool, is_root: bool) -> bool {
+    !no_tune && is_host && !is_root
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A line for humans (stderr in JSON mode, so stdout stays parseable).
+fn say(args: &Args, s: &str) {
+    if args.json {
+        eprintln!("{s}");
+    } else {
+        println!("{s}");
+    }
+}
+
+/// Writes the performance plan through the restorer and shows what changed in the clocks.
+/// Returns whether every cpufreq policy now runs the performance governor.
+fn tune_up(
+    r: &Restorer,
+    root: &probe::Root,
+    m: &model::machine::MachineInfo,
+    args: &Args,
+    g: &Globals,
+) -> anyhow::Result<bool> {
+    let plan = tune::plan(root, m);
+    let clocks_before = tune::clocks(root, m);
+    let measured_before = measured_clocks(args, g, m);
+    let mut lines = Vec::new();
+    let mut failed = Vec::new();
+    for w in &plan {
+        match r.write(&w.path, &w.to) {
+            Ok(()) => lines.push(format!(
+                "  {}: {} → {}",
+                w.what,
+                w.from.as_deref().unwrap_or("?"),
+                w.to
+            )),
+            // A devfreq device or the ASPM policy may refuse (busy, locked by firmware): the
+            // rest still applies.
+            Err(e) => failed.push(format!("  {}: {e:#}", w.what)),
+        }
+    }
+    if root.is_host() && !plan.is_empty() {
+        // Give the governors a moment to move the clocks before reading them again.
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let clocks_after = tune::clocks(root, m);
+    let measured_after = measured_clocks(args, g, m);
+    let mut text = String::new();
+    if plan.is_empty() {
+        text.push_str("Already at maximum performance: nothing to switch.\n");
+    } else {
+        text.push_str("Switched to maximum performance:\n");
+        for l in &lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    if !failed.is_empty() {
+        text.push_str("Could not change:\n");
+        for l in &failed {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    text.push_str("Clocks (kernel) before → after:\n");
+    for l in tune::clock_changes(&clocks_before, &clocks_after) {
+        text.push_str(&format!("  {l}\n"));
+    }
+    if let (Some(b), Some(a)) = (&measured_before, &measured_after) {
+        text.push_str("Measured clocks before → after:\n");
+        for ((cpu, mb), (_, ma)) in b.iter().zip(a) {
+            text.push_str(&format!("  cpu{cpu}: {mb:.0} → {ma:.0} MHz\n"));
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            json!({ "tuning": {
+                "changed": lines.iter().map(|l| l.trim()).collect::<Vec<_>>(),
+                "failed": failed.iter().map(|l| l.trim()).collect::<Vec<_>>(),
+                "clocks_before": clocks_before,
+                "clocks_after": clocks_after,
+            }})
+        );
+    } else {
+        print!("{text}");
+    }
+    let now = probe::snapshot::take(root);
+    Ok(!now.policies.is_empty()
+        && now
+            .policies
+            .iter()
+            .all(|p| p.governor.as_deref() == Some("performance")))
+}
+
+/// The real clock of each cluster's first CPU (the slow check `--quick` skips). Only on the
+/// live system: a fixture tree's clocks are not this CPU's.
+fn measured_clocks(
+    args: &Args,
+    g: &Globals,
+    m: &model::machine::MachineInfo,
+) -> Option<Vec<(u32, f64)>> {
+    if args.quick || g.sysroot.is_some() {
+        return None;
+    }
+    let v: Vec<(u32, f64)> = m
+        .clusters
+        .iter()
+        .filter_map(|c| {
+            let cpu = *c.online_cpus().first()?;
+            crate::cmd::clock::reading(cpu, c.policy, None, 1)
+                .ok()
+                .map(|r| (cpu, r.mhz))
+        })
+        .collect();
+    (!v.is_empty()).then_some(v)
+}
+
+/// Monitors until Ctrl-C, `--count` samples, or the end of the command; then judges the
+/// window. Returns the exit code.
+fn monitor_window(
+    args: &Args,
+    root: &probe::Root,
+    m: &model::machine::MachineInfo,
+    before: &::review::Review,
+    tuned: bool,
+) -> anyhow::Result<i32> {
+    let stop = Arc::new(AtomicBool::new(false));
+    // Without a restorer these end the window gracefully; with one, the restorer's handler
+    // restores and exits first (the window's judgement is then skipped).
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing signal handler")?;
+    }
+    let tis_before = window::read_time_in_state(root, m);
+    let config = MonitorConfig::from_machine(m);
+    let mut sampler = if config.layout.raspberry_pi {
+        rpi_sampler(&config, root)
+    } else {
+        Sampler::start(&config, root)
+    };
+    let layout = sampler.layout().clone();
+
+    let cmd = command_of(args);
+    let mut child_pid = None;
+    let status = Arc::new(std::sync::Mutex::new(None::<std::process::ExitStatus>));
+    let waiter = match &cmd {
+        Some(c) => {
+            let mut child = Command::new(&c[0])
+                .args(&c[1..])
+                .spawn()
+                .with_context(|| format!("starting {:?}", c.join(" ")))?;
+            child_pid = Some(child.id());
+            let (stop, status) = (Arc::clone(&stop), Arc::clone(&status));
+            Some(std::thread::spawn(move || {
+                let st = child.wait().ok();
+                *status.lock().unwrap_or_else(|p| p.into_inner()) = st;
+                stop.store(true, Ordering::Relaxed);
+            }))
+        }
+        None => {
+            say(
+                args,
+                "Device ready for benchmarking; monitoring until Ctrl-C (settings are restored \
+                 on exit).",
+            );
+            None
+        }
+    };
+
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    let tz = chrono::Local;
+    if !args.json {
+        println!("{}", monitor_view::header(&layout));
+    }
+    let mut line = String::new();
+    let res: std::io::Result<u64> = sample_every(
+        &mut sampler,
+        Duration::from_secs_f64(args.interval),
+        args.count,
+        &stop,
+        |s| {
+            let mut o = std::io::stdout().lock();
+            if args.json {
+                writeln!(o, "{}", monitor_view::json_line(&layout, &s, &tz))?;
+            } else {
+                line.clear();
+                monitor_view::push_line(&mut line, &layout, &s, &tz);
+                writeln!(o, "{line}")?;
+            }
+            samples.push(s);
+            o.flush()
+        },
+    );
+    match res {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(e).context("writing the monitor output"),
+    }
+    // A signal ended the window while the command still runs: stop it too.
+    if let (Some(pid), Some(w)) = (child_pid, &waiter)
+        && !w.is_finished()
+        && stop.load(Ordering::Relaxed)
+        && status.lock().map(|s| s.is_none()).unwrap_or(false)
+    {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        );
+    }
+    if let Some(w) = waiter {
+        // --count ended the monitor: the command still decides the window's end.
+        let _ = w.join();
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+
+    // The window's judgement.
+    let m_after = probe::snapshot::take(root);
+    let tis_after = window::read_time_in_state(root, &m_after);
+    let mut findings: Vec<Finding> = window::throttling(&tis_before, &tis_after, m, tuned);
+    if tuned && tis_after.is_empty() {
+        findings.extend(window::monitor_drops(&layout, &samples));
+    } else {
+        findings.extend(
+            window::monitor_drops(&layout, &samples)
+                .into_iter()
+                .filter(|f| f.kind == "window-temperature"),
+        );
+    }
+    if let (Some(b), Some(a)) = (
+        m.rpi.as_ref().and_then(|r| r.throttled),
+        m_after.rpi.as_ref().and_then(|r| r.throttled),
+    ) && (a.raw & !b.raw) & 0xF_000F != 0
+    {
+        findings.push(Finding {
+            kind: "rpi-throttled-in-window".into(),
+            severity: Severity::Warning,
+            message: format!(
+                "The Raspberry Pi firmware reported new throttling during the window (0x{:x} → 0x{:x})",
+                b.raw, a.raw
+            ),
+            evidence: vec![
+                "Why it matters: under-voltage or heat made the firmware lower the clock".into(),
+            ],
+        });
+    }
+    let after = ::review::review(root, &m_after);
+    findings.extend(window::changes(before, &after));
+
+    let exit = status
+        .lock()
+        .ok()
+        .and_then(|s| *s)
+        .map(|s| (s.code(), s.success()));
+    let command_failed = matches!(exit, Some((_, false)));
+    let trouble = findings.iter().any(|f| f.severity >= Severity::Warning);
+    if args.json {
+        println!(
+            "{}",
+            json!({ "window": {
+                "seconds": elapsed,
+                "samples": samples.len(),
+                "command": cmd,
+                "exit_code": exit.and_then(|e| e.0),
+                "tuned": tuned,
+                "findings": findings,
+            }})
+        );
+    } else {
+        let mut o = String::new();
+        o.push_str(&format!(
+            "\nWindow: {elapsed:.1} s, {} sample(s){}\n",
+            samples.len(),
+            match (&cmd, exit) {
+                (Some(c), Some((code, _))) => format!(
+                    ", command `{}` exited with {}",
+                    c.join(" "),
+                    code.map_or("a signal".into(), |c| c.to_string())
+                ),
+                _ => String::new(),
+            }
+        ));
+        if findings.is_empty() {
+            o.push_str("  no throttling or device changes seen\n");
+        }
+        for f in &findings {
+            text::push_finding(&mut o, f);
+        }
+        print!("{o}");
+    }
+    Ok(if command_failed || trouble { 2 } else { 0 })
+}
+
+/// The sampler with the Raspberry Pi firmware readings when vcgencmd answers (as `monitor`).
+fn rpi_sampler(config: &MonitorConfig, root: &probe::Root) -> Sampler {
+    let mut vc = probe::rpi::VcGenCmd::for_root(root);
+    let first = vc.readings();
+    if first.arm_mhz.is_none() && first.core_volts.is_none() {
+        return Sampler::start(&config.without_raspberry_pi(), root);
+    }
+    Sampler::start(config, root).with_rpi(Box::new(move || vc.readings()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_needs_root_only_on_the_live_system() {
+        assert!(refuse_tuning(false, true, false));
+        assert!(!refuse_tuning(false, true, true));
+        assert!(
+            !refuse_tuning(false, false, false),
+            "a sysroot tree is writable"
+        );
+        assert!(!refuse_tuning(true, true, false), "--no-tune never writes");
+    }
+
+    #[test]
+    fn intervals() {
+        assert_eq!(parse_interval("0.2"), Ok(0.2));
+        assert!(parse_interval("0").is_err());
+        assert!(parse_interval("x").is_err());
+    }
 }

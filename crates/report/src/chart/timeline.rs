@@ -338,7 +338,10 @@ fn panel(
             plot.y + plot.h / 2.0,
             Anchor::Middle,
             "note",
-            &format!("no {} readings", label.to_lowercase()),
+            &format!(
+                "no {} readings",
+                label.split(" (").next().unwrap_or(label).to_lowercase()
+            ),
         );
         return;
     }
@@ -473,15 +476,17 @@ pub fn render(t: &Timeline) -> String {
         t.max_gap_s,
         &[CPU_CLASS.to_string()],
     );
-    let xt = svg::ticks(x0, x1, 10);
-    svg::x_axis(
-        &mut svg,
-        cpu_p,
-        &x,
-        &xt,
-        &svg::num,
-        "seconds since the first phase started",
-    );
+    // Long runs read better in minutes: ticks on whole minutes, labelled as such.
+    let (unit, label) = if x1 > 1200.0 {
+        (60.0, "minutes since the first phase started")
+    } else {
+        (1.0, "seconds since the first phase started")
+    };
+    let xt: Vec<f64> = svg::ticks(x0 / unit, x1 / unit, 10)
+        .into_iter()
+        .map(|t| t * unit)
+        .collect();
+    svg::x_axis(&mut svg, cpu_p, &x, &xt, &|v| svg::num(v / unit), label);
 
     let mut names: Vec<(String, String)> = t
         .clocks

@@ -1,0 +1,236 @@
+//! `boardbench review` on writable copies of the review's fixture trees: the review is
+//! printed, governors (cpufreq and devfreq) and the ASPM policy are switched to performance
+//! for the window and put back afterwards — at a normal end, when the command fails, and on
+//! SIGTERM and SIGINT.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const GOV4: &str = "sys/devices/system/cpu/cpufreq/policy4/scaling_governor";
+const DMC: &str = "sys/class/devfreq/dmc/governor";
+const ASPM: &str = "sys/module/pcie_aspm/parameters/policy";
+/// Every file review changes on the RK3588 tree.
+const CHANGED: &[&str] = &[
+    "sys/devices/system/cpu/cpufreq/policy0/scaling_governor",
+    GOV4,
+    "sys/devices/system/cpu/cpufreq/policy6/scaling_governor",
+    DMC,
+    "sys/class/devfreq/fb000000.gpu/governor",
+    ASPM,
+];
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../review/tests/roots")
+        .join(name)
+}
+
+/// Copies a tree, keeping its (relative) symlinks.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let ft = e.file_type().unwrap();
+        if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
+        } else if ft.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
+fn writable(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join(name);
+    copy_tree(&fixture(name), &root);
+    (d, root)
+}
+
+fn assert_restored(root: &Path, name: &str) {
+    for f in CHANGED {
+        assert_eq!(
+            std::fs::read(root.join(f)).unwrap(),
+            std::fs::read(fixture(name).join(f)).unwrap(),
+            "{f} not restored"
+        );
+    }
+}
+
+fn review(root: &Path) -> Command {
+    let mut c = common::boardbench_cmd().unwrap();
+    c.arg("--sysroot").arg(root).arg("review");
+    c.env_remove("ExecuteCommand");
+    c
+}
+
+#[test]
+fn tunes_for_the_command_and_restores_after() {
+    let (_d, root) = writable("rk3588-nvme");
+    let script = format!(
+        "cat {} {} {}",
+        root.join(GOV4).display(),
+        root.join(DMC).display(),
+        root.join(ASPM).display()
+    );
+    let out = review(&root)
+        .args([
+            "--count",
+            "1",
+            "--interval",
+            "0.2",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The review came first, with the downgraded link.
+    assert!(stdout.contains("link downgraded to Gen2 x1"), "{stdout}");
+    assert!(
+        stdout.contains("devfreq dmc governor: dmc_ondemand → performance"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("PCIe ASPM policy: powersave → performance"),
+        "{stdout}"
+    );
+    // During the command all three kinds of setting said performance.
+    let perf = stdout.lines().filter(|l| *l == "performance").count();
+    assert_eq!(perf, 3, "{stdout}");
+    assert!(stdout.contains("Restored 6 setting(s)"), "{stdout}");
+    assert_restored(&root, "rk3588-nvme");
+}
+
+#[test]
+fn monitor_only_with_count_restores_and_execute_command_env_works() {
+    let (_d, root) = writable("rk3588-nvme");
+    let out = review(&root)
+        .args(["--quick", "--count", "2", "--interval", "0.2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("Window: "), "{stdout}");
+    assert_restored(&root, "rk3588-nvme");
+
+    // sbc-bench's ExecuteCommand: a shell command string.
+    let out = review(&root)
+        .args(["--count", "1", "--interval", "0.2"])
+        .env(
+            "ExecuteCommand",
+            format!("cat {}", root.join(GOV4).display()),
+        )
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.lines().any(|l| l == "performance"), "{stdout}");
+    assert_restored(&root, "rk3588-nvme");
+}
+
+#[test]
+fn a_failing_command_exits_2_and_still_restores() {
+    let (_d, root) = writable("rk3588-nvme");
+    let out = review(&root)
+        .args(["--interval", "0.2", "--", "sh", "-c", "exit 3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("exited with 3"), "{stdout}");
+    assert_restored(&root, "rk3588-nvme");
+}
+
+#[test]
+fn no_tune_changes_nothing_and_json_is_json_lines() {
+    let (_d, root) = writable("rpi4-usb-sata");
+    let out = review(&root)
+        .args(["--json", "--no-tune", "--count", "1", "--interval", "0.2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 3, "review, one sample, window: {stdout}");
+    let kinds: Vec<&str> = lines[0]["review"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"usb-storage-not-uas"), "{kinds:?}");
+    assert!(kinds.contains(&"ondemand-io-is-busy"), "{kinds:?}");
+    assert!(lines[1]["clocks_mhz"].is_array());
+    assert_eq!(lines[2]["window"]["tuned"], false);
+    let gov = "sys/devices/system/cpu/cpufreq/policy0/scaling_governor";
+    assert_eq!(
+        std::fs::read(root.join(gov)).unwrap(),
+        std::fs::read(fixture("rpi4-usb-sata").join(gov)).unwrap()
+    );
+}
+
+/// Waits (generously: qemu) until `file` holds `want`, or panics.
+fn wait_for(child: &mut Child, file: &Path, want: &str) {
+    let start = Instant::now();
+    loop {
+        if std::fs::read_to_string(file).is_ok_and(|s| s.trim() == want) {
+            return;
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("review ended early with {st}");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{} never became {want}",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn signal_restores(sig: nix::sys::signal::Signal, code: i32) {
+    let (_d, root) = writable("rk3588-nvme");
+    let mut child = review(&root)
+        .args(["--interval", "30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The ASPM policy is written last: once it says performance, everything was changed.
+    wait_for(&mut child, &root.join(ASPM), "performance");
+    assert_eq!(
+        std::fs::read_to_string(root.join(DMC)).unwrap().trim(),
+        "performance"
+    );
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(code), "{st}");
+    assert_restored(&root, "rk3588-nvme");
+}
+
+#[test]
+fn sigterm_restores_every_changed_file() {
+    signal_restores(nix::sys::signal::Signal::SIGTERM, 143);
+}
+
+#[test]
+fn sigint_restores_every_changed_file() {
+    signal_restores(nix::sys::signal::Signal::SIGINT, 130);
+}

@@ -51,7 +51,10 @@ pub fn translate(argv: Vec<OsString>) -> Result<Vec<OsString>, String> {
         let a = args[i].as_str();
         if GLOBALS_WITH_VALUE.contains(&a) {
             i += 2;
-        } else if GLOBALS_WITH_VALUE.iter().any(|g| a.starts_with(&format!("{g}="))) {
+        } else if GLOBALS_WITH_VALUE
+            .iter()
+            .any(|g| a.starts_with(&format!("{g}=")))
+        {
             i += 1;
         } else {
             break;
@@ -141,12 +144,20 @@ pub fn translate(argv: Vec<OsString>) -> Result<Vec<OsString>, String> {
             return Err("boardbench: sbc-bench's -M (memory controller throttling test) is not implemented yet in this release".into());
         }
         Some("-S") => {
-            return Err("boardbench: sbc-bench's -S (storage check) is part of `boardbench review`".into());
+            return Err(
+                "boardbench: sbc-bench's -S (storage check) is part of `boardbench review`".into(),
+            );
         }
         Some("-N") => {
-            return Err("boardbench: -N is sbc-bench's internal Netio poller; not available".into());
+            return Err(
+                "boardbench: -N is sbc-bench's internal Netio poller; not available".into(),
+            );
         }
-        _ if sbc_name && !rest.is_empty() && rest[0].starts_with('-') && !rest[0].starts_with("--") => {
+        _ if sbc_name
+            && !rest.is_empty()
+            && rest[0].starts_with('-')
+            && !rest[0].starts_with("--") =>
+        {
             return Err(format!("sbc-bench: unknown switch {} (see -h)", rest[0]));
         }
         _ => return Ok(argv),
@@ -193,7 +204,12 @@ mod tests {
             .chain(args.iter().copied())
             .map(OsString::from)
             .collect();
-        translate(argv).map(|v| v.into_iter().skip(1).map(|s| s.into_string().unwrap()).collect())
+        translate(argv).map(|v| {
+            v.into_iter()
+                .skip(1)
+                .map(|s| s.into_string().unwrap())
+                .collect()
+        })
     }
 
     fn t(args: &[&str]) -> Result<Vec<String>, String> {
@@ -212,23 +228,45 @@ mod tests {
             t(&["--sysroot", "/x", "-m", "5"]).unwrap(),
             ["--sysroot", "/x", "monitor", "--interval", "5"]
         );
-        assert_eq!(t(&["--sysroot=/x", "-k"]).unwrap(), ["--sysroot=/x", "kernel"]);
+        assert_eq!(
+            t(&["--sysroot=/x", "-k"]).unwrap(),
+            ["--sysroot=/x", "kernel"]
+        );
     }
 
     #[test]
     fn the_run_switches() {
         assert_eq!(t(&["-c"]).unwrap(), ["run", "--cpuminer"]);
         assert_eq!(t(&["-s"]).unwrap(), ["run", "--stockfish"]);
-        assert_eq!(t(&["-c", "-s"]).unwrap(), ["run", "--cpuminer", "--stockfish"]);
-        assert_eq!(t(&["-s", "nn-6877cd24400e.nnue"]).unwrap(), ["run", "--stockfish"]);
+        assert_eq!(
+            t(&["-c", "-s"]).unwrap(),
+            ["run", "--cpuminer", "--stockfish"]
+        );
+        assert_eq!(
+            t(&["-s", "nn-6877cd24400e.nnue"]).unwrap(),
+            ["run", "--stockfish"]
+        );
     }
 
     #[test]
     fn the_sbc_bench_name_runs_with_its_log() {
-        assert_eq!(t_as("/usr/local/bin/sbc-bench", &[]).unwrap(), ["run", "--as-sbc-bench"]);
-        assert_eq!(t_as("sbc-bench", &["-c"]).unwrap(), ["run", "--cpuminer", "--as-sbc-bench"]);
-        assert_eq!(t_as("sbc-bench.sh", &["-m", "3"]).unwrap(), ["monitor", "--interval", "3"]);
-        assert!(t_as("sbc-bench", &["-x"]).unwrap_err().contains("unknown switch"));
+        assert_eq!(
+            t_as("/usr/local/bin/sbc-bench", &[]).unwrap(),
+            ["run", "--as-sbc-bench"]
+        );
+        assert_eq!(
+            t_as("sbc-bench", &["-c"]).unwrap(),
+            ["run", "--cpuminer", "--as-sbc-bench"]
+        );
+        assert_eq!(
+            t_as("sbc-bench.sh", &["-m", "3"]).unwrap(),
+            ["monitor", "--interval", "3"]
+        );
+        assert!(
+            t_as("sbc-bench", &["-x"])
+                .unwrap_err()
+                .contains("unknown switch")
+        );
         // no arguments as boardbench: clap shows the help
         assert!(t(&[]).unwrap().is_empty());
     }
@@ -241,9 +279,18 @@ mod tests {
         assert_eq!(t(&["-j"]).unwrap(), ["review"]);
         assert_eq!(t(&["-R"]).unwrap(), ["review", "--quick"]);
         assert_eq!(t(&["-t"]).unwrap(), ["thermal"]);
-        assert_eq!(t(&["-t", "45"]).unwrap(), ["thermal", "--target-temp", "45"]);
-        assert_eq!(t(&["-T", "60"]).unwrap(), ["thermal", "--long", "--target-temp", "60"]);
-        assert_eq!(t(&["-g", "clusters"]).unwrap(), ["graph", "--cpus", "clusters"]);
+        assert_eq!(
+            t(&["-t", "45"]).unwrap(),
+            ["thermal", "--target-temp", "45"]
+        );
+        assert_eq!(
+            t(&["-T", "60"]).unwrap(),
+            ["thermal", "--long", "--target-temp", "60"]
+        );
+        assert_eq!(
+            t(&["-g", "clusters"]).unwrap(),
+            ["graph", "--cpus", "clusters"]
+        );
         assert_eq!(t(&["-G"]).unwrap(), ["env", "--for", "geekbench"]);
         assert_eq!(
             t(&["-P", "pts/openssl", "pts/7zip"]).unwrap(),
@@ -257,6 +304,9 @@ mod tests {
     #[test]
     fn subcommands_pass_through() {
         assert_eq!(t(&["info", "--json"]).unwrap(), ["info", "--json"]);
-        assert_eq!(t(&["--sysroot", "/x", "info"]).unwrap(), ["--sysroot", "/x", "info"]);
+        assert_eq!(
+            t(&["--sysroot", "/x", "info"]).unwrap(),
+            ["--sysroot", "/x", "info"]
+        );
     }
 }

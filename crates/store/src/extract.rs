@@ -225,7 +225,8 @@ pub fn headline_from_measurements(doc: &Value) -> Headline {
         zip_single: zip("single", false),
         // Imported logs name the row "aes-256-cbc 16384", the OpenSSL adapter "… 16384 bytes".
         aes: best(&|r| {
-            r.suite == "openssl" && (r.test == "aes-256-cbc 16384" || r.test == "aes-256-cbc 16384 bytes")
+            r.suite == "openssl"
+                && (r.test == "aes-256-cbc 16384" || r.test == "aes-256-cbc 16384 bytes")
         }),
         memcpy: mem("memcpy"),
         memset: mem("memset"),

@@ -125,7 +125,11 @@ pub fn log_path(args: &Args, root_user: bool) -> PathBuf {
     if let Some(p) = &args.log {
         return p.clone();
     }
-    let name = if args.as_sbc_bench { "sbc-bench.log" } else { "boardbench.log" };
+    let name = if args.as_sbc_bench {
+        "sbc-bench.log"
+    } else {
+        "boardbench.log"
+    };
     if root_user {
         return PathBuf::from("/var/log").join(name);
     }
@@ -148,7 +152,9 @@ fn append_log(path: &Path, text: &str, explicit: bool) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let earlier = std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+    let earlier = std::fs::metadata(path)
+        .map(|m| m.len() > 0)
+        .unwrap_or(false);
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -181,7 +187,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let started = stamp::now();
     let machine = probe::snapshot::take(&root);
     if !root_user && root.is_host() {
-        eprintln!("Warning: not running as root: governors stay as they are, no OPP walk, no kernel messages.");
+        eprintln!(
+            "Warning: not running as root: governors stay as they are, no OPP walk, no kernel messages."
+        );
     }
 
     // The idle gate.
@@ -211,7 +219,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let restorer = Restorer::new(&root);
     let plan_t = tuning::plan(
         &machine,
-        &tuning::TuneOptions { governors: !no_tune && may_write, max_khz: args.max_khz.filter(|_| may_write) },
+        &tuning::TuneOptions {
+            governors: !no_tune && may_write,
+            max_khz: args.max_khz.filter(|_| may_write),
+        },
     );
     for r in &plan_t.remarks {
         eprintln!("Note: {r}");
@@ -231,7 +242,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     };
     let runner = adapters::tool::SystemRunner;
     let search_path = adapters::tool::SearchPath::from_env();
-    let tools = Tools::find(&search_path, &runner, args.stockfish || extensive, args.cpuminer || extensive);
+    let tools = Tools::find(
+        &search_path,
+        &runner,
+        args.stockfish || extensive,
+        args.cpuminer || extensive,
+    );
     let env = Env {
         root: &root,
         globals: g,
@@ -245,7 +261,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     };
     let planned = plan::plan(
         &machine,
-        &PlanOptions { profile, stockfish: args.stockfish, cpuminer: args.cpuminer, only: args.phases.clone() },
+        &PlanOptions {
+            profile,
+            stockfish: args.stockfish,
+            cpuminer: args.cpuminer,
+            only: args.phases.clone(),
+        },
     );
     if planned.is_empty() {
         anyhow::bail!("no phase to run (check --phases)");
@@ -256,7 +277,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let t0 = std::time::Instant::now();
     let mut progress = Progress::new(&planned, args.quiet);
     let n = planned.len();
-    let (phases, measurements) = engine::execute(&env, &planned, &mut |i, p| progress.phase(i, n, p));
+    let (phases, measurements) =
+        engine::execute(&env, &planned, &mut |i, p| progress.phase(i, n, p));
     progress.finish();
     let duration_s = t0.elapsed().as_secs_f64();
     let after = crate::run::record::snapshot(&root, &machine);
@@ -269,7 +291,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let mut doc = ResultDocument {
         schema_version: SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: args.device.clone().or_else(|| crate::run::record::device_name(&machine)),
+        device: args
+            .device
+            .clone()
+            .or_else(|| crate::run::record::device_name(&machine)),
         started: Some(started.iso),
         finished: Some(stamp::now().iso),
         machine: Some(machine.clone()),
@@ -285,7 +310,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 tune: !no_tune && may_write,
                 max_khz: args.max_khz,
                 min_khz: args.min_khz,
-                invoked_as: if args.as_sbc_bench { "sbc-bench".into() } else { "boardbench".into() },
+                invoked_as: if args.as_sbc_bench {
+                    "sbc-bench".into()
+                } else {
+                    "boardbench".into()
+                },
                 args: argv.into_iter().skip(1).collect(),
             },
             idle_gate,
@@ -302,7 +331,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     // Outputs: the log (summary row last), the document, the store, the terminal.
     let log = log_path(args, root_user);
-    if let Err(e) = append_log(&log, &crate::run::record::log_text(&doc), args.log.is_some()) {
+    if let Err(e) = append_log(
+        &log,
+        &crate::run::record::log_text(&doc),
+        args.log.is_some(),
+    ) {
         eprintln!("boardbench: {e:#}");
     }
     if let Some(out) = &args.output {
@@ -313,10 +346,16 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         let loc = store::Location::resolve(args.db.as_deref());
         match store::Store::open(&loc).and_then(|mut s| s.add_document(&doc, &args.tags)) {
             Ok(_) => {}
-            Err(e) => eprintln!("boardbench: result not stored ({e}); use --no-store to silence this"),
+            Err(e) => {
+                eprintln!("boardbench: result not stored ({e}); use --no-store to silence this")
+            }
         }
     }
     print!("{}", crate::run::record::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
-    Ok(if crate::run::record::trustworthy(&doc.findings) { 0 } else { 2 })
+    Ok(if crate::run::record::trustworthy(&doc.findings) {
+        0
+    } else {
+        2
+    })
 }

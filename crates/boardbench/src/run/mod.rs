@@ -76,14 +76,19 @@ pub fn execute(
         on_phase(i, p);
         let start = stamp::now();
         let t0 = Instant::now();
-        let monitor = PhaseMonitor::start(&mon_cfg, env.root, Duration::from_secs_f64(p.monitor_interval_s));
+        let monitor = PhaseMonitor::start(
+            &mon_cfg,
+            env.root,
+            Duration::from_secs_f64(p.monitor_interval_s),
+        );
         let outcome = phases::run(env, p);
-        let samples = if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
-            drop(monitor);
-            Vec::new()
-        } else {
-            monitor.finish()
-        };
+        let samples =
+            if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
+                drop(monitor);
+                Vec::new()
+            } else {
+                monitor.finish()
+            };
         let end = stamp::now();
         let first = measurements.len();
         measurements.extend(outcome.measurements);
@@ -127,8 +132,16 @@ pub fn add_headline_rows(phases: &mut [Phase], measurements: &mut Vec<Measuremen
             .find(|m| m.suite == "7zip" && m.test == adapters::sevenzip::test_names::TOTAL_RATING)
             .map(|m| m.value)
     };
-    let multi: Vec<f64> = phases.iter().filter(|p| p.kind == kind::SEVENZIP_MULTI).filter_map(total).collect();
-    let single: Vec<f64> = phases.iter().filter(|p| p.kind == kind::SEVENZIP_SINGLE).filter_map(total).collect();
+    let multi: Vec<f64> = phases
+        .iter()
+        .filter(|p| p.kind == kind::SEVENZIP_MULTI)
+        .filter_map(total)
+        .collect();
+    let single: Vec<f64> = phases
+        .iter()
+        .filter(|p| p.kind == kind::SEVENZIP_SINGLE)
+        .filter_map(total)
+        .collect();
     let template = |test: &str, threads: u32, value: f64, spread: Option<f64>| Measurement {
         suite: "7zip".into(),
         test: test.into(),
@@ -141,16 +154,33 @@ pub fn add_headline_rows(phases: &mut [Phase], measurements: &mut Vec<Measuremen
         spread_pct: spread,
     };
     if !multi.is_empty() {
-        let threads = phases.iter().rev().find(|p| p.kind == kind::SEVENZIP_MULTI).map_or(1, |p| p.threads);
+        let threads = phases
+            .iter()
+            .rev()
+            .find(|p| p.kind == kind::SEVENZIP_MULTI)
+            .map_or(1, |p| p.threads);
         let avg = multi.iter().sum::<f64>() / multi.len() as f64;
-        measurements.push(template("multi", threads, avg, kernels::stats::stddev_pct(&multi)));
-        if let Some(p) = phases.iter_mut().rev().find(|p| p.kind == kind::SEVENZIP_MULTI) {
+        measurements.push(template(
+            "multi",
+            threads,
+            avg,
+            kernels::stats::stddev_pct(&multi),
+        ));
+        if let Some(p) = phases
+            .iter_mut()
+            .rev()
+            .find(|p| p.kind == kind::SEVENZIP_MULTI)
+        {
             p.measurements.push(measurements.len() - 1);
         }
     }
     if let Some(best) = kernels::stats::max(&single) {
         measurements.push(template("single", 1, best, None));
-        if let Some(p) = phases.iter_mut().rev().find(|p| p.kind == kind::SEVENZIP_SINGLE) {
+        if let Some(p) = phases
+            .iter_mut()
+            .rev()
+            .find(|p| p.kind == kind::SEVENZIP_SINGLE)
+        {
             p.measurements.push(measurements.len() - 1);
         }
     }

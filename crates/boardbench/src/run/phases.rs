@@ -69,7 +69,9 @@ pub fn run(env: &Env<'_>, p: &Planned) -> Outcome {
         kind::MEMLAT => memlat(env, p),
         kind::SHA256 => sha256(env, p),
         kind::OPENSSL | kind::OPENSSL_PARALLEL => openssl_phase(env, p),
-        kind::SEVENZIP_SINGLE | kind::SEVENZIP_MULTI | kind::SEVENZIP_CLUSTER => sevenzip_phase(env, p),
+        kind::SEVENZIP_SINGLE | kind::SEVENZIP_MULTI | kind::SEVENZIP_CLUSTER => {
+            sevenzip_phase(env, p)
+        }
         kind::STOCKFISH => stockfish_phase(env, p),
         kind::CPUMINER => cpuminer_phase(env, p),
         other => Outcome::skipped(format!("unknown phase kind {other}")),
@@ -84,22 +86,26 @@ fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
     };
     let host = env.host_cpu(cpu);
     let samples = if env.settings.tiny { 1 } else { 3 };
-    let policy = env.machine.policies.iter().find(|pol| {
-        pol.affected_cpus.contains(&cpu) || pol.related_cpus.contains(&cpu)
-    });
+    let policy = env
+        .machine
+        .policies
+        .iter()
+        .find(|pol| pol.affected_cpus.contains(&cpu) || pol.related_cpus.contains(&cpu));
     let mut out = Outcome::default();
     let measure = |opp: Option<u64>| -> anyhow::Result<ClockReading> {
         let mut r = crate::cmd::clock::reading(host, policy.map(|p| p.policy), opp, samples)?;
         r.cpu = cpu;
         Ok(r)
     };
-    let walk = !hot && env.settings.opp_walk && policy.is_some_and(|p| !p.frequencies_khz.is_empty());
+    let walk =
+        !hot && env.settings.opp_walk && policy.is_some_and(|p| !p.frequencies_khz.is_empty());
     let result: anyhow::Result<()> = (|| {
         match (walk, policy) {
             (true, Some(pol)) => {
                 let dir = format!("/sys/devices/system/cpu/cpufreq/policy{}", pol.policy);
                 if let Some(min) = pol.cpuinfo_min_khz {
-                    env.restorer.write(&format!("{dir}/scaling_min_freq"), &min.to_string())?;
+                    env.restorer
+                        .write(&format!("{dir}/scaling_min_freq"), &min.to_string())?;
                 }
                 let mut opps: Vec<u64> = pol
                     .frequencies_khz
@@ -115,12 +121,14 @@ fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
                     opps.truncate(1);
                 }
                 for opp in &opps {
-                    env.restorer.write(&format!("{dir}/scaling_max_freq"), &opp.to_string())?;
+                    env.restorer
+                        .write(&format!("{dir}/scaling_max_freq"), &opp.to_string())?;
                     out.clock.push(measure(Some(*opp))?);
                 }
                 // Back to full speed (within MaxKHz) for the phases that follow.
                 if let Some(top) = opps.first() {
-                    env.restorer.write(&format!("{dir}/scaling_max_freq"), &top.to_string())?;
+                    env.restorer
+                        .write(&format!("{dir}/scaling_max_freq"), &top.to_string())?;
                 }
             }
             _ => {
@@ -140,7 +148,14 @@ fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
         out.reason = Some(format!("OPP walk stopped: {e:#}"));
     }
     if let Some(top) = out.clock.first() {
-        let mut m = row(if hot { "clock-hot" } else { "clock" }, &format!("cpu{cpu}"), 1, &[cpu], top.mhz, "MHz");
+        let mut m = row(
+            if hot { "clock-hot" } else { "clock" },
+            &format!("cpu{cpu}"),
+            1,
+            &[cpu],
+            top.mhz,
+            "MHz",
+        );
         m.spread_pct = top.spread_pct;
         out.measurements.push(m);
     }
@@ -201,7 +216,14 @@ fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
             let mut out = Outcome::default();
             if let Some(c) = &r.caches {
                 for l in &c.levels {
-                    let mut m = row("memlat", &format!("L{} latency", l.level), 1, &p.cpus, l.latency_ns, "ns");
+                    let mut m = row(
+                        "memlat",
+                        &format!("L{} latency", l.level),
+                        1,
+                        &p.cpus,
+                        l.latency_ns,
+                        "ns",
+                    );
                     m.higher_is_better = false;
                     out.measurements.push(m);
                 }
@@ -335,7 +357,10 @@ fn openssl_phase(env: &Env<'_>, p: &Planned) -> Outcome {
                     s.spawn(move || run_tool(env, "OpenSSL", Some(label), None, inv))
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("panicked".into()))).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("panicked".into())))
+                .collect()
         });
         for r in results {
             match r {
@@ -377,11 +402,19 @@ fn sevenzip_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     }
     let v = &found.version;
     let mut out = Outcome::default();
-    match run_tool(env, "7-Zip", Some(v.label()), Some(v.comparable_with_sbc_bench), inv) {
+    match run_tool(
+        env,
+        "7-Zip",
+        Some(v.label()),
+        Some(v.comparable_with_sbc_bench),
+        inv,
+    ) {
         Ok((tr, stdout)) => {
             match sevenzip::parse(&stdout) {
                 Ok(b) => {
-                    let ctx = RunContext::pinned(&p.cpus).threads(p.threads).variant(&v.label());
+                    let ctx = RunContext::pinned(&p.cpus)
+                        .threads(p.threads)
+                        .variant(&v.label());
                     out.measurements.extend(b.measurements(&ctx));
                 }
                 Err(e) => {
@@ -442,7 +475,8 @@ fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     } else {
         300
     };
-    let inv = cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
+    let inv =
+        cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
     let label = found.version.label();
     let mut out = Outcome::default();
     match run_tool(env, "cpuminer", Some(label.clone()), None, inv) {
@@ -473,13 +507,26 @@ pub struct Tools {
 }
 
 impl Tools {
-    pub fn find(sp: &adapters::tool::SearchPath, runner: &dyn Runner, want_sf: bool, want_miner: bool) -> Self {
+    pub fn find(
+        sp: &adapters::tool::SearchPath,
+        runner: &dyn Runner,
+        want_sf: bool,
+        want_miner: bool,
+    ) -> Self {
         let not_asked = |t: &str| Skip::new(t, "not requested (use -s / -c or --extensive)");
         Tools {
             openssl: openssl::find(sp, runner),
             sevenzip: sevenzip::find(sp, runner),
-            stockfish: if want_sf { stockfish::find(sp, runner) } else { Err(not_asked("stockfish")) },
-            cpuminer: if want_miner { cpuminer::find(sp, runner) } else { Err(not_asked("cpuminer")) },
+            stockfish: if want_sf {
+                stockfish::find(sp, runner)
+            } else {
+                Err(not_asked("stockfish"))
+            },
+            cpuminer: if want_miner {
+                cpuminer::find(sp, runner)
+            } else {
+                Err(not_asked("cpuminer"))
+            },
         }
     }
 }

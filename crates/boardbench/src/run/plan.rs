@@ -70,7 +70,11 @@ pub fn clusters(m: &MachineInfo) -> Vec<RunCluster> {
         .filter_map(|(i, c)| {
             let cpus = c.online_cpus();
             let first = *cpus.first()?;
-            let core = c.core_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
+            let core = c
+                .core_name
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
             Some(RunCluster {
                 index: Some(i),
                 label: format!("cpu{first}{core}"),
@@ -112,30 +116,49 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
     let quick = o.profile == Profile::Quick;
     let extensive = o.profile == Profile::Extensive;
     let mut v = Vec::new();
-    let single = |kind: &'static str, what: &str, c: &RunCluster, interval: f64, est: f64| Planned {
-        kind,
-        title: format!("{what} on {}", c.label),
-        cluster: Some(c.clone()),
-        cpus: vec![c.cpus[0]],
-        threads: 1,
-        monitor_interval_s: interval,
-        estimate_s: est,
-    };
+    let single =
+        |kind: &'static str, what: &str, c: &RunCluster, interval: f64, est: f64| Planned {
+            kind,
+            title: format!("{what} on {}", c.label),
+            cluster: Some(c.clone()),
+            cpus: vec![c.cpus[0]],
+            threads: 1,
+            monitor_interval_s: interval,
+            estimate_s: est,
+        };
     let q = |quick_v: f64, std_v: f64| if quick { quick_v } else { std_v };
 
     for c in &cl {
         v.push(single(kind::CLOCK, "clock check", c, 1.0, q(2.0, 10.0)));
     }
     for c in &cl {
-        v.push(single(kind::MEMBW, "memory bandwidth", c, q(2.0, 10.0 * n), q(7.0, 20.0)));
+        v.push(single(
+            kind::MEMBW,
+            "memory bandwidth",
+            c,
+            q(2.0, 10.0 * n),
+            q(7.0, 20.0),
+        ));
     }
     for c in &cl {
-        v.push(single(kind::MEMLAT, "memory latency", c, q(2.0, 3.0 * n), q(5.0, 8.0)));
+        v.push(single(
+            kind::MEMLAT,
+            "memory latency",
+            c,
+            q(2.0, 3.0 * n),
+            q(5.0, 8.0),
+        ));
     }
     let openssl_runs = if cl.len() == 1 { 2 } else { 1 };
     for c in &cl {
         for _ in 0..openssl_runs {
-            v.push(single(kind::OPENSSL, "OpenSSL AES", c, q(2.0, 16.0), q(18.0, 54.0)));
+            v.push(single(
+                kind::OPENSSL,
+                "OpenSSL AES",
+                c,
+                q(2.0, 16.0),
+                q(18.0, 54.0),
+            ));
         }
     }
     if extensive {
@@ -150,10 +173,22 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
         });
     }
     for c in &cl {
-        v.push(single(kind::SHA256, "recursive SHA-256", c, q(2.0, 5.0), q(6.0, 20.0)));
+        v.push(single(
+            kind::SHA256,
+            "recursive SHA-256",
+            c,
+            q(2.0, 5.0),
+            q(6.0, 20.0),
+        ));
     }
     for c in &cl {
-        v.push(single(kind::SEVENZIP_SINGLE, "7-Zip single-threaded", c, q(2.0, 10.0), q(5.0, 40.0)));
+        v.push(single(
+            kind::SEVENZIP_SINGLE,
+            "7-Zip single-threaded",
+            c,
+            q(2.0, 10.0),
+            q(5.0, 40.0),
+        ));
     }
     if cores > 1 {
         for run in 1..=3 {
@@ -207,7 +242,13 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
     }
     // Right after the hardest phase, while the SoC is hot: does it still reach its clock?
     for c in &cl {
-        v.push(single(kind::CLOCK_HOT, "clock check again (hot)", c, 1.0, 2.0));
+        v.push(single(
+            kind::CLOCK_HOT,
+            "clock check again (hot)",
+            c,
+            1.0,
+            2.0,
+        ));
     }
     if !o.only.is_empty() {
         v.retain(|p| o.only.iter().any(|k| k == p.kind));
@@ -227,7 +268,12 @@ mod tests {
     }
 
     fn opts(profile: Profile) -> PlanOptions {
-        PlanOptions { profile, stockfish: false, cpuminer: false, only: vec![] }
+        PlanOptions {
+            profile,
+            stockfish: false,
+            cpuminer: false,
+            only: vec![],
+        }
     }
 
     fn kinds(p: &[Planned]) -> Vec<&str> {
@@ -249,7 +295,10 @@ mod tests {
         assert_eq!(*k.last().unwrap(), "clock-hot");
         let n_clusters = clusters(&m).len();
         assert_eq!(n_clusters, 3);
-        assert_eq!(k.iter().filter(|x| **x == "7zip-single").count(), n_clusters);
+        assert_eq!(
+            k.iter().filter(|x| **x == "7zip-single").count(),
+            n_clusters
+        );
         assert_eq!(k.iter().filter(|x| **x == "7zip-multi").count(), 3);
         // single-threaded work is pinned to the first core of its cluster
         for ph in p.iter().filter(|x| x.kind == "7zip-single") {
@@ -286,7 +335,9 @@ mod tests {
         let m = machine("rk3588");
         let mut o = opts(Profile::Quick);
         o.only = vec!["clock".into(), "sha256".into()];
-        let k = kinds(&plan(&m, &o));
+        let p = plan(&m, &o);
+        let k = kinds(&p);
+        assert!(!k.is_empty());
         assert!(k.iter().all(|x| *x == "clock" || *x == "sha256"));
     }
 }

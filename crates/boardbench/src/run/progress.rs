@@ -45,10 +45,18 @@ impl Progress {
         }
         let elapsed = self.start.elapsed().as_secs_f64();
         // Scale the remaining estimate by how the estimates fared so far on this machine.
-        let factor = if self.done_estimate > 0.0 { (elapsed / self.done_estimate).clamp(0.3, 5.0) } else { 1.0 };
+        let factor = if self.done_estimate > 0.0 {
+            (elapsed / self.done_estimate).clamp(0.3, 5.0)
+        } else {
+            1.0
+        };
         let remaining = (self.total_estimate - self.done_estimate) * factor;
         let mut e = std::io::stderr().lock();
-        let _ = write!(e, "\r\x1b[2K{}", Self::line(i, n, &p.title, elapsed, remaining));
+        let _ = write!(
+            e,
+            "\r\x1b[2K{}",
+            Self::line(i, n, &p.title, elapsed, remaining)
+        );
         let _ = e.flush();
         self.done_estimate += p.estimate_s;
     }
@@ -56,7 +64,11 @@ impl Progress {
     pub fn finish(&mut self) {
         if self.enabled {
             let mut e = std::io::stderr().lock();
-            let _ = writeln!(e, "\r\x1b[2KDone ({} elapsed)", mmss(self.start.elapsed().as_secs_f64()));
+            let _ = writeln!(
+                e,
+                "\r\x1b[2KDone ({} elapsed)",
+                mmss(self.start.elapsed().as_secs_f64())
+            );
         }
     }
 }
@@ -66,7 +78,13 @@ mod tests {
     #[test]
     fn line_format() {
         assert_eq!(
-            super::Progress::line(2, 14, "7-Zip single-threaded on cpu4 (Cortex-A76)", 83.0, 130.4),
+            super::Progress::line(
+                2,
+                14,
+                "7-Zip single-threaded on cpu4 (Cortex-A76)",
+                83.0,
+                130.4
+            ),
             "[3/14] 7-Zip single-threaded on cpu4 (Cortex-A76) — 1:23 elapsed, ~2:10 left"
         );
     }

@@ -68,8 +68,6 @@ impl Drop for PhaseMonitor {
     }
 }
 
-
-
 /// Nice 19 for this thread only (Linux applies setpriority to a thread id): the monitor must
 /// never compete with the benchmark it watches.
 fn lower_priority() {

@@ -63,9 +63,15 @@ pub fn plan(m: &MachineInfo, o: &TuneOptions) -> Plan {
         }
     }
     if o.max_khz.is_some() {
-        let pstate = m.policies.iter().filter_map(|p| p.driver.as_deref()).find(|d| {
-            d.starts_with("intel_pstate") || d.starts_with("intel_cpufreq") || d.starts_with("amd-pstate")
-        });
+        let pstate = m
+            .policies
+            .iter()
+            .filter_map(|p| p.driver.as_deref())
+            .find(|d| {
+                d.starts_with("intel_pstate")
+                    || d.starts_with("intel_cpufreq")
+                    || d.starts_with("amd-pstate")
+            });
         if let Some(d) = pstate {
             plan.remarks.push(format!(
                 "{d} has no OPP table: MaxKHz caps scaling_max_freq only (the hardware may still \
@@ -136,7 +142,9 @@ mod tests {
     use super::*;
 
     fn machine(root: &str) -> MachineInfo {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots").join(root);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../probe/tests/roots")
+            .join(root);
         probe::snapshot::take(&probe::Root::new(dir))
     }
 
@@ -144,12 +152,24 @@ mod tests {
     fn every_policy_gets_performance_and_only_caps_above_max_khz() {
         let m = machine("rk3588");
         assert!(m.policies.len() >= 3);
-        let p = plan(&m, &TuneOptions { governors: true, max_khz: Some(1_800_000) });
+        let p = plan(
+            &m,
+            &TuneOptions {
+                governors: true,
+                max_khz: Some(1_800_000),
+            },
+        );
         for pol in &m.policies {
-            let gov = format!("/sys/devices/system/cpu/cpufreq/policy{}/scaling_governor", pol.policy);
+            let gov = format!(
+                "/sys/devices/system/cpu/cpufreq/policy{}/scaling_governor",
+                pol.policy
+            );
             let has = p.writes.iter().any(|w| w.path == gov);
             assert_eq!(has, pol.governor.as_deref() != Some("performance"), "{gov}");
-            let cap = p.writes.iter().any(|w| w.path.ends_with(&format!("policy{}/scaling_max_freq", pol.policy)));
+            let cap = p.writes.iter().any(|w| {
+                w.path
+                    .ends_with(&format!("policy{}/scaling_max_freq", pol.policy))
+            });
             assert_eq!(cap, pol.cpuinfo_max_khz.unwrap() > 1_800_000);
         }
     }
@@ -157,7 +177,13 @@ mod tests {
     #[test]
     fn nothing_to_do_without_cpufreq_and_a_remark_for_max_khz() {
         let m = machine("vm");
-        let p = plan(&m, &TuneOptions { governors: true, max_khz: Some(1_000_000) });
+        let p = plan(
+            &m,
+            &TuneOptions {
+                governors: true,
+                max_khz: Some(1_000_000),
+            },
+        );
         assert!(p.writes.iter().all(|w| !w.path.contains("cpufreq")));
         assert!(p.remarks.iter().any(|r| r.contains("no cpufreq")));
     }

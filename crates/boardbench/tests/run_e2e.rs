@@ -138,7 +138,15 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     let doc_path = tmp.path().join("doc.json");
     std::fs::write(&log, "an earlier run\n").unwrap();
     let out = run_cmd(&root, &bin, tmp.path())
-        .args(["run", "--quick", "--unattended", "--tiny-kernels", "--no-store", "-s", "-c"])
+        .args([
+            "run",
+            "--quick",
+            "--unattended",
+            "--tiny-kernels",
+            "--no-store",
+            "-s",
+            "-c",
+        ])
         .arg("--log")
         .arg(&log)
         .arg("--output")
@@ -155,37 +163,63 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     // Every setting is back.
     assert_eq!(governors(&root), original, "settings not restored");
 
-    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
     common::assert_valid_document(&doc);
     let run = &doc["run"];
     assert_eq!(run["profile"], "quick");
     // The governors were switched to performance during the run and recorded with originals.
     let settings = run["settings"].as_array().unwrap();
-    assert!(settings.iter().any(|s| s["path"].as_str().unwrap().ends_with("policy0/scaling_governor")
-        && s["set"] == "performance"
-        && s["before"] == "schedutil"
-        && s["after"] == "schedutil"));
+    assert!(settings.iter().any(|s| {
+        s["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("policy0/scaling_governor")
+            && s["set"] == "performance"
+            && s["before"] == "schedutil"
+            && s["after"] == "schedutil"
+    }));
     // Phases in sbc-bench's order, per cluster, with ISO timestamps and monitor samples.
     let phases = run["phases"].as_array().unwrap();
     let kinds: Vec<&str> = phases.iter().map(|p| p["kind"].as_str().unwrap()).collect();
-    for k in ["clock", "membw", "memlat", "openssl", "sha256", "7zip-single", "7zip-multi", "stockfish", "cpuminer", "clock-hot"] {
+    for k in [
+        "clock",
+        "membw",
+        "memlat",
+        "openssl",
+        "sha256",
+        "7zip-single",
+        "7zip-multi",
+        "stockfish",
+        "cpuminer",
+        "clock-hot",
+    ] {
         assert!(kinds.contains(&k), "no {k} phase in {kinds:?}");
     }
-    assert_eq!(kinds.iter().filter(|k| **k == "7zip-single").count(), 3, "one per cluster");
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "7zip-single").count(),
+        3,
+        "one per cluster"
+    );
     assert_eq!(kinds.iter().filter(|k| **k == "7zip-multi").count(), 3);
     for p in phases {
         let s = p["started"].as_str().unwrap();
         assert!(chrono::DateTime::parse_from_rfc3339(s).is_ok(), "{s}");
         assert!(p["finished_unix_ms"].as_u64() >= p["started_unix_ms"].as_u64());
         assert_eq!(p["status"], "done", "{}: {}", p["title"], p["reason"]);
-        assert!(!p["samples"].as_array().unwrap().is_empty(), "{} has no samples", p["title"]);
+        assert!(
+            !p["samples"].as_array().unwrap().is_empty(),
+            "{} has no samples",
+            p["title"]
+        );
     }
     // The real 7-Zip version behind the banner, marked not comparable.
     let sz = phases.iter().find(|p| p["kind"] == "7zip-single").unwrap();
     assert_eq!(sz["tool_runs"][0]["version"], "7-Zip 26.02");
     assert_eq!(sz["tool_runs"][0]["comparable_with_sbc_bench"], false);
     let ms = doc["measurements"].as_array().unwrap();
-    let find = |suite: &str, test: &str| ms.iter().find(|m| m["suite"] == suite && m["test"] == test);
+    let find =
+        |suite: &str, test: &str| ms.iter().find(|m| m["suite"] == suite && m["test"] == test);
     assert!(find("7zip", "multi").is_some() && find("7zip", "single").is_some());
     assert!(find("openssl", "aes-256-cbc 16384 bytes").is_some());
     assert!(find("membw", "libc memcpy copy").is_some());
@@ -194,7 +228,10 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     // The log: appended after the earlier run, summary row as its very last line.
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.starts_with("an earlier run\n\n\n\n"));
-    assert!(text.ends_with(" |\n"), "log does not end with the summary row");
+    assert!(
+        text.ends_with(" |\n"),
+        "log does not end with the summary row"
+    );
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("| "), "{last}");
     let cells: Vec<&str> = last.trim_matches('|').split(" | ").collect();
@@ -208,16 +245,31 @@ fn unattended_gives_up_on_a_busy_box_and_names_what_is_busy() {
     std::fs::write(root.join("proc/loadavg"), "3.50 2.00 1.00 3/123 4567\n").unwrap();
     let bin = stub_tools(tmp.path());
     let out = run_cmd(&root, &bin, tmp.path())
-        .args(["run", "--quick", "--unattended", "--no-store", "--idle-timeout", "0.5", "--idle-step", "0.1"])
+        .args([
+            "run",
+            "--quick",
+            "--unattended",
+            "--no-store",
+            "--idle-timeout",
+            "0.5",
+            "--idle-step",
+            "0.1",
+        ])
         .arg("--log")
         .arg(tmp.path().join("log"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("Too busy for benchmarking: load 3.50"), "{stderr}");
+    assert!(
+        stderr.contains("Too busy for benchmarking: load 3.50"),
+        "{stderr}"
+    );
     assert!(stderr.contains("not benchmarking a busy box"), "{stderr}");
-    assert!(!tmp.path().join("log").exists(), "no log for a run that never started");
+    assert!(
+        !tmp.path().join("log").exists(),
+        "no log for a run that never started"
+    );
 }
 
 fn interrupted_run_restores_everything(signal: i32) {
@@ -226,7 +278,17 @@ fn interrupted_run_restores_everything(signal: i32) {
     let bin = stub_tools(tmp.path());
     let original = governors(&root);
     let mut child = run_cmd(&root, &bin, tmp.path())
-        .args(["run", "--quick", "--no-idle-gate", "--no-store", "--tiny-kernels", "--phases", "clock", "--pause-ms", "60000"])
+        .args([
+            "run",
+            "--quick",
+            "--no-idle-gate",
+            "--no-store",
+            "--tiny-kernels",
+            "--phases",
+            "clock",
+            "--pause-ms",
+            "60000",
+        ])
         .env("MaxKHz", "1800000")
         .arg("--log")
         .arg(tmp.path().join("log"))
@@ -244,7 +306,10 @@ fn interrupted_run_restores_everything(signal: i32) {
         if g.trim() == "performance" && c.trim() == "1800000" {
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(120), "run never tuned the machine");
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "run never tuned the machine"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_ne!(governors(&root), original);
@@ -254,7 +319,11 @@ fn interrupted_run_restores_everything(signal: i32) {
     }
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(128 + signal));
-    assert_eq!(governors(&root), original, "not everything was restored after signal {signal}");
+    assert_eq!(
+        governors(&root),
+        original,
+        "not everything was restored after signal {signal}"
+    );
 }
 
 #[test]
@@ -280,7 +349,14 @@ fn real_quick_run_on_this_machine() {
     let out = common::boardbench_cmd()
         .unwrap()
         .env("NO_COLOR", "1")
-        .args(["run", "--quick", "--no-idle-gate", "--no-store", "--phases", "clock,membw,sha256,openssl,7zip-single,clock-hot"])
+        .args([
+            "run",
+            "--quick",
+            "--no-idle-gate",
+            "--no-store",
+            "--phases",
+            "clock,membw,sha256,openssl,7zip-single,clock-hot",
+        ])
         .arg("--log")
         .arg(&log)
         .arg("--output")
@@ -289,12 +365,68 @@ fn real_quick_run_on_this_machine() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
-    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
     common::assert_valid_document(&doc);
     let phases = doc["run"]["phases"].as_array().unwrap();
-    assert!(phases.iter().filter(|p| p["kind"] == "clock").all(|p| p["status"] == "done"));
-    let clock = doc["measurements"].as_array().unwrap().iter().find(|m| m["suite"] == "clock").unwrap();
+    assert!(
+        phases
+            .iter()
+            .filter(|p| p["kind"] == "clock")
+            .all(|p| p["status"] == "done")
+    );
+    let clock = doc["measurements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["suite"] == "clock")
+        .unwrap();
     assert!(clock["value"].as_f64().unwrap() > 100.0);
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.lines().last().unwrap().starts_with("| "));
+}
+
+/// sbc-bench's documented regression pipe, under sbc-bench's name (a link to the binary):
+/// `MODE=unattended sbc-bench -c | grep -q 'Check the log' || tail -n1 <log>`. The hint appears
+/// exactly when the run is not to be trusted (exit code 2); otherwise the log's last line is
+/// the summary row.
+#[test]
+fn sbc_bench_name_and_regression_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine("rk3588", tmp.path());
+    let bin = stub_tools(tmp.path());
+    let link = bin.join("sbc-bench");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boardbench"), &link).unwrap();
+    let log = tmp.path().join("sbc-bench.log");
+    let mut c = Command::new(&link);
+    c.env_clear()
+        .env("PATH", &bin)
+        .env("HOME", tmp.path())
+        .env("MODE", "unattended")
+        .args(["--sysroot"])
+        .arg(&root)
+        .args(["-c", "--quick", "--tiny-kernels", "--no-store", "--log"])
+        .arg(&log);
+    if let Some(v) = std::env::var_os("QEMU_LD_PREFIX") {
+        c.env("QEMU_LD_PREFIX", v);
+    }
+    let out = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let hint = stdout.contains("Check the log");
+    match out.status.code() {
+        Some(2) => assert!(hint, "invalid run without the hint:\n{stdout}"),
+        Some(0) => assert!(!hint, "valid run with the hint:\n{stdout}"),
+        other => panic!("exit {other:?}\n{stderr}"),
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("| ") && last.ends_with(" |"), "{last}");
+    let doc_line = text.lines().next().unwrap();
+    assert!(
+        doc_line.contains("unattended"),
+        "header names the mode: {doc_line}"
+    );
+    // The cpuminer phase of -c ran (stub cpuminer) and the document says how it was started.
+    assert!(text.contains("cpuminer"), "no cpuminer in the log");
 }

@@ -359,3 +359,53 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         2
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct T {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn args(a: &[&str]) -> Args {
+        T::parse_from(std::iter::once("run").chain(a.iter().copied())).args
+    }
+
+    #[test]
+    fn log_locations() {
+        assert_eq!(
+            log_path(&args(&[]), true),
+            PathBuf::from("/var/log/boardbench.log")
+        );
+        assert_eq!(
+            log_path(&args(&["--as-sbc-bench"]), true),
+            PathBuf::from("/var/log/sbc-bench.log")
+        );
+        assert_eq!(
+            log_path(&args(&["--log", "/tmp/x"]), true),
+            PathBuf::from("/tmp/x")
+        );
+        let user = log_path(&args(&[]), false);
+        assert!(
+            user.ends_with("boardbench/boardbench.log"),
+            "{}",
+            user.display()
+        );
+    }
+
+    #[test]
+    fn a_symlinked_default_log_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("elsewhere");
+        let link = tmp.path().join("boardbench.log");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(append_log(&link, "x\n", false).is_err());
+        assert!(!target.exists());
+        append_log(&link, "x\n", true).unwrap();
+        assert!(target.exists());
+    }
+}

@@ -1,11 +1,400 @@
-//! `boardbench env`: A controlled environment for Geekbench or Phoronix (sbc-bench -G / -P).
+//! `boardbench env`: a controlled environment for Geekbench or the Phoronix Test Suite
+//! (sbc-bench -G / -P).
+//!
+//! Order: idle gate (`--no-idle-gate` skips it) → performance governors and devfreq (through
+//! the Restorer) → snapshot "before" → the background monitor (phase `env-wait`) while
+//! - the given command runs (`env --for geekbench -- geekbench6 --cpu`; stdin is /dev/null, its
+//!   output is passed through and captured into the document's tool run), or
+//! - without a command: until Ctrl-C, after printing what to run in another terminal
+//!
+//! → snapshot "after" → restore → a result document with the monitor series and the findings
+//! (throttling, background activity … for exactly that window), `-o FILE`, stored unless
+//! `--no-store`.
+//!
+//! `--for phoronix -- pts/openssl …` (what `sbc-bench -P pts/openssl` becomes): when the first
+//! word after `--` is not a program, the words are test arguments and the command run is
+//! `PTS_SILENT_MODE=1 phoronix-test-suite batch-run …`, as sbc-bench does.
+//!
+//! Ctrl-C (SIGINT, SIGTERM, SIGHUP) still writes the document: see `thermal::signals`. With a
+//! command, the signal also ends the command (its process group gets SIGTERM, then SIGKILL after
+//! 5 s). Unlike sbc-bench, the Geekbench/PTS runs are not repeated per cluster and no score page
+//! is scraped: the suite's own result is the score; this mode guarantees and records the
+//! conditions.
+//!
+//! Exit code: 0 when the environment stayed valid (and the command succeeded); 2 when the
+//! command failed or the findings say the window cannot be trusted (e.g. throttling, background
+//! load); with a command, 128 + signal when interrupted (the document is written anyway);
+//! without a command Ctrl-C is the normal end; 3 when the idle gate gave up (`--idle-timeout`);
+//! 1 on error.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use model::run::{PhaseStatus, RunOptions, RunRecord};
+use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
+use crate::cmd::thermal::{Running, doc, signals};
+use crate::restore::Restorer;
+use crate::session::{idle, recorder::PhaseMonitor, stamp, tuning};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    Geekbench,
+    Phoronix,
+}
+
+impl Suite {
+    fn name(self) -> &'static str {
+        match self {
+            Suite::Geekbench => "Geekbench",
+            Suite::Phoronix => "Phoronix Test Suite",
+        }
+    }
+
+    fn profile(self) -> &'static str {
+        match self {
+            Suite::Geekbench => "env-geekbench",
+            Suite::Phoronix => "env-phoronix",
+        }
+    }
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The suite to prepare for: geekbench (sbc-bench -G) or phoronix (-P).
+    #[arg(long = "for", value_enum, value_name = "SUITE")]
+    pub suite: Suite,
+    /// Seconds between monitor samples.
+    #[arg(long, default_value_t = 5.0, value_name = "SEC")]
+    pub interval: f64,
+    /// Leave governors as they are.
+    #[arg(long)]
+    pub no_tune: bool,
+    /// Start at once, without waiting for an idle box (the findings still see the load).
+    #[arg(long)]
+    pub no_idle_gate: bool,
+    /// Idle when the 1-minute load is below this …
+    #[arg(long, default_value_t = 0.1, value_name = "LOAD")]
+    pub idle_load: f64,
+    /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
+    #[arg(long, default_value_t = 2.5, value_name = "PERCENT")]
+    pub idle_cpu: f64,
+    #[arg(long, default_value_t = 30.0, value_name = "SEC")]
+    pub idle_window: f64,
+    /// Give up waiting for an idle box after this many seconds (exit code 3; default: wait).
+    #[arg(long, value_name = "SEC")]
+    pub idle_timeout: Option<f64>,
+    /// Also write the result document to this file.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
+    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+    /// Do not store the document in the results database.
+    #[arg(long)]
+    pub no_store: bool,
+    /// Tags for the stored run (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Device name to record.
+    #[arg(long, value_name = "NAME")]
+    pub device: Option<String>,
+    /// The command to run in the environment (for phoronix also just test arguments for
+    /// `phoronix-test-suite batch-run`).
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `env` is not implemented yet in this release");
-    Ok(1)
+/// Whether `word` names a program: a path to a file, or a file in one of `path`'s directories.
+fn is_program(word: &str, path: &str) -> bool {
+    if word.contains('/') {
+        return Path::new(word).is_file();
+    }
+    path.split(':')
+        .filter(|d| !d.is_empty())
+        .any(|d| Path::new(d).join(word).is_file())
+}
+
+/// A command line and extra environment variables for it.
+pub type Resolved = (Vec<String>, Vec<(String, String)>);
+
+/// What to run: the program and its arguments (and extra environment).
+pub fn resolve(suite: Suite, words: &[String], path: &str) -> Option<Resolved> {
+    let first = words.first()?;
+    if suite == Suite::Phoronix && !is_program(first, path) {
+        let mut v = vec!["phoronix-test-suite".to_string(), "batch-run".to_string()];
+        v.extend(words.iter().cloned());
+        return Some((v, vec![("PTS_SILENT_MODE".into(), "1".into())]));
+    }
+    Some((words.to_vec(), Vec::new()))
+}
+
+/// What to tell the user when no command was given.
+fn instructions(suite: Suite) -> String {
+    match suite {
+        Suite::Geekbench => {
+            // sbc-bench uses Geekbench 5.5 on 32-bit ARM, 6 elsewhere.
+            let gb = if std::env::consts::ARCH == "arm" {
+                "geekbench5"
+            } else {
+                "geekbench6"
+            };
+            format!("run `{gb}` now (in another terminal)")
+        }
+        Suite::Phoronix => {
+            "run `PTS_SILENT_MODE=1 phoronix-test-suite batch-run <tests>` now (in another \
+             terminal; once: `phoronix-test-suite batch-setup`)"
+                .into()
+        }
+    }
+}
+
+fn shell_words(v: &[String]) -> String {
+    v.iter()
+        .map(|w| {
+            if !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@".contains(c))
+            {
+                w.clone()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    anyhow::ensure!(
+        args.interval > 0.0 && args.interval.is_finite(),
+        "--interval must be positive"
+    );
+    let root = g.root();
+    let root_user = doc::is_root();
+    let may_write = root_user || !root.is_host();
+    let tune = !args.no_tune && may_write;
+    let path = std::env::var("PATH").unwrap_or_default();
+    let command = resolve(args.suite, &args.command, &path);
+    let started = stamp::now();
+    let machine = probe::snapshot::take(&root);
+    let cfg = MonitorConfig::from_machine(&machine);
+    if !root_user && root.is_host() && !args.no_tune {
+        eprintln!("Warning: not running as root: governors stay as they are.");
+    }
+
+    let idle_gate = if args.no_idle_gate {
+        None
+    } else {
+        let o = idle::IdleOptions {
+            load_below: args.idle_load,
+            cpu_below: args.idle_cpu,
+            window: Duration::from_secs_f64(args.idle_window.max(0.0)),
+            timeout: args
+                .idle_timeout
+                .map(|t| Duration::from_secs_f64(t.max(0.0))),
+            ..idle::IdleOptions::default()
+        };
+        let gate = idle::wait(&mut idle::RootBusy::new(&root), &o, &mut |l| {
+            eprintln!("{l}")
+        });
+        if !gate.passed {
+            eprintln!("boardbench: not preparing a busy box: {}", gate.reason);
+            return Ok(crate::cmd::run::EXIT_NEVER_IDLE);
+        }
+        Some(gate)
+    };
+
+    // Before any thread exists: Ctrl-C must still produce the document.
+    let held = signals::Held::block();
+    let restorer = Restorer::new(&root);
+    let plan = tuning::plan(
+        &machine,
+        &tuning::TuneOptions {
+            governors: tune,
+            max_khz: None,
+        },
+    );
+    let mut applied = tuning::apply(&root, &restorer, &plan);
+    for f in &applied.failures {
+        eprintln!("Warning: {f}");
+    }
+    let kmsg_cursor = crate::run::record::kmsg_cursor(&root, root_user);
+    let before = crate::run::record::snapshot(&root, &machine);
+    if args.suite == Suite::Geekbench && before.mem_available_kib.is_some_and(|k| k < 1_200 * 1024)
+    {
+        eprintln!(
+            "Warning: this machine is low on memory: Geekbench will likely be killed by the OOM killer."
+        );
+    }
+
+    let tuned = if applied.settings.is_empty() {
+        "nothing to change".to_string()
+    } else {
+        format!("{} settings changed to performance", applied.settings.len())
+    };
+    let start = stamp::now();
+    let t0 = Instant::now();
+    let monitor = PhaseMonitor::start(&cfg, &root, Duration::from_secs_f64(args.interval));
+    let mut signal = None;
+    let mut tool_runs = Vec::new();
+    let mut failed = None;
+    let title;
+    match &command {
+        Some((words, envs)) => {
+            let shown = shell_words(words);
+            title = format!("{} in a controlled environment: {shown}", args.suite.name());
+            eprintln!("Environment ready ({tuned}); running {shown}");
+            let mut c = std::process::Command::new(&words[0]);
+            c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
+            let mut r = Running::start(args.suite.name(), c, shown, true)?;
+            let end = loop {
+                if let Some(e) = r.ended() {
+                    break e;
+                }
+                if let Some(s) = held.wait(Duration::from_millis(200)) {
+                    signal = Some(s);
+                    break r.terminate(Duration::from_secs(5));
+                }
+            };
+            if end != "exit 0" {
+                failed = Some(format!("{} ended: {end}", words[0]));
+            }
+            tool_runs.push(r.finish(end));
+        }
+        None => {
+            title = format!(
+                "{} in a controlled environment (until Ctrl-C)",
+                args.suite.name()
+            );
+            eprintln!(
+                "Environment ready ({tuned}, monitor every {:.0} s): {}. Press Ctrl-C here when it has finished.",
+                args.interval,
+                instructions(args.suite)
+            );
+            while signal.is_none() {
+                signal = held.wait(Duration::from_secs(1));
+            }
+            eprintln!();
+        }
+    }
+    let samples = monitor.finish();
+    let mut phase = doc::phase(doc::kind::ENV_WAIT, title, &start, args.interval);
+    phase.threads = machine.cpus.online.len().max(1) as u32;
+    phase.samples = samples;
+    phase.tool_runs = tool_runs;
+    if let Some(f) = &failed {
+        phase.status = PhaseStatus::Failed;
+        phase.reason = Some(f.clone());
+    } else if let (Some(s), Some(_)) = (signal, &command) {
+        phase.status = PhaseStatus::Failed;
+        phase.reason = Some(format!("interrupted by signal {s}"));
+    }
+    let after = crate::run::record::snapshot(&root, &machine);
+    let kmsg = crate::run::record::kmsg_since(&root, &kmsg_cursor);
+    for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
+        eprintln!("boardbench: could not restore {e}");
+    }
+    let record = RunRecord {
+        profile: args.suite.profile().into(),
+        options: RunOptions {
+            tune,
+            invoked_as: "boardbench".into(),
+            args: std::env::args().skip(1).collect(),
+            ..RunOptions::default()
+        },
+        idle_gate,
+        settings: applied.settings,
+        monitor: Some(cfg.layout.clone()),
+        phases: vec![phase],
+        before: Some(before),
+        after: Some(after),
+        kmsg: Some(kmsg),
+        duration_s: t0.elapsed().as_secs_f64(),
+    };
+    let document = doc::document(&machine, args.device.clone(), &started, Vec::new(), record);
+    doc::write(
+        &document,
+        &doc::Outputs {
+            output: args.output.clone(),
+            no_store: args.no_store,
+            db: args.db.clone(),
+            tags: args.tags.clone(),
+        },
+    )?;
+
+    println!(
+        "Controlled environment for {}: {:.0} s monitored, everything restored.",
+        args.suite.name(),
+        t0.elapsed().as_secs_f64()
+    );
+    if let Some(f) = &failed {
+        println!("  {f}");
+    }
+    for f in &document.findings {
+        println!("  [{:?}] {}", f.severity, f.message);
+    }
+    if let Some(o) = &args.output {
+        println!("Result document: {}", o.display());
+    }
+    let valid = failed.is_none() && crate::run::record::trustworthy(&document.findings);
+    Ok(match (signal, &command) {
+        (Some(s), Some(_)) => 128 + s,
+        _ if valid => 0,
+        _ => 2,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn phoronix_test_names_become_a_batch_run() {
+        let (cmd, env) = resolve(
+            Suite::Phoronix,
+            &w(&["pts/openssl", "pts/7zip"]),
+            "/nonexistent",
+        )
+        .unwrap();
+        assert_eq!(
+            cmd,
+            w(&[
+                "phoronix-test-suite",
+                "batch-run",
+                "pts/openssl",
+                "pts/7zip"
+            ])
+        );
+        assert_eq!(env, vec![("PTS_SILENT_MODE".to_string(), "1".to_string())]);
+    }
+
+    #[test]
+    fn a_program_runs_as_given() {
+        let (cmd, env) =
+            resolve(Suite::Phoronix, &w(&["sh", "-c", "true"]), "/bin:/usr/bin").unwrap();
+        assert_eq!(cmd, w(&["sh", "-c", "true"]));
+        assert!(env.is_empty());
+        assert_eq!(
+            resolve(Suite::Geekbench, &w(&["geekbench6"]), "")
+                .unwrap()
+                .0,
+            w(&["geekbench6"])
+        );
+        assert_eq!(resolve(Suite::Geekbench, &[], "/bin"), None);
+    }
+
+    #[test]
+    fn shown_commands_are_quoted_for_a_shell() {
+        assert_eq!(
+            shell_words(&w(&["sh", "-c", "cat /x y"])),
+            "sh -c 'cat /x y'"
+        );
+        assert_eq!(shell_words(&w(&["it's"])), "'it'\\''s'");
+    }
 }

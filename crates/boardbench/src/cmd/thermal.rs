@@ -1,11 +1,608 @@
-//! `boardbench thermal`: Thermal test: heat the SoC and record throttling (sbc-bench -t / -T).
+//! `boardbench thermal`: heat the SoC with a sustained all-core load and record what happens
+//! (sbc-bench -t / -T, done right).
+//!
+//! Order: probe → tune (performance governors, devfreq; through the Restorer) → snapshot
+//! "before" → optionally wait until the SoC cooled to `--target-temp` (phase `thermal-cool`) →
+//! the load (phase `thermal-heat`): one pinned recursive SHA-256 thread per usable CPU (or
+//! `--load CMD`), sampled every `--interval` (clocks, temperature, CPU use; the score of each
+//! interval) → snapshot "after" → restore → analysis → document, store, text report.
+//!
+//! The document: the heat phase's monitor samples are the temperature and clock curve; the
+//! per-interval score series is the built-in load's output (its tool run: "t_s hashes_per_s"
+//! lines — compact, and one measurement per interval would flood the measurement table); the
+//! measurements (suite "thermal") are the conclusions: initial and sustained score, score drop,
+//! sustained clock per cluster, time to throttling, the temperature then, peak temperature. The
+//! rules are in [`analysis`].
+//!
+//! Unlike sbc-bench, no temperature source is not a reason to abort: the score still shows
+//! whether the machine keeps its speed, and the report says there were no readings.
+//!
+//! Exit code: 0 when the test completed — throttling is a result, not an invalid run; 128 +
+//! signal when interrupted (the document of what was recorded so far is still written and
+//! everything is restored, see [`signals`]); 1 on error.
+
+mod analysis;
+mod child;
+pub(crate) mod doc;
+mod load;
+pub(crate) mod signals;
+
+pub(crate) use child::Running;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use model::document::Measurement;
+use model::monitor::MonitorSample;
+use model::run::{PhaseStatus, RunOptions, RunRecord, ToolRun};
+use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
+use crate::restore::Restorer;
+use crate::session::{stamp, tuning};
+use analysis::{ScoreInterval, Stability};
+
+/// Standard (-t) and long (-T) durations in seconds.
+const STANDARD_S: f64 = 300.0;
+const LONG_S: f64 = 900.0;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The long test (sbc-bench -T): 900 s instead of 300 s.
+    #[arg(long)]
+    pub long: bool,
+    /// Seconds of load (default 300, 900 with --long).
+    #[arg(long, value_name = "SEC")]
+    pub duration: Option<f64>,
+    /// Seconds between samples (clocks, temperature, score).
+    #[arg(long, default_value_t = 2.0, value_name = "SEC")]
+    pub interval: f64,
+    /// First wait until the SoC has cooled to this temperature (°C; sbc-bench -t C).
+    #[arg(long, value_name = "CELSIUS")]
+    pub target_temp: Option<f64>,
+    /// Give up waiting for --target-temp after this many seconds (the test then starts anyway).
+    #[arg(long, default_value_t = 900.0, value_name = "SEC")]
+    pub cool_timeout: f64,
+    /// Heat with this shell command instead of the built-in load (no score then); it is ended
+    /// after --duration.
+    #[arg(long, value_name = "CMD")]
+    pub load: Option<String>,
+    /// Leave governors as they are.
+    #[arg(long)]
+    pub no_tune: bool,
+    /// Also write the result document to this file.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
+    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+    /// Do not store the document in the results database.
+    #[arg(long)]
+    pub no_store: bool,
+    /// Tags for the stored run (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Device name to record.
+    #[arg(long, value_name = "NAME")]
+    pub device: Option<String>,
+    /// Also append the text report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// No live line per sample.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `thermal` is not implemented yet in this release");
-    Ok(1)
+/// Ceiling of each monitored cluster in MHz: the lower of its top clock and its
+/// `scaling_max_freq` as it is during the test.
+fn ceilings(root: &probe::Root, cfg: &MonitorConfig) -> Vec<Option<u32>> {
+    cfg.layout
+        .clusters
+        .iter()
+        .map(|c| {
+            let cap = c.policy.and_then(|p| {
+                root.read_value(&format!(
+                    "/sys/devices/system/cpu/cpufreq/policy{p}/scaling_max_freq"
+                ))
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+            });
+            let top = match (c.max_khz, cap) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            top.map(|k| (k / 1000) as u32)
+        })
+        .collect()
+}
+
+fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
+    let temp = s.temp_c.map_or("  n/a".into(), |t| format!("{t:5.1}"));
+    let clocks: Vec<String> = s
+        .clocks_mhz
+        .iter()
+        .map(|c| c.map_or("n/a".into(), |m| m.to_string()))
+        .collect();
+    let clocks = if clocks.is_empty() {
+        "n/a".to_string()
+    } else {
+        clocks.join("/")
+    };
+    let cpu = s.cpu.map_or("n/a".into(), |c| format!("{:.0} %", c.cpu));
+    let score = score.map_or(String::new(), |v| format!("  {:.2} MH/s", v / 1e6));
+    format!("{t:6.0} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
+}
+
+/// Outcome of a wait loop.
+enum Ended {
+    Done,
+    Signal(i32),
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    let duration = args
+        .duration
+        .unwrap_or(if args.long { LONG_S } else { STANDARD_S });
+    anyhow::ensure!(
+        duration > 0.0 && duration.is_finite(),
+        "--duration must be positive"
+    );
+    anyhow::ensure!(
+        args.interval > 0.0 && args.interval.is_finite(),
+        "--interval must be positive"
+    );
+    let interval = Duration::from_secs_f64(args.interval.max(0.05));
+    let root = g.root();
+    let root_user = doc::is_root();
+    let may_write = root_user || !root.is_host();
+    let tune = !args.no_tune && may_write;
+    let started = stamp::now();
+    let machine = probe::snapshot::take(&root);
+    let cfg = MonitorConfig::from_machine(&machine);
+    if !root_user && root.is_host() && !args.no_tune {
+        eprintln!("Warning: not running as root: governors stay as they are.");
+    }
+    if cfg.layout.thermal_path.is_none() {
+        eprintln!(
+            "Note: no temperature source on this machine: the test records clocks and score only."
+        );
+    }
+
+    // Before any thread exists (see signals): Ctrl-C must still produce the document.
+    let held = signals::Held::block();
+    let restorer = Restorer::new(&root);
+    let plan = tuning::plan(
+        &machine,
+        &tuning::TuneOptions {
+            governors: tune,
+            max_khz: None,
+        },
+    );
+    let mut applied = tuning::apply(&root, &restorer, &plan);
+    for f in &applied.failures {
+        eprintln!("Warning: {f}");
+    }
+    let kmsg_cursor = crate::run::record::kmsg_cursor(&root, root_user);
+    let before = crate::run::record::snapshot(&root, &machine);
+    let t_run = Instant::now();
+    let mut phases = Vec::new();
+    let mut ended = Ended::Done;
+
+    // Cool down first (sbc-bench -t C).
+    if let Some(target) = args.target_temp {
+        let start = stamp::now();
+        let mut sampler = crate::cmd::monitor::sampler_for(&cfg, &root);
+        let mut samples = Vec::new();
+        let t0 = Instant::now();
+        let (status, reason) = loop {
+            let s = sampler.sample();
+            let temp = s.temp_c;
+            samples.push(s);
+            match temp {
+                None => {
+                    break (
+                        PhaseStatus::Skipped,
+                        Some("no temperature reading".to_string()),
+                    );
+                }
+                Some(t) if t <= target => {
+                    break (
+                        PhaseStatus::Done,
+                        Some(format!("{t:.1} °C ≤ {target:.1} °C")),
+                    );
+                }
+                Some(t) if t0.elapsed().as_secs_f64() >= args.cool_timeout => {
+                    break (
+                        PhaseStatus::Failed,
+                        Some(format!(
+                            "still {t:.1} °C after {:.0} s: heating anyway",
+                            args.cool_timeout
+                        )),
+                    );
+                }
+                Some(t) => {
+                    if !args.quiet {
+                        eprintln!("Cooling down: {t:.1} °C, waiting for {target:.1} °C");
+                    }
+                }
+            }
+            if let Some(sig) = held.wait(interval) {
+                ended = Ended::Signal(sig);
+                break (
+                    PhaseStatus::Failed,
+                    Some(format!("interrupted by signal {sig}")),
+                );
+            }
+        };
+        if let Some(r) = &reason {
+            eprintln!("Cooling: {r}");
+        }
+        let mut p = doc::phase(
+            doc::kind::THERMAL_COOL,
+            format!("Cooling to {target:.1} °C"),
+            &start,
+            args.interval,
+        );
+        p.status = status;
+        p.reason = reason;
+        p.samples = samples;
+        phases.push(p);
+    }
+
+    // Heat.
+    let mut series: Vec<ScoreInterval> = Vec::new();
+    let mut samples: Vec<MonitorSample> = Vec::new();
+    let mut tool_runs: Vec<ToolRun> = Vec::new();
+    let mut threads = 0u32;
+    let mut cpus: Vec<u32> = Vec::new();
+    let mut heat_reason = None;
+    let mut heat_status = PhaseStatus::Done;
+    let ceil = ceilings(&root, &cfg);
+    if matches!(ended, Ended::Done) {
+        let start = stamp::now();
+        let mut sampler = crate::cmd::monitor::sampler_for(&cfg, &root);
+        let (mut builtin, mut external) = (None, None);
+        match &args.load {
+            None => {
+                cpus = kernels::affinity::allowed_cpus();
+                let l = load::Load::start(&cpus);
+                threads = l.threads() as u32;
+                builtin = Some(l);
+            }
+            Some(cmd) => {
+                let mut c = std::process::Command::new("sh");
+                c.arg("-c").arg(cmd);
+                external = Some(Running::start("external load", c, cmd.clone(), false)?);
+            }
+        }
+        if !args.quiet {
+            eprintln!(
+                "Heating for {duration:.0} s with {}; a line every {:.1} s:",
+                args.load
+                    .as_deref()
+                    .map_or(format!("{threads} recursive SHA-256 threads"), |c| format!(
+                        "`{c}`"
+                    )),
+                args.interval
+            );
+        }
+        let t0 = Instant::now();
+        let mut last = (t0, 0u64);
+        let mut next = t0 + interval;
+        loop {
+            let end_at = t0 + Duration::from_secs_f64(duration);
+            let deadline = next.min(end_at);
+            let now = Instant::now();
+            if let Some(sig) = held.wait(deadline.saturating_duration_since(now)) {
+                ended = Ended::Signal(sig);
+                heat_status = PhaseStatus::Failed;
+                heat_reason = Some(format!(
+                    "interrupted by signal {sig} after {:.0} s",
+                    t0.elapsed().as_secs_f64()
+                ));
+            }
+            let s = sampler.sample();
+            let now = Instant::now();
+            let score = builtin.as_ref().and_then(|l| {
+                let h = l.hashes();
+                let dt = now.duration_since(last.0).as_secs_f64();
+                let per_s = (h.saturating_sub(last.1)) as f64 / dt;
+                last = (now, h);
+                (dt >= 0.05).then_some(per_s)
+            });
+            let t = now.duration_since(t0).as_secs_f64();
+            if let Some(per_s) = score {
+                series.push(ScoreInterval { t_s: t, per_s });
+            }
+            if !args.quiet {
+                eprintln!("{}", live_line(t, &s, score));
+            }
+            samples.push(s);
+            if matches!(ended, Ended::Signal(_)) || now >= end_at {
+                break;
+            }
+            if let Some(r) = external.as_mut().and_then(|r| r.ended()) {
+                heat_status = PhaseStatus::Failed;
+                heat_reason = Some(format!("the load ended early ({r}) after {t:.0} s"));
+                break;
+            }
+            next += interval;
+        }
+        if let Some(l) = builtin {
+            let backend = l.backend;
+            l.stop();
+            tool_runs.push(ToolRun {
+                tool: "built-in load".into(),
+                program: "boardbench".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+                comparable_with_sbc_bench: Some(false),
+                command: format!(
+                    "recursive SHA-256 ({}) on cpus {}",
+                    backend.label(),
+                    kernels::affinity::format_cpu_list(&cpus)
+                ),
+                end: if matches!(ended, Ended::Signal(_)) {
+                    "interrupted".into()
+                } else {
+                    "time limit".into()
+                },
+                output: analysis::series_text(&series),
+                wall_s: t0.elapsed().as_secs_f64(),
+            });
+        }
+        if let Some(mut r) = external {
+            let end = r.terminate(Duration::from_secs(5));
+            tool_runs.push(r.finish(end));
+        }
+        let mut p = doc::phase(
+            doc::kind::THERMAL_HEAT,
+            format!("Sustained all-core load for {duration:.0} s"),
+            &start,
+            args.interval,
+        );
+        p.threads = threads.max(1);
+        p.cpus = cpus.clone();
+        p.status = heat_status;
+        p.reason = heat_reason;
+        p.samples = samples.clone();
+        p.tool_runs = tool_runs;
+        phases.push(p);
+    }
+
+    let after = crate::run::record::snapshot(&root, &machine);
+    let kmsg = crate::run::record::kmsg_since(&root, &kmsg_cursor);
+    for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
+        eprintln!("boardbench: could not restore {e}");
+    }
+    let duration_s = t_run.elapsed().as_secs_f64();
+
+    // Conclusions.
+    let verdict = analysis::score_verdict(&series);
+    let throttle = analysis::first_throttle(&samples, &ceil);
+    let sustained_clocks = analysis::sustained_clocks(&samples);
+    let below_max = analysis::time_below_max(&before.policies, &after.policies);
+    let (has_clocks, has_temps) = analysis::has_readings(&samples);
+    let peak = samples
+        .iter()
+        .filter_map(|s| s.temp_c)
+        .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t))));
+    let mut measurements: Vec<Measurement> = Vec::new();
+    if let Some(v) = verdict.initial {
+        measurements.push(doc::measurement(
+            "initial score",
+            None,
+            threads,
+            v / 1e6,
+            "MH/s",
+            true,
+        ));
+    }
+    if let Some(v) = verdict.sustained {
+        let mut m = doc::measurement("sustained score", None, threads, v / 1e6, "MH/s", true);
+        m.spread_pct = verdict.sustained_spread_pct;
+        measurements.push(m);
+    }
+    if let Some(v) = verdict.drop_pct {
+        measurements.push(doc::measurement("score drop", None, threads, v, "%", false));
+    }
+    for (i, c) in sustained_clocks.iter().enumerate() {
+        if let Some(mhz) = c {
+            let name = cfg
+                .layout
+                .clusters
+                .get(i)
+                .map(|c| format!("cpu{}", c.first_cpu));
+            measurements.push(doc::measurement(
+                "sustained clock",
+                name,
+                threads,
+                *mhz,
+                "MHz",
+                true,
+            ));
+        }
+    }
+    if let Some(t) = &throttle {
+        measurements.push(doc::measurement(
+            "time to throttling",
+            None,
+            threads,
+            t.after_s,
+            "s",
+            true,
+        ));
+        if let Some(c) = t.temp_c {
+            measurements.push(doc::measurement(
+                "throttling temperature",
+                None,
+                threads,
+                c,
+                "°C",
+                true,
+            ));
+        }
+    }
+    if let Some(p) = peak {
+        measurements.push(doc::measurement(
+            "peak temperature",
+            None,
+            threads,
+            p,
+            "°C",
+            false,
+        ));
+    }
+    if let Some(p) = phases
+        .iter_mut()
+        .find(|p| p.kind == doc::kind::THERMAL_HEAT)
+    {
+        p.measurements = (0..measurements.len()).collect();
+    }
+
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let record = RunRecord {
+        profile: if args.long {
+            "thermal-long".into()
+        } else {
+            "thermal".into()
+        },
+        options: RunOptions {
+            tune,
+            invoked_as: "boardbench".into(),
+            args: argv,
+            ..RunOptions::default()
+        },
+        idle_gate: None,
+        settings: applied.settings,
+        monitor: Some(cfg.layout.clone()),
+        phases,
+        before: Some(before),
+        after: Some(after),
+        kmsg: Some(kmsg),
+        duration_s,
+    };
+    let document = doc::document(
+        &machine,
+        args.device.clone(),
+        &started,
+        measurements,
+        record,
+    );
+    doc::write(
+        &document,
+        &doc::Outputs {
+            output: args.output.clone(),
+            no_store: args.no_store,
+            db: args.db.clone(),
+            tags: args.tags.clone(),
+        },
+    )?;
+
+    // The text report.
+    let mut r = String::new();
+    r.push_str(&format!(
+        "Thermal test: {:.0} s of load, a sample every {:.1} s\n",
+        duration, args.interval
+    ));
+    if !has_clocks && !has_temps {
+        r.push_str("  No clock/temperature readings on this machine (no cpufreq, no thermal sensor): throttling cannot be seen directly; only the score tells.\n");
+    } else {
+        if !has_temps {
+            r.push_str("  No temperature readings on this machine.\n");
+        }
+        if !has_clocks {
+            r.push_str("  No clock readings on this machine (no cpufreq).\n");
+        }
+    }
+    if has_temps {
+        let first = samples.iter().find_map(|s| s.temp_c);
+        let last = samples.iter().rev().find_map(|s| s.temp_c);
+        if let (Some(a), Some(b), Some(p)) = (first, last, peak) {
+            r.push_str(&format!(
+                "  Temperature: {a:.1} °C at start, {p:.1} °C peak, {b:.1} °C at the end\n"
+            ));
+        }
+    }
+    if has_clocks {
+        match &throttle {
+            Some(t) => {
+                let name = cfg
+                    .layout
+                    .clusters
+                    .get(t.cluster)
+                    .map_or(String::new(), |c| format!("cpu{} ", c.first_cpu));
+                r.push_str(&format!(
+                    "  Throttling after {:.0} s: {name}at {} MHz instead of {} MHz{}\n",
+                    t.after_s,
+                    t.mhz,
+                    t.ceiling_mhz,
+                    t.temp_c
+                        .map_or(String::new(), |c| format!(", at {c:.1} °C"))
+                ));
+            }
+            None => r.push_str("  No throttling: every clock stayed at its ceiling.\n"),
+        }
+        if !tune {
+            r.push_str("  (Governors were not set to performance: lower clocks need not mean throttling.)\n");
+        }
+        let sc: Vec<String> = sustained_clocks
+            .iter()
+            .zip(&cfg.layout.clusters)
+            .filter_map(|(m, c)| m.map(|m| format!("cpu{} {m:.0} MHz", c.first_cpu)))
+            .collect();
+        if !sc.is_empty() {
+            r.push_str(&format!(
+                "  Sustained clock (last third): {}\n",
+                sc.join(", ")
+            ));
+        }
+    }
+    for (policy, s) in &below_max {
+        r.push_str(&format!(
+            "  policy{policy} spent {s:.1} s below its top clock (time_in_state)\n"
+        ));
+    }
+    if args.load.is_some() {
+        r.push_str("  External load: no score.\n");
+    } else if let (Some(i), Some(s)) = (verdict.initial, verdict.sustained) {
+        r.push_str(&format!(
+            "  Score: {:.2} MH/s at first, {:.2} MH/s sustained (last third, ±{:.1} %), {:+.1} %\n",
+            i / 1e6,
+            s / 1e6,
+            verdict.sustained_spread_pct.unwrap_or(0.0),
+            -verdict.drop_pct.unwrap_or(0.0)
+        ));
+        let slope = |v: Option<f64>| v.map_or("n/a".into(), |v| format!("{v:+.1} %/min"));
+        r.push_str(&match verdict.stability {
+            Stability::TooShort => format!("  Too few intervals ({}) to say whether it stabilises.\n", series.len()),
+            Stability::Stable => format!(
+                "  Stable: no significant fall over the last third (slope {}, first third {}; \"keeps falling\" needs a slope below −{:.1} %/min by more than {:.0} standard errors)\n",
+                slope(verdict.last_slope_pct_per_min),
+                slope(verdict.first_slope_pct_per_min),
+                analysis::FALLING_PCT_PER_MIN,
+                analysis::SIGNIFICANCE
+            ),
+            Stability::KeepsFalling => format!(
+                "  Keeps falling: the score's slope over the last third is {} (first third {}): a longer test or better cooling is needed\n",
+                slope(verdict.last_slope_pct_per_min),
+                slope(verdict.first_slope_pct_per_min)
+            ),
+        });
+    }
+    for f in &document.findings {
+        r.push_str(&format!("  [{:?}] {}\n", f.severity, f.message));
+    }
+    print!("{r}");
+    if let Some(log) = &args.log {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)?;
+        f.write_all(r.as_bytes())?;
+    }
+    Ok(match ended {
+        Ended::Done => 0,
+        Ended::Signal(s) => 128 + s,
+    })
 }

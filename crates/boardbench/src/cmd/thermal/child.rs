@@ -1,0 +1,164 @@
+//! An external command under the session (`thermal --load CMD`, `env -- CMD …`): stdin is
+//! /dev/null, its output is passed through (when asked) and captured for the document's tool
+//! run, and it can be ended when the session is interrupted.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use model::run::ToolRun;
+
+/// Captured output is cut to its last this many bytes (a long Phoronix run prints a lot).
+const KEEP: usize = 256 * 1024;
+
+pub struct Running {
+    child: Child,
+    captured: Arc<Mutex<Vec<u8>>>,
+    readers: Vec<JoinHandle<()>>,
+    started: Instant,
+    pub tool: String,
+    pub command: String,
+}
+
+fn pump(
+    mut from: impl Read + Send + 'static,
+    echo_err: Option<bool>,
+    buf: Arc<Mutex<Vec<u8>>>,
+) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        while let Ok(n) = from.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            match echo_err {
+                Some(true) => {
+                    let _ = std::io::stderr().write_all(&chunk[..n]);
+                }
+                Some(false) => {
+                    let mut o = std::io::stdout();
+                    let _ = o.write_all(&chunk[..n]);
+                    let _ = o.flush();
+                }
+                None => {}
+            }
+            let mut b = buf.lock().unwrap_or_else(|p| p.into_inner());
+            b.extend_from_slice(&chunk[..n]);
+            if b.len() > 2 * KEEP {
+                let cut = b.len() - KEEP;
+                b.drain(..cut);
+            }
+        }
+    })
+}
+
+impl Running {
+    /// Starts `cmd` (program and arguments); `echo` passes its output through.
+    pub fn start(tool: &str, mut cmd: Command, shown: String, echo: bool) -> anyhow::Result<Self> {
+        use std::os::unix::process::CommandExt;
+        // Its own process group, so ending it also ends what a `sh -c` started.
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| anyhow::anyhow!("cannot start {shown}: {e}"))?;
+        let captured = Arc::new(Mutex::new(Vec::new()));
+        let mut readers = Vec::new();
+        if let Some(o) = child.stdout.take() {
+            readers.push(pump(o, echo.then_some(false), Arc::clone(&captured)));
+        }
+        if let Some(e) = child.stderr.take() {
+            readers.push(pump(e, echo.then_some(true), Arc::clone(&captured)));
+        }
+        Ok(Running {
+            child,
+            captured,
+            readers,
+            started: Instant::now(),
+            tool: tool.into(),
+            command: shown,
+        })
+    }
+
+    /// `Some(end)` once the command has ended.
+    pub fn ended(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(st)) => Some(describe(st)),
+            Ok(None) => None,
+            Err(e) => Some(format!("lost ({e})")),
+        }
+    }
+
+    /// SIGTERM, then SIGKILL after `grace`; returns how it ended.
+    pub fn terminate(&mut self, grace: Duration) -> String {
+        if let Some(e) = self.ended() {
+            return e;
+        }
+        let group = -(self.child.id() as i32);
+        // SAFETY: kill only sends a signal to our own child's process group.
+        unsafe {
+            libc::kill(group, libc::SIGTERM);
+        }
+        let t0 = Instant::now();
+        while t0.elapsed() < grace {
+            if let Some(e) = self.ended() {
+                return e;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(group, libc::SIGKILL);
+        }
+        self.child
+            .wait()
+            .map(describe)
+            .unwrap_or_else(|e| format!("lost ({e})"))
+    }
+
+    /// The tool run for the document (call after it ended). Output still held by a grandchild
+    /// that outlived it is not waited for.
+    pub fn finish(mut self, end: String) -> ToolRun {
+        // SAFETY: ends whatever is left of the command's own process group.
+        unsafe {
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
+        for r in self.readers.drain(..) {
+            let _ = r.join();
+        }
+        let out = self
+            .captured
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let start = out.len().saturating_sub(KEEP);
+        ToolRun {
+            tool: self.tool.clone(),
+            program: self
+                .command
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            version: None,
+            comparable_with_sbc_bench: None,
+            command: self.command.clone(),
+            end,
+            output: String::from_utf8_lossy(&out[start..]).into_owned(),
+            wall_s: self.started.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+fn describe(st: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (st.code(), st.signal()) {
+        (Some(c), _) => format!("exit {c}"),
+        (None, Some(s)) => format!("killed by signal {s}"),
+        _ => "ended".into(),
+    }
+}

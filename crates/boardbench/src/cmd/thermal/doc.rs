@@ -1,0 +1,111 @@
+//! The result document of a `thermal` or `env` session, in the same shape as a full run's
+//! (a [`RunRecord`] with phases, before/after snapshots and the kernel message window), so the
+//! findings, `report`, the log renderers and the store work on it unchanged.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
+use model::machine::MachineInfo;
+use model::run::{Phase, RunRecord};
+
+use crate::session::stamp::{self, Stamp};
+
+/// Phase kinds of these sessions (the model's `run::kind` list is the full run's).
+pub mod kind {
+    /// Waiting until the SoC cooled to the target temperature (`--target-temp`, sbc-bench -t C).
+    pub const THERMAL_COOL: &str = "thermal-cool";
+    /// The sustained all-core load.
+    pub const THERMAL_HEAT: &str = "thermal-heat";
+    /// The controlled environment while a third-party suite runs (or until Ctrl-C).
+    pub const ENV_WAIT: &str = "env-wait";
+}
+
+/// A phase with its timestamps; the rest is filled by the caller.
+pub fn phase(kind: &str, title: String, start: &Stamp, interval_s: f64) -> Phase {
+    let end = stamp::now();
+    Phase {
+        kind: kind.into(),
+        title,
+        threads: 1,
+        started: start.iso.clone(),
+        finished: end.iso,
+        started_unix_ms: start.unix_ms,
+        finished_unix_ms: end.unix_ms,
+        monitor_interval_s: interval_s,
+        ..Phase::default()
+    }
+}
+
+pub fn measurement(
+    test: &str,
+    variant: Option<String>,
+    threads: u32,
+    value: f64,
+    unit: &str,
+    hib: bool,
+) -> Measurement {
+    Measurement {
+        suite: "thermal".into(),
+        test: test.into(),
+        variant,
+        threads,
+        cpus: Vec::new(),
+        value,
+        unit: unit.into(),
+        higher_is_better: hib,
+        spread_pct: None,
+    }
+}
+
+/// Assembles the document and computes its findings.
+pub fn document(
+    machine: &MachineInfo,
+    device: Option<String>,
+    started: &Stamp,
+    measurements: Vec<Measurement>,
+    run: RunRecord,
+) -> ResultDocument {
+    let mut doc = ResultDocument {
+        schema_version: SCHEMA_VERSION,
+        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
+        device: device.or_else(|| crate::run::record::device_name(machine)),
+        started: Some(started.iso.clone()),
+        finished: Some(stamp::now().iso),
+        machine: Some(machine.clone()),
+        measurements,
+        findings: Vec::new(),
+        imported: None,
+        run: Some(run),
+    };
+    doc.findings = crate::run::record::findings(&doc);
+    doc
+}
+
+/// Where the document goes.
+pub struct Outputs {
+    pub output: Option<PathBuf>,
+    pub no_store: bool,
+    pub db: Option<String>,
+    pub tags: Vec<String>,
+}
+
+/// Writes the document to `-o` and stores it (a store failure is a warning, as in `run`).
+pub fn write(doc: &ResultDocument, o: &Outputs) -> anyhow::Result<()> {
+    if let Some(out) = &o.output {
+        std::fs::write(out, serde_json::to_string_pretty(doc)?)
+            .with_context(|| format!("writing {}", out.display()))?;
+    }
+    if !o.no_store {
+        let loc = store::Location::resolve(o.db.as_deref());
+        if let Err(e) = store::Store::open(&loc).and_then(|mut s| s.add_document(doc, &o.tags)) {
+            eprintln!("boardbench: result not stored ({e}); use --no-store to silence this");
+        }
+    }
+    Ok(())
+}
+
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}

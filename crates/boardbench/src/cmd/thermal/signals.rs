@@ -1,0 +1,56 @@
+//! Ending a session cleanly on Ctrl-C: the result document is still written, then everything
+//! is restored.
+//!
+//! The [`crate::restore::Restorer`] restores and exits the process on SIGINT/SIGTERM/SIGHUP — at
+//! once, before anything else could be written. So `thermal` and `env` block those signals in the
+//! main thread *before* any other thread exists (every thread started later, the Restorer's
+//! signal thread included, inherits the mask) and take them synchronously with `sigtimedwait`
+//! in their wait loops. A blocked signal is never delivered to a handler, so the Restorer's
+//! thread never sees it; the command then stops its work, writes the document, restores through
+//! the Restorer as usual and exits with 128 + signal. A panic still restores through the hook.
+//! Child processes start with an empty mask (Rust's `Command` resets it), so they get Ctrl-C.
+
+use std::time::Duration;
+
+const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// SIGINT, SIGTERM and SIGHUP held for [`Held::wait`]. Create it before any thread is started.
+pub struct Held {
+    set: libc::sigset_t,
+}
+
+impl Held {
+    pub fn block() -> Self {
+        // SAFETY: sigset_t is plain data initialised by sigemptyset; pthread_sigmask only changes
+        // the mask of the calling thread.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for s in SIGNALS {
+                libc::sigaddset(&mut set, s);
+            }
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            Held { set }
+        }
+    }
+
+    /// Sleeps up to `timeout`; returns the signal when one arrived meanwhile (or was pending).
+    pub fn wait(&self, timeout: Duration) -> Option<i32> {
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as _,
+        };
+        loop {
+            // SAFETY: set is initialised; a null siginfo pointer is allowed.
+            let r = unsafe { libc::sigtimedwait(&self.set, std::ptr::null_mut(), &ts) };
+            if r > 0 {
+                return Some(r);
+            }
+            // EINTR (another signal's handler ran): the remaining time is lost, which only
+            // shortens one wait.
+            if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return None;
+            }
+        }
+    }
+}

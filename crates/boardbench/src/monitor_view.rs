@@ -16,7 +16,7 @@ const TAIL: &str = "  load %cpu %sys %usr %nice %io %irq   Temp";
 
 /// Width of the clock field of a line with `n` clock values: "1800/1400MHz".
 fn clock_width(n: usize) -> usize {
-    5 * n - 1 + 3
+    (5 * n.max(1)) - 1 + 3
 }
 
 /// When to repeat the column header: every 15 lines on a terminal (sbc-bench's SPACING), so
@@ -64,7 +64,8 @@ pub fn header(layout: &MonitorLayout) -> String {
             let names: Vec<String> = layout
                 .display_order
                 .iter()
-                .map(|&i| format!("cpu{}", layout.clusters[i].first_cpu))
+                .filter_map(|&i| layout.clusters.get(i))
+                .map(|c| format!("cpu{}", c.first_cpu))
                 .collect();
             let names = names.join("/");
             let width = clock_width(layout.display_order.len());

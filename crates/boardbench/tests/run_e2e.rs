@@ -222,6 +222,10 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
         |suite: &str, test: &str| ms.iter().find(|m| m["suite"] == suite && m["test"] == test);
     assert!(find("7zip", "multi").is_some() && find("7zip", "single").is_some());
     assert!(find("openssl", "aes-256-cbc 16384 bytes").is_some());
+    assert!(
+        find("openssl", "aes-256-cbc 16384").is_some(),
+        "the headline AES row"
+    );
     assert!(find("membw", "libc memcpy copy").is_some());
     assert!(find("sha256", "recursive").is_some());
 
@@ -236,6 +240,13 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     assert!(last.starts_with("| "), "{last}");
     let cells: Vec<&str> = last.trim_matches('|').split(" | ").collect();
     assert!(cells.len() >= 10, "{last}");
+    // 7-zip multi, single, AES, memcpy and memset are filled (the stubs and kernels ran).
+    for (i, c) in cells.iter().enumerate().skip(4).take(5) {
+        assert!(
+            c.trim().parse::<f64>().is_ok(),
+            "cell {i} is {c:?} in {last}"
+        );
+    }
 }
 
 #[test]

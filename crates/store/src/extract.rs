@@ -198,7 +198,7 @@ pub fn headline(doc: &Value) -> Headline {
 /// |---|---|---|
 /// | 7-zip multi | `7zip` | `multi`, or `total rating` with threads > 1 |
 /// | 7-zip single | `7zip` | `single`, or `total rating` with threads = 1 |
-/// | AES | `openssl` | `aes-256-cbc 16384` (bytes) |
+/// | AES | `openssl` | `aes-256-cbc 16384` |
 /// | memcpy | `tinymembench` / `membw` | `memcpy` / `libc memcpy…` |
 /// | memset | `tinymembench` / `membw` | `memset` / `libc memset…` |
 /// | kH/s | `cpuminer` | `scrypt` / `total score` |
@@ -252,7 +252,7 @@ mod tests {
             {"suite": "7zip", "test": "total rating", "threads": 1, "value": 2000.0, "unit": "MIPS", "higher_is_better": true},
             {"suite": "7zip", "test": "total rating", "threads": 1, "value": 2500.0, "unit": "MIPS", "higher_is_better": true},
             {"suite": "membw", "test": "libc memcpy copy", "threads": 1, "value": 4000.0, "unit": "MB/s", "higher_is_better": true},
-            {"suite": "openssl", "test": "aes-256-cbc 16384 bytes", "threads": 1, "value": 1234.5, "unit": "kB/s", "higher_is_better": true},
+            {"suite": "openssl", "test": "aes-256-cbc 16384", "threads": 1, "value": 1234.5, "unit": "kB/s", "higher_is_better": true},
             {"suite": "clock", "test": "cpu0", "threads": 1, "value": 1800.4, "unit": "MHz", "higher_is_better": true},
             {"suite": "clock", "test": "cpu4", "threads": 1, "value": 2304.0, "unit": "MHz", "higher_is_better": true},
             {"suite": "broken"}

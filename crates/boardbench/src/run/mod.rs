@@ -174,6 +174,7 @@ pub fn add_headline_rows(phases: &mut [Phase], measurements: &mut Vec<Measuremen
             p.measurements.push(measurements.len() - 1);
         }
     }
+    add_aes_row(phases, measurements);
     if let Some(best) = kernels::stats::max(&single) {
         measurements.push(template("single", 1, best, None));
         if let Some(p) = phases
@@ -181,6 +182,48 @@ pub fn add_headline_rows(phases: &mut [Phase], measurements: &mut Vec<Measuremen
             .rev()
             .find(|p| p.kind == kind::SEVENZIP_SINGLE)
         {
+            p.measurements.push(measurements.len() - 1);
+        }
+    }
+}
+
+/// sbc-bench's AES figure (§2.2): `aes-256-cbc` with 16 KiB blocks; the average of the two
+/// runs on a machine with one cluster, the best cluster otherwise. Attached to the last
+/// OpenSSL phase.
+fn add_aes_row(phases: &mut [Phase], measurements: &mut Vec<Measurement>) {
+    let test = adapters::openssl::test_name("aes-256-cbc", 16384);
+    let mut per_cluster: Vec<(Option<usize>, Vec<f64>)> = Vec::new();
+    for p in phases.iter().filter(|p| p.kind == kind::OPENSSL) {
+        for &i in &p.measurements {
+            let m = &measurements[i];
+            if m.suite == "openssl" && m.test == test {
+                match per_cluster.iter_mut().find(|(c, _)| *c == p.cluster) {
+                    Some((_, v)) => v.push(m.value),
+                    None => per_cluster.push((p.cluster, vec![m.value])),
+                }
+            }
+        }
+    }
+    let figure = per_cluster
+        .iter()
+        .filter_map(|(_, v)| kernels::stats::mean(v))
+        .reduce(f64::max);
+    if let Some(value) = figure {
+        measurements.push(Measurement {
+            suite: "openssl".into(),
+            test: "aes-256-cbc 16384".into(),
+            variant: None,
+            threads: 1,
+            cpus: Vec::new(),
+            value,
+            unit: measurements
+                .iter()
+                .find(|m| m.suite == "openssl" && m.test == test)
+                .map_or_else(|| "kB/s".to_string(), |m| m.unit.clone()),
+            higher_is_better: true,
+            spread_pct: None,
+        });
+        if let Some(p) = phases.iter_mut().rev().find(|p| p.kind == kind::OPENSSL) {
             p.measurements.push(measurements.len() - 1);
         }
     }

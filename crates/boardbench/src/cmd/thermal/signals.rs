@@ -8,7 +8,7 @@
 //! in their wait loops. A blocked signal is never delivered to a handler, so the Restorer's
 //! thread never sees it; the command then stops its work, writes the document, restores through
 //! the Restorer as usual and exits with 128 + signal. A panic still restores through the hook.
-//! Child processes start with an empty mask (Rust's `Command` resets it), so they get Ctrl-C.
+//! A blocked mask survives fork and exec, so `child::Running` unblocks them in the command.
 
 use std::time::Duration;
 

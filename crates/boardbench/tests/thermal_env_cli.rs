@@ -1,0 +1,538 @@
+//! `boardbench thermal` and `boardbench env` end to end: on a writable copy of a fixture machine
+//! (governors and devfreq set during the session and restored after it, also on SIGTERM and
+//! SIGINT, with the result document still written), and a real 30-second thermal test on this
+//! machine.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn emulated() -> bool {
+    std::env::var_os("BOARDBENCH_EMULATED").is_some()
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        let ft = e.file_type().unwrap();
+        if ft.is_dir() {
+            copy_tree(&e.path(), &t);
+        } else if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &t).unwrap();
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// A writable copy of the RK3588 fixture with an idle load average.
+fn machine(dir: &Path) -> PathBuf {
+    let root = dir.join("root");
+    copy_tree(&manifest().join("../probe/tests/roots/rk3588"), &root);
+    std::fs::create_dir_all(root.join("proc")).unwrap();
+    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
+    root
+}
+
+/// Every governor, clock limit and devfreq governor of the tree.
+fn settings(root: &Path) -> Vec<(PathBuf, String)> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(root.join("sys/devices/system/cpu/cpufreq")).unwrap() {
+        let dir = e.unwrap().path();
+        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
+            if let Ok(s) = std::fs::read_to_string(dir.join(f)) {
+                v.push((dir.join(f), s));
+            }
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir(root.join("sys/class/devfreq")) {
+        for e in rd {
+            let p = e.unwrap().path().join("governor");
+            if let Ok(s) = std::fs::read_to_string(&p) {
+                v.push((p, s));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+const GOV4: &str = "sys/devices/system/cpu/cpufreq/policy4/scaling_governor";
+
+fn cmd(root: Option<&Path>, home: &Path) -> Command {
+    let mut c = common::boardbench_cmd().unwrap();
+    c.env_remove("BOARDBENCH_DB")
+        .env_remove("BOARDBENCH_SYSROOT")
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("NO_COLOR", "1");
+    if let Some(r) = root {
+        c.arg("--sysroot").arg(r);
+    }
+    c
+}
+
+/// Waits until the session has switched policy4 to performance.
+fn wait_tuned(root: &Path, child: &mut Child) {
+    let t0 = Instant::now();
+    loop {
+        if std::fs::read_to_string(root.join(GOV4)).unwrap().trim() == "performance" {
+            return;
+        }
+        if let Ok(Some(st)) = child.try_wait() {
+            panic!("ended before tuning: {st}");
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "never tuned the machine"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn read_doc(p: &Path) -> serde_json::Value {
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+    common::assert_valid_document(&doc);
+    doc
+}
+
+/// The score series of the built-in load ("t_s hashes_per_s" lines of its tool run).
+fn score_series(doc: &serde_json::Value) -> Vec<(f64, f64)> {
+    let heat = doc["run"]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "thermal-heat")
+        .unwrap();
+    let out = heat["tool_runs"][0]["output"].as_str().unwrap();
+    out.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let mut w = l.split_whitespace().map(|x| x.parse::<f64>().unwrap());
+            (w.next().unwrap(), w.next().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn thermal_on_a_fixture_tunes_during_the_test_and_restores_after() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let original = settings(&root);
+    let doc_path = tmp.path().join("doc.json");
+    let mut child = cmd(Some(&root), tmp.path())
+        .args([
+            "thermal",
+            "--duration",
+            "3",
+            "--interval",
+            "0.5",
+            "--no-store",
+            "-o",
+        ])
+        .arg(&doc_path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_tuned(&root, &mut child);
+    let during = settings(&root);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(during, original);
+    assert_eq!(settings(&root), original, "not everything was restored");
+
+    let doc = read_doc(&doc_path);
+    let run = &doc["run"];
+    assert_eq!(run["profile"], "thermal");
+    // Every change is recorded with its original value and what it held after restoring.
+    let changed = run["settings"].as_array().unwrap();
+    assert!(changed.iter().any(|s| {
+        s["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("policy4/scaling_governor")
+    }));
+    assert!(changed.iter().any(|s| {
+        s["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("/sys/class/devfreq/")
+    }));
+    assert!(
+        changed
+            .iter()
+            .all(|s| s["before"] == s["after"] && s["set"] == "performance")
+    );
+    let heat = run["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "thermal-heat")
+        .unwrap();
+    assert_eq!(heat["status"], "done");
+    // The fixture has a thermal zone: the temperature curve is in the samples.
+    let samples = heat["samples"].as_array().unwrap();
+    assert!(samples.len() >= 2);
+    assert!(samples.iter().all(|s| s["temp_c"].is_number()));
+    let series = score_series(&doc);
+    assert!(!series.is_empty());
+    assert!(series.iter().all(|&(t, v)| t > 0.0 && v > 0.0));
+    assert!(
+        doc["measurements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["test"] == "sustained score")
+    );
+    assert!(stdout.contains("Thermal test"), "{stdout}");
+    assert!(stdout.contains("Temperature:"), "{stdout}");
+
+    // The HTML report renders the document.
+    let html = tmp.path().join("r.html");
+    let r = cmd(None, tmp.path())
+        .arg("report")
+        .arg(&doc_path)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
+}
+
+fn interrupted_thermal_restores_and_writes_the_document(signal: i32) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let original = settings(&root);
+    let doc_path = tmp.path().join("doc.json");
+    let mut child = cmd(Some(&root), tmp.path())
+        .args([
+            "thermal",
+            "--duration",
+            "600",
+            "--interval",
+            "0.2",
+            "--no-store",
+            "-o",
+        ])
+        .arg(&doc_path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_tuned(&root, &mut child);
+    // Mid-heat: let it sample a few intervals.
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_ne!(settings(&root), original);
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + signal));
+    assert_eq!(
+        settings(&root),
+        original,
+        "not everything was restored after signal {signal}"
+    );
+    let doc = read_doc(&doc_path);
+    let heat = doc["run"]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "thermal-heat")
+        .unwrap();
+    assert_eq!(heat["status"], "failed");
+    assert!(heat["reason"].as_str().unwrap().contains("interrupted"));
+    assert!(!heat["samples"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn sigterm_mid_heat_restores_everything_and_keeps_the_record() {
+    interrupted_thermal_restores_and_writes_the_document(libc::SIGTERM);
+}
+
+#[test]
+fn sigint_mid_heat_restores_everything_and_keeps_the_record() {
+    interrupted_thermal_restores_and_writes_the_document(libc::SIGINT);
+}
+
+#[test]
+fn thermal_waits_for_the_target_temperature_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let doc_path = tmp.path().join("doc.json");
+    // Colder than the fixture will ever be: the wait gives up after its limit and heats anyway.
+    let out = cmd(Some(&root), tmp.path())
+        .args([
+            "thermal",
+            "--duration",
+            "1",
+            "--interval",
+            "0.2",
+            "--target-temp=-50",
+            "--cool-timeout",
+            "0.5",
+        ])
+        .args(["--no-store", "-q", "-o"])
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = read_doc(&doc_path);
+    let phases = doc["run"]["phases"].as_array().unwrap();
+    assert_eq!(phases[0]["kind"], "thermal-cool");
+    assert_eq!(phases[0]["status"], "failed");
+    assert!(
+        phases[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("heating anyway")
+    );
+    assert_eq!(phases[1]["kind"], "thermal-heat");
+}
+
+#[test]
+fn thermal_with_an_external_load_ends_it_and_records_its_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let doc_path = tmp.path().join("doc.json");
+    let out = cmd(Some(&root), tmp.path())
+        .args([
+            "thermal",
+            "--duration",
+            "1",
+            "--interval",
+            "0.25",
+            "--no-tune",
+            "--no-store",
+            "-q",
+        ])
+        .args(["--load", "echo heating; exec sleep 600", "-o"])
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("External load: no score"), "{stdout}");
+    let doc = read_doc(&doc_path);
+    assert!(
+        doc["run"].get("settings").is_none(),
+        "--no-tune changed something"
+    );
+    let heat = &doc["run"]["phases"][0];
+    let tr = &heat["tool_runs"][0];
+    assert_eq!(tr["output"], "heating\n");
+    assert_eq!(tr["end"], "killed by signal 15");
+}
+
+#[test]
+fn env_runs_the_command_under_performance_and_restores_after() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let original = settings(&root);
+    let doc_path = tmp.path().join("doc.json");
+    let gov = root.join(GOV4);
+    let out = cmd(Some(&root), tmp.path())
+        .args([
+            "env",
+            "--for",
+            "geekbench",
+            "--no-idle-gate",
+            "--no-store",
+            "--interval",
+            "0.2",
+            "-o",
+        ])
+        .arg(&doc_path)
+        .arg("--")
+        .args(["sh", "-c", &format!("cat '{}'", gov.display())])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The command saw performance; afterwards everything is back.
+    assert!(stdout.starts_with("performance\n"), "{stdout}");
+    assert_eq!(settings(&root), original);
+    let doc = read_doc(&doc_path);
+    assert_eq!(doc["run"]["profile"], "env-geekbench");
+    let phase = &doc["run"]["phases"][0];
+    assert_eq!(phase["kind"], "env-wait");
+    assert_eq!(phase["status"], "done");
+    assert!(!phase["samples"].as_array().unwrap().is_empty());
+    assert_eq!(phase["tool_runs"][0]["output"], "performance\n");
+    assert_eq!(phase["tool_runs"][0]["end"], "exit 0");
+}
+
+#[test]
+fn env_reports_a_failing_command_with_exit_code_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let doc_path = tmp.path().join("doc.json");
+    let out = cmd(Some(&root), tmp.path())
+        .args([
+            "env",
+            "--for",
+            "phoronix",
+            "--no-idle-gate",
+            "--no-store",
+            "-o",
+        ])
+        .arg(&doc_path)
+        .args(["--", "sh", "-c", "echo broken >&2; exit 3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc = read_doc(&doc_path);
+    let phase = &doc["run"]["phases"][0];
+    assert_eq!(phase["status"], "failed");
+    assert_eq!(phase["tool_runs"][0]["end"], "exit 3");
+    assert_eq!(phase["tool_runs"][0]["output"], "broken\n");
+}
+
+fn interrupted_env(signal: i32, command: bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = machine(tmp.path());
+    let original = settings(&root);
+    let doc_path = tmp.path().join("doc.json");
+    let mut c = cmd(Some(&root), tmp.path());
+    c.args([
+        "env",
+        "--for",
+        "phoronix",
+        "--no-idle-gate",
+        "--no-store",
+        "--interval",
+        "0.2",
+        "-o",
+    ])
+    .arg(&doc_path);
+    if command {
+        c.args(["--", "sleep", "600"]);
+    }
+    let mut child = c
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_tuned(&root, &mut child);
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let status = child.wait().unwrap();
+    if command {
+        assert_eq!(status.code(), Some(128 + signal));
+    } else {
+        // Without a command Ctrl-C is how the session ends.
+        assert!(matches!(status.code(), Some(0 | 2)), "{status}");
+    }
+    assert_eq!(
+        settings(&root),
+        original,
+        "not everything was restored after signal {signal}"
+    );
+    let doc = read_doc(&doc_path);
+    let phase = &doc["run"]["phases"][0];
+    assert!(!phase["samples"].as_array().unwrap().is_empty());
+    if command {
+        assert_eq!(phase["status"], "failed");
+        assert_eq!(phase["tool_runs"][0]["end"], "killed by signal 15");
+    }
+}
+
+#[test]
+fn ctrl_c_ends_env_without_a_command_and_writes_the_document() {
+    interrupted_env(libc::SIGINT, false);
+}
+
+#[test]
+fn sigterm_ends_the_command_under_env_restores_and_writes_the_document() {
+    interrupted_env(libc::SIGTERM, true);
+}
+
+/// The real thing on this machine: 30 s of heat (what CI runs).
+#[test]
+fn real_thirty_second_thermal_test_on_this_machine() {
+    if emulated() {
+        eprintln!("skipped under emulation");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let doc_path = tmp.path().join("doc.json");
+    let out = cmd(None, tmp.path())
+        .args(["thermal", "--duration", "30", "--no-store", "-q", "-o"])
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = read_doc(&doc_path);
+    let series = score_series(&doc);
+    // A score for (about) every 2-second interval.
+    assert!(series.len() >= 10, "{series:?}");
+    assert!(series.iter().all(|&(_, v)| v > 0.0));
+    let m = doc["measurements"].as_array().unwrap();
+    assert!(
+        m.iter()
+            .any(|m| m["test"] == "sustained score" && m["value"].as_f64().unwrap() > 0.0)
+    );
+    let heat = doc["run"]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "thermal-heat")
+        .unwrap();
+    let samples = heat["samples"].as_array().unwrap();
+    let readings = samples.iter().any(|s| {
+        s["temp_c"].is_number()
+            || s["clocks_mhz"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|x| x.is_number()))
+    });
+    if !readings {
+        assert!(
+            stdout.contains("No clock/temperature readings on this machine"),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("Stable") || stdout.contains("Keeps falling"),
+        "{stdout}"
+    );
+}

@@ -136,6 +136,7 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     let original = governors(&root);
     let log = tmp.path().join("boardbench.log");
     let doc_path = tmp.path().join("doc.json");
+    let db = tmp.path().join("results.sqlite");
     std::fs::write(&log, "an earlier run\n").unwrap();
     let out = run_cmd(&root, &bin, tmp.path())
         .args([
@@ -143,10 +144,13 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
             "--quick",
             "--unattended",
             "--tiny-kernels",
-            "--no-store",
             "-s",
             "-c",
+            "--tag",
+            "e2e",
         ])
+        .arg("--db")
+        .arg(&db)
         .arg("--log")
         .arg(&log)
         .arg("--output")
@@ -228,6 +232,17 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     );
     assert!(find("membw", "libc memcpy copy").is_some());
     assert!(find("sha256", "recursive").is_some());
+
+    // The run stored its document in the results database.
+    let list = run_cmd(&root, &bin, tmp.path())
+        .args(["results", "list", "--json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    assert!(runs.to_string().contains("Radxa ROCK 5"), "{runs}");
 
     // The log: appended after the earlier run, summary row as its very last line.
     let text = std::fs::read_to_string(&log).unwrap();

@@ -1,11 +1,613 @@
-//! `boardbench graph`: Performance (per watt) sweep over clusters and OPPs (sbc-bench -g).
+//! `boardbench graph`: performance (per watt) sweep over clusters and OPPs (sbc-bench -g).
+//!
+//! For each group of CPUs (`--cpus`: every cluster by default) and each cpufreq OPP within
+//! MinKHz..MaxKHz, highest first, the cluster's policy is capped to the OPP (performance
+//! governor, floor at the lowest clock, `scaling_max_freq` = OPP; every write through the
+//! [`Restorer`], undone after each cluster and on exit, error, signal and panic — sbc-bench
+//! leaves its userspace governors behind, behaviour §8.1). Then the real clock is measured
+//! (`clock::reading`) and the fixed workload ([`workload`]) runs for `--seconds-per-point`,
+//! one pinned thread per CPU, while the monitor records temperature and a power source (crate
+//! `power`: `--power-cmd`, hwmon, Raspberry Pi 5 PMIC, RAPL) is read. With a power source the
+//! idle consumption is measured first, so each point also shows what the load added.
+//!
+//! Without cpufreq (or without root on the live system) each group gets one point at the clock
+//! it runs at. Without a power source the sweep says so and still gives performance per MHz.
+//!
+//! The result is a result document: `run.profile = "graph"`, one phase of kind
+//! [`KIND_POINT`] per (group, OPP) with its clock reading and monitor samples, and the
+//! figures as measurements of suite `graph` ("score cpu4-5 @ 2400 MHz", …), which the HTML
+//! report can chart.
+
+mod plan;
+mod table;
+mod workload;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
+use model::run::{Phase, PhaseStatus, RunOptions, RunRecord, SettingChange};
+use power::PowerSource;
+use power::window::{Recorder, Summary};
 
 use crate::cli::Globals;
+use crate::restore::Restorer;
+use crate::session::recorder::PhaseMonitor;
+use crate::session::stamp;
+use plan::Group;
+
+/// Phase kind of one sweep point.
+pub const KIND_POINT: &str = "graph-point";
+/// Phase kind of the idle consumption measurement before the sweep.
+pub const KIND_IDLE: &str = "graph-idle";
+/// Measurement suite of the sweep's figures.
+pub const SUITE: &str = "graph";
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Which CPUs: `clusters` (all cores of each cluster together, the default), `cores` (the
+    /// first core of each cluster), `all` (both), or a list like 0,4-5 (grouped by cluster).
+    #[arg(long, default_value = "clusters", value_name = "LIST")]
+    pub cpus: String,
+    /// Skip OPPs below this clock (kHz; sbc-bench's MinKHz).
+    #[arg(
+        long,
+        env = "MinKHz",
+        default_value_t = 600_000,
+        value_name = "KHZ",
+        hide_env = true
+    )]
+    pub min_khz: u64,
+    /// Skip OPPs above this clock (kHz; sbc-bench's MaxKHz).
+    #[arg(long, env = "MaxKHz", value_name = "KHZ", hide_env = true)]
+    pub max_khz: Option<u64>,
+    /// A command that prints the power in watts (smart plug, USB meter …); the first number
+    /// of its output counts. Preferred over any built-in source.
+    #[arg(long, value_name = "CMD")]
+    pub power_cmd: Option<String>,
+    /// How long the workload runs at each point.
+    #[arg(long, default_value_t = 5.0, value_name = "SEC")]
+    pub seconds_per_point: f64,
+    /// How long the idle consumption is measured first (default: --seconds-per-point, at
+    /// least 2 s).
+    #[arg(long, value_name = "SEC")]
+    pub idle_seconds: Option<f64>,
+    /// Clock measurements per point.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub clock_samples: u32,
+    /// Also write the result document to this file.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
+    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+    /// Do not store the document in the results database.
+    #[arg(long)]
+    pub no_store: bool,
+    /// Tags for the stored run (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Device name to record (default: device tree model, DMI, or host name).
+    #[arg(long, value_name = "NAME")]
+    pub device: Option<String>,
+    /// Tests: pause after each point (milliseconds), so a sweep can be interrupted.
+    #[arg(long, hide = true, default_value_t = 0)]
+    pub pause_ms: u64,
+}
 
-pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    eprintln!("boardbench: `graph` is not implemented yet in this release");
-    Ok(1)
+/// One finished point, as the table shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointResult {
+    pub cpu_text: String,
+    pub core_name: Option<String>,
+    pub opp_khz: Option<u64>,
+    pub measured_mhz: f64,
+    pub score_khs: f64,
+    pub temp_c: Option<f64>,
+    pub watts: Option<f64>,
+    pub watts_above_idle: Option<f64>,
+}
+
+impl PointResult {
+    pub fn score_per_mhz(&self) -> Option<f64> {
+        (self.measured_mhz > 0.0).then(|| self.score_khs / self.measured_mhz)
+    }
+    /// kH/s per W = thousands of hashes per joule.
+    pub fn score_per_watt(&self) -> Option<f64> {
+        self.watts.filter(|&w| w > 0.0).map(|w| self.score_khs / w)
+    }
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The power source: `--power-cmd`, else the best one the machine has.
+fn choose_power(args: &Args, root: &probe::Root) -> Option<Box<dyn PowerSource>> {
+    if let Some(cmd) = &args.power_cmd {
+        let mut s = power::command::CommandSource::new(cmd);
+        return match s.read() {
+            Ok(_) => Some(Box::new(s)),
+            Err(e) => {
+                eprintln!("Warning: --power-cmd gives no reading ({e})");
+                None
+            }
+        };
+    }
+    power::detect(root).into_iter().next()
+}
+
+/// Collects the document's figures and each phase's indexes into them.
+#[derive(Default)]
+struct Figures {
+    all: Vec<Measurement>,
+}
+
+impl Figures {
+    fn add(
+        &mut self,
+        test: String,
+        cpus: &[u32],
+        value: f64,
+        unit: &str,
+        higher_is_better: bool,
+    ) -> usize {
+        self.all.push(Measurement {
+            suite: SUITE.into(),
+            test,
+            variant: None,
+            threads: cpus.len().max(1) as u32,
+            cpus: cpus.to_vec(),
+            value,
+            unit: unit.into(),
+            higher_is_better,
+            spread_pct: None,
+        });
+        self.all.len() - 1
+    }
+}
+
+/// Everything the sweep shares.
+struct Sweep<'a> {
+    args: &'a Args,
+    root: &'a probe::Root,
+    restorer: &'a Restorer,
+    mon_cfg: probe::monitor::MonitorConfig,
+    allowed: Vec<u32>,
+    power: Option<Box<dyn PowerSource>>,
+    idle_watts: Option<f64>,
+    settings: Vec<SettingChange>,
+    phases: Vec<Phase>,
+    figures: Figures,
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    if !(args.seconds_per_point > 0.0 && args.seconds_per_point.is_finite()) {
+        anyhow::bail!("--seconds-per-point must be above 0");
+    }
+    if args.clock_samples == 0 {
+        anyhow::bail!("--clock-samples must be at least 1");
+    }
+    let root = g.root();
+    let may_write = is_root() || !root.is_host();
+    let started = stamp::now();
+    let machine = probe::snapshot::take(&root);
+    let groups = plan::groups(&machine, &plan::parse_selection(&args.cpus)?);
+    if groups.is_empty() {
+        anyhow::bail!(
+            "--cpus {}: no online CPU of this machine selected",
+            args.cpus
+        );
+    }
+    let power = choose_power(args, &root);
+    match &power {
+        Some(p) => println!("Power: {} — {}", p.describe(), p.kind().scope()),
+        None => println!(
+            "No power reading: performance per MHz only; give --power-cmd CMD (a command that \
+             prints watts, e.g. from a smart plug) to measure consumption."
+        ),
+    }
+    if machine.policies.is_empty() {
+        println!("No cpufreq support: one point per cluster at the clock it runs at.");
+    } else if !may_write {
+        println!(
+            "Not running as root: the OPPs cannot be set; one point per cluster at its current clock."
+        );
+    }
+
+    let restorer = Restorer::new(&root);
+    let before = crate::run::record::snapshot(&root, &machine);
+    let t0 = Instant::now();
+    let mut sw = Sweep {
+        args,
+        root: &root,
+        restorer: &restorer,
+        mon_cfg: probe::monitor::MonitorConfig::from_machine(&machine),
+        allowed: kernels::affinity::allowed_cpus(),
+        power,
+        idle_watts: None,
+        settings: Vec::new(),
+        phases: Vec::new(),
+        figures: Figures::default(),
+    };
+    if sw.power.is_some() {
+        sw.idle();
+    }
+    println!("{}", table::header());
+    for g in &groups {
+        let host = match sw.host_cpus(g) {
+            Ok(h) => h,
+            Err(e) => {
+                println!("{}: skipped ({e})", g.cpu_text());
+                continue;
+            }
+        };
+        let opps = match &g.policy {
+            Some(p) if may_write => plan::opps(p, args.min_khz, args.max_khz),
+            _ => Vec::new(),
+        };
+        if g.policy.is_some() && may_write && opps.is_empty() {
+            println!("{}: no OPP between MinKHz and MaxKHz", g.cpu_text());
+            continue;
+        }
+        if opps.is_empty() {
+            sw.point(g, &host, None)?;
+        } else {
+            sw.cap_floor(g)?;
+            for &opp in &opps {
+                sw.cap(g, opp)?;
+                sw.point(g, &host, Some(opp))?;
+            }
+            sw.restore_now()?;
+        }
+    }
+    let duration_s = t0.elapsed().as_secs_f64();
+    sw.restore_now()?;
+    let after = crate::run::record::snapshot(&root, &machine);
+
+    let argv: Vec<String> = std::env::args().collect();
+    let mut doc = ResultDocument {
+        schema_version: SCHEMA_VERSION,
+        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
+        device: args
+            .device
+            .clone()
+            .or_else(|| crate::run::record::device_name(&machine)),
+        started: Some(started.iso),
+        finished: Some(stamp::now().iso),
+        machine: Some(machine.clone()),
+        measurements: std::mem::take(&mut sw.figures.all),
+        findings: Vec::new(),
+        imported: None,
+        run: Some(RunRecord {
+            profile: "graph".into(),
+            options: RunOptions {
+                // Not the run's tuning: governors change per cluster during its own points only
+                // (each write is in `settings`), and the snapshots around the sweep see them
+                // restored — `tune: true` would make the findings report a missing tuning.
+                tune: false,
+                max_khz: args.max_khz,
+                min_khz: Some(args.min_khz),
+                invoked_as: "boardbench".into(),
+                args: argv.into_iter().skip(1).collect(),
+                ..Default::default()
+            },
+            idle_gate: None,
+            settings: std::mem::take(&mut sw.settings),
+            monitor: Some(sw.mon_cfg.layout.clone()),
+            phases: std::mem::take(&mut sw.phases),
+            before: Some(before),
+            after: Some(after),
+            kmsg: None,
+            duration_s,
+        }),
+    };
+    doc.findings = crate::run::record::findings(&doc);
+    for f in &doc.findings {
+        println!("{:?}: {}", f.severity, f.message);
+    }
+    if let Some(out) = &args.output {
+        std::fs::write(out, serde_json::to_string_pretty(&doc)?)
+            .with_context(|| format!("writing {}", out.display()))?;
+    }
+    if !args.no_store {
+        let loc = store::Location::resolve(args.db.as_deref());
+        if let Err(e) = store::Store::open(&loc).and_then(|mut s| s.add_document(&doc, &args.tags))
+        {
+            eprintln!("boardbench: result not stored ({e}); use --no-store to silence this");
+        }
+    }
+    Ok(if crate::run::record::trustworthy(&doc.findings) {
+        0
+    } else {
+        2
+    })
+}
+
+impl Sweep<'_> {
+    /// The CPUs of this host that run the group's threads: the same CPUs on the live system
+    /// (refused when not allowed), a replayed fixture machine's CPUs mapped onto this host's.
+    fn host_cpus(&self, g: &Group) -> anyhow::Result<Vec<u32>> {
+        if self.allowed.is_empty() {
+            anyhow::bail!("no CPU allowed for this process");
+        }
+        if self.root.is_host() {
+            if let Some(c) = g.cpus.iter().find(|c| !self.allowed.contains(c)) {
+                anyhow::bail!("cpu{c} is not allowed for this process");
+            }
+            return Ok(g.cpus.clone());
+        }
+        Ok(g.cpus
+            .iter()
+            .map(|&c| {
+                if self.allowed.contains(&c) {
+                    c
+                } else {
+                    self.allowed[c as usize % self.allowed.len()]
+                }
+            })
+            .collect())
+    }
+
+    /// Writes through the restorer and records the original for the document.
+    fn write(&mut self, abs: &str, value: &str) -> anyhow::Result<()> {
+        let before = self.root.read_value(abs).unwrap_or_default();
+        self.restorer
+            .write(abs, value)
+            .with_context(|| format!("setting {abs} (the sweep needs root)"))?;
+        if !self
+            .settings
+            .iter()
+            .any(|s| s.path == abs && s.after.is_none())
+        {
+            self.settings.push(SettingChange {
+                path: abs.to_string(),
+                before,
+                set: value.into(),
+                after: None,
+            });
+        } else if let Some(s) = self.settings.iter_mut().rev().find(|s| s.path == abs) {
+            s.set = value.into();
+        }
+        Ok(())
+    }
+
+    fn policy_dir(g: &Group) -> Option<String> {
+        g.policy
+            .as_ref()
+            .map(|p| format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy))
+    }
+
+    /// Performance governor (the clock then sits at the cap) and the floor at the lowest clock,
+    /// so every cap below the old minimum is accepted.
+    fn cap_floor(&mut self, g: &Group) -> anyhow::Result<()> {
+        let (Some(p), Some(dir)) = (&g.policy, Self::policy_dir(g)) else {
+            return Ok(());
+        };
+        if p.governor.as_deref() != Some("performance")
+            && p.available_governors.iter().any(|x| x == "performance")
+        {
+            self.write(&format!("{dir}/scaling_governor"), "performance")?;
+        }
+        if let Some(min) = p
+            .cpuinfo_min_khz
+            .or_else(|| p.frequencies_khz.iter().copied().min())
+        {
+            self.write(&format!("{dir}/scaling_min_freq"), &min.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn cap(&mut self, g: &Group, opp: u64) -> anyhow::Result<()> {
+        let Some(dir) = Self::policy_dir(g) else {
+            return Ok(());
+        };
+        self.write(&format!("{dir}/scaling_max_freq"), &opp.to_string())
+    }
+
+    /// Puts every changed file back now (after each cluster: the next one runs on a machine as
+    /// found) and reads the values back into the settings record.
+    fn restore_now(&mut self) -> anyhow::Result<()> {
+        let failed = self.restorer.restore();
+        for s in self.settings.iter_mut().filter(|s| s.after.is_none()) {
+            s.after = Some(self.root.read_value(&s.path).unwrap_or_default());
+        }
+        if !failed.is_empty() {
+            anyhow::bail!("could not restore {}", failed.join(", "));
+        }
+        Ok(())
+    }
+
+    fn power_interval(&self, secs: f64) -> Duration {
+        Duration::from_secs_f64((secs / 10.0).clamp(0.05, 1.0))
+    }
+
+    /// Reads the power source over `secs` while `work` runs (or idles), keeping the source.
+    fn measure_power<R>(&mut self, secs: f64, work: impl FnOnce() -> R) -> (R, Option<Summary>) {
+        let interval = self.power_interval(secs);
+        let rec = self.power.take().map(|p| Recorder::start(p, interval));
+        let r = work();
+        let summary = rec.and_then(Recorder::finish).map(|(p, s)| {
+            self.power = Some(p);
+            s
+        });
+        (r, summary)
+    }
+
+    /// The idle consumption before the sweep (governors as found).
+    fn idle(&mut self) {
+        let secs = self
+            .args
+            .idle_seconds
+            .unwrap_or(self.args.seconds_per_point.max(2.0))
+            .max(0.1);
+        println!("Measuring idle consumption for {secs:.1} s …");
+        let start = stamp::now();
+        let monitor = PhaseMonitor::start(
+            &self.mon_cfg,
+            self.root,
+            self.power_interval(secs).max(Duration::from_millis(200)),
+        );
+        let ((), summary) =
+            self.measure_power(secs, || std::thread::sleep(Duration::from_secs_f64(secs)));
+        let samples = monitor.finish();
+        let end = stamp::now();
+        let temp = mean_temp(&samples);
+        let mut idx = Vec::new();
+        self.idle_watts = summary.as_ref().and_then(|s| s.watts);
+        if let Some(w) = self.idle_watts {
+            idx.push(self.figures.add("idle watts".into(), &[], w, "W", false));
+        }
+        if let Some(t) = temp {
+            idx.push(
+                self.figures
+                    .add("idle temperature".into(), &[], t, "°C", false),
+            );
+        }
+        match self.idle_watts {
+            Some(w) => println!(
+                "Idle: {w:.2} W{}",
+                temp.map(|t| format!(", {t:.1}°C")).unwrap_or_default()
+            ),
+            None => println!(
+                "Idle: no power reading ({})",
+                power_problem(summary.as_ref())
+            ),
+        }
+        self.phases.push(Phase {
+            kind: KIND_IDLE.into(),
+            title: "idle consumption".into(),
+            threads: 0,
+            status: if self.idle_watts.is_some() {
+                PhaseStatus::Done
+            } else {
+                PhaseStatus::Failed
+            },
+            reason: self
+                .idle_watts
+                .is_none()
+                .then(|| power_problem(summary.as_ref())),
+            started: start.iso,
+            finished: end.iso,
+            started_unix_ms: start.unix_ms,
+            finished_unix_ms: end.unix_ms,
+            monitor_interval_s: self.power_interval(secs).as_secs_f64(),
+            samples,
+            measurements: idx,
+            ..Default::default()
+        });
+    }
+
+    /// One point: clock, then the workload under the power reader and the monitor.
+    fn point(&mut self, g: &Group, host: &[u32], opp: Option<u64>) -> anyhow::Result<()> {
+        let secs = self.args.seconds_per_point;
+        let at = opp.map_or_else(
+            || "current clock".to_string(),
+            |k| format!("{} MHz", k / 1000),
+        );
+        let cpu_text = g.cpu_text();
+        let title = match &g.core_name {
+            Some(n) => format!("{cpu_text} ({n}) @ {at}"),
+            None => format!("{cpu_text} @ {at}"),
+        };
+        let start = stamp::now();
+        let interval = Duration::from_secs_f64((secs / 5.0).clamp(0.05, 1.0));
+        let monitor = PhaseMonitor::start(&self.mon_cfg, self.root, interval);
+        // The cap as the kernel holds it: on real hardware it may round or refuse a value.
+        let cap_now = Self::policy_dir(g)
+            .and_then(|d| self.root.read_u64(&format!("{d}/scaling_max_freq")).ok());
+        let policy = g.policy.as_ref().map(|p| p.policy);
+        let clock = crate::cmd::clock::reading(host[0], policy, opp, self.args.clock_samples)?;
+        let (score, summary) =
+            self.measure_power(secs, || workload::run(host, Duration::from_secs_f64(secs)));
+        let score = score?;
+        let samples = monitor.finish();
+        let end = stamp::now();
+
+        let temp_c = mean_temp(&samples);
+        let watts = summary.as_ref().and_then(|s| s.watts);
+        let p = PointResult {
+            cpu_text: cpu_text.clone(),
+            core_name: g.core_name.clone(),
+            opp_khz: opp,
+            measured_mhz: clock.mhz,
+            score_khs: score.khs,
+            temp_c,
+            watts,
+            watts_above_idle: watts.zip(self.idle_watts).map(|(w, i)| w - i),
+        };
+        let name = |what: &str| format!("{what} {cpu_text} @ {at}");
+        let f = &mut self.figures;
+        let mut idx = vec![f.add(name("score"), &g.cpus, p.score_khs, "kH/s", true)];
+        f.all[idx[0]].variant = Some(format!("sha256 {}", workload::BACKEND.label()));
+        f.all[idx[0]].spread_pct = score.spread_pct;
+        idx.push(f.add(name("clock"), &g.cpus, p.measured_mhz, "MHz", true));
+        if let Some(v) = p.score_per_mhz() {
+            idx.push(f.add(name("score per MHz"), &g.cpus, v, "kH/s/MHz", true));
+        }
+        if let Some(t) = temp_c {
+            idx.push(f.add(name("temperature"), &g.cpus, t, "°C", false));
+        }
+        if let Some(w) = watts {
+            idx.push(f.add(name("watts"), &g.cpus, w, "W", false));
+        }
+        if let Some(w) = p.watts_above_idle {
+            idx.push(f.add(name("watts above idle"), &g.cpus, w, "W", false));
+        }
+        if let Some(v) = p.score_per_watt() {
+            idx.push(f.add(name("score per watt"), &g.cpus, v, "kH/J", true));
+        }
+        let mut reasons = Vec::new();
+        if let (Some(o), Some(c)) = (opp, cap_now)
+            && o != c
+        {
+            reasons.push(format!("scaling_max_freq read back as {c} kHz, not {o}"));
+        }
+        if self.power.is_some() && watts.is_none() {
+            reasons.push(format!(
+                "no power reading: {}",
+                power_problem(summary.as_ref())
+            ));
+        }
+        println!("{}", table::row(&p));
+        self.phases.push(Phase {
+            kind: KIND_POINT.into(),
+            title,
+            cluster: Some(g.cluster),
+            cpus: g.cpus.clone(),
+            threads: g.cpus.len() as u32,
+            status: PhaseStatus::Done,
+            reason: (!reasons.is_empty()).then(|| reasons.join("; ")),
+            started: start.iso,
+            finished: end.iso,
+            started_unix_ms: start.unix_ms,
+            finished_unix_ms: end.unix_ms,
+            monitor_interval_s: interval.as_secs_f64(),
+            samples,
+            measurements: idx,
+            clock: vec![clock],
+            ..Default::default()
+        });
+        if self.args.pause_ms > 0 {
+            std::thread::sleep(Duration::from_millis(self.args.pause_ms));
+        }
+        Ok(())
+    }
+}
+
+fn mean_temp(samples: &[model::monitor::MonitorSample]) -> Option<f64> {
+    let t: Vec<f64> = samples.iter().filter_map(|s| s.temp_c).collect();
+    kernels::stats::mean(&t)
+}
+
+fn power_problem(s: Option<&Summary>) -> String {
+    match s {
+        None => "the power reader stopped".into(),
+        Some(s) if s.errors.is_empty() => {
+            format!("{} reading(s), too few for an average", s.readings)
+        }
+        Some(s) => s.errors.join("; "),
+    }
 }

@@ -111,7 +111,7 @@ pub fn signals(log: &ImportedLog) -> Signals {
                 if v.is_empty() {
                     0.0
                 } else {
-                    v.iter().sum::<u32>() as f64 / v.len() as f64
+                    v.iter().map(|&x| u64::from(x)).sum::<u64>() as f64 / v.len() as f64
                 }
             };
             Some(PhaseActivity {

@@ -104,6 +104,7 @@ pub fn review(root: &Root, m: &MachineInfo) -> Review {
     findings.extend(storage::findings(&disks, &mounts, &swap));
     findings.extend(mmc::findings(&mmc));
     findings.extend(system::memory_findings(m));
+    findings.extend(system::load_findings(root, m));
     findings.extend(thermal::findings(&thermal, m));
     if let Some(c) = &cmdline {
         findings.extend(system::cmdline_findings(c));

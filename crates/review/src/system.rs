@@ -326,3 +326,30 @@ pub fn rpi_findings(m: &MachineInfo, cfg: Option<&RpiConfig>) -> Vec<Finding> {
     }
     out
 }
+
+/// Background load at review time (sbc-bench's -r checks the machine is idle first): the
+/// 1-minute load average against the online CPUs.
+pub fn load_findings(root: &Root, m: &MachineInfo) -> Vec<Finding> {
+    let Some(load1) = opt(root, "/proc/loadavg").and_then(|s| {
+        s.split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<f64>().ok())
+    }) else {
+        return Vec::new();
+    };
+    let cpus = m.cpus.online.len().max(1) as f64;
+    if load1 < 0.5 * cpus {
+        return Vec::new();
+    }
+    vec![finding(
+        "background-load",
+        Severity::Warning,
+        format!(
+            "The machine is busy: load average {load1:.2} on {} online CPUs",
+            cpus as usize
+        ),
+        "other work competes with anything measured now: benchmark results will be low and \
+         vary; find the cause (top, htop) before benchmarking",
+        vec![format!("/proc/loadavg: {load1:.2}")],
+    )]
+}

@@ -76,7 +76,13 @@ pub fn render(r: &Review) -> String {
             "\nPCIe devices (ASPM policy: {}):",
             r.aspm_policy.as_ref().map_or("?", |a| a.selected.as_str())
         );
-        for d in r.pcie.iter().filter(|d| !d.is_bridge()) {
+        // Functions without a link of their own (host bridges, SMBus, on-chip devices) are
+        // left out: there is nothing to compare.
+        for d in r
+            .pcie
+            .iter()
+            .filter(|d| !d.is_bridge() && d.current.gts.is_some())
+        {
             let _ = writeln!(
                 o,
                 "  {} {}: {} (capable {}{}){}{}",

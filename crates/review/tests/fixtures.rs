@@ -325,10 +325,52 @@ fn the_probes_broken_tree_and_garbage_never_panic() {
     w("proc/mounts", b"/dev/sda1\n\n/dev/sda1 / \n");
     w("proc/swaps", b"Filename\n/dev/sda1 partition 1 0 -2\n");
     w("proc/cmdline", b"maxcpus= mem mitigations");
+    w("proc/loadavg", b"nan garbage");
     let root = Root::new(d.path());
     let m = probe::snapshot::take(&root);
     let r = review(&root, &m);
     let _ = boardbench_review::text::render(&r);
     let _ = tune::plan(&root, &m);
     assert_eq!(r.pcie[0].current.gts, None);
+}
+
+#[test]
+fn a_busy_machine_is_called_out() {
+    let (_d, root) = {
+        let d = tempfile::tempdir().unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/roots/x86-tidy");
+        let root = d.path().join("t");
+        copy(&src, &root);
+        (d, root)
+    };
+    std::fs::write(root.join("proc/loadavg"), "11.50 9.00 4.00 12/345 6789\n").unwrap();
+    let root = Root::new(root);
+    let m = probe::snapshot::take(&root);
+    let r = review(&root, &m);
+    let f = r.of_kind("background-load").next().unwrap();
+    assert!(
+        f.message.contains("11.50 on 16 online CPUs"),
+        "{}",
+        f.message
+    );
+    std::fs::write(root.path("/proc/loadavg"), "0.08 0.10 0.09 1/345 6789\n").unwrap();
+    let r = review(&root, &m);
+    assert_eq!(r.of_kind("background-load").count(), 0);
+}
+
+/// Copies a tree, keeping its relative symlinks.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let ft = e.file_type().unwrap();
+        if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
+        } else if ft.is_dir() {
+            copy(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
 }

@@ -304,8 +304,12 @@ fn monitor_window(
         None => {
             say(
                 args,
-                "Device ready for benchmarking; monitoring until Ctrl-C (settings are restored \
-                 on exit).",
+                if tuned {
+                    "All known settings adjusted for performance: device ready for \
+                     benchmarking. Monitoring until Ctrl-C (settings are restored on exit)."
+                } else {
+                    "Monitoring until Ctrl-C."
+                },
             );
             None
         }

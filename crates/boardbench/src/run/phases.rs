@@ -353,8 +353,8 @@ fn openssl_phase(env: &Env<'_>, p: &Planned) -> Outcome {
                     let inv = openssl::invocation(&found.tool, &opts)
                         .pinned(cpus)
                         .search_path(&env.search_path);
-                    let label = label.clone();
-                    s.spawn(move || run_tool(env, "OpenSSL", Some(label), None, inv))
+                    let version = found.version.version.clone();
+                    s.spawn(move || run_tool(env, "OpenSSL", Some(version), None, inv))
                 })
                 .collect();
             handles
@@ -405,7 +405,7 @@ fn sevenzip_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     match run_tool(
         env,
         "7-Zip",
-        Some(v.label()),
+        Some(v.version.clone()),
         Some(v.comparable_with_sbc_bench),
         inv,
     ) {
@@ -443,7 +443,13 @@ fn stockfish_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     let inv = stockfish::invocation(&found.tool, &opts).search_path(&env.search_path);
     let label = found.version.label();
     let mut out = Outcome::default();
-    match run_tool(env, "Stockfish", Some(label.clone()), None, inv) {
+    match run_tool(
+        env,
+        "Stockfish",
+        Some(found.version.version.clone()),
+        None,
+        inv,
+    ) {
         Ok((tr, _stdout)) => {
             // Stockfish prints its bench summary on stderr.
             match stockfish::parse(&tr.output) {
@@ -479,7 +485,13 @@ fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
         cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
     let label = found.version.label();
     let mut out = Outcome::default();
-    match run_tool(env, "cpuminer", Some(label.clone()), None, inv) {
+    match run_tool(
+        env,
+        "cpuminer",
+        Some(found.version.version.clone()),
+        None,
+        inv,
+    ) {
         Ok((tr, _)) => {
             match cpuminer::parse(&tr.output) {
                 Ok(b) => {

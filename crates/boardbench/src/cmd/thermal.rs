@@ -130,7 +130,7 @@ fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
     };
     let cpu = s.cpu.map_or("n/a".into(), |c| format!("{:.0} %", c.cpu));
     let score = score.map_or(String::new(), |v| format!("  {:.2} MH/s", v / 1e6));
-    format!("{t:6.0} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
+    format!("{t:6.1} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
 }
 
 /// Outcome of a wait loop.
@@ -511,7 +511,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             r.push_str("  No temperature readings on this machine.\n");
         }
         if !has_clocks {
-            r.push_str("  No clock readings on this machine (no cpufreq).\n");
+            r.push_str("  No clock readings on this machine.\n");
         }
     }
     if has_temps {

@@ -459,6 +459,8 @@ impl Sweep<'_> {
         self.idle_watts = summary.as_ref().and_then(|s| s.watts);
         if let Some(w) = self.idle_watts {
             idx.push(self.figures.add("idle watts".into(), &[], w, "W", false));
+            self.figures.all[*idx.last().unwrap()].variant =
+                self.power.as_ref().map(|s| s.describe());
         }
         if let Some(t) = temp {
             idx.push(
@@ -519,6 +521,13 @@ impl Sweep<'_> {
         let cap_now = Self::policy_dir(g)
             .and_then(|d| self.root.read_u64(&format!("{d}/scaling_max_freq")).ok());
         let policy = g.policy.as_ref().map(|p| p.policy);
+        // Let the clock settle at the new cap before measuring it (as `clock --opp-walk`).
+        crate::cmd::clock::pinned(host[0], || {
+            kernels::clock::measure(&kernels::clock::ClockOptions {
+                short_target_ns: 5_000_000,
+                runs: 1,
+            })
+        })?;
         let clock = crate::cmd::clock::reading(host[0], policy, opp, self.args.clock_samples)?;
         let (score, summary) =
             self.measure_power(secs, || workload::run(host, Duration::from_secs_f64(secs)));
@@ -550,11 +559,14 @@ impl Sweep<'_> {
         if let Some(t) = temp_c {
             idx.push(f.add(name("temperature"), &g.cpus, t, "°C", false));
         }
+        let source = self.power.as_ref().map(|s| s.describe());
         if let Some(w) = watts {
             idx.push(f.add(name("watts"), &g.cpus, w, "W", false));
+            f.all[*idx.last().unwrap()].variant = source.clone();
         }
         if let Some(w) = p.watts_above_idle {
             idx.push(f.add(name("watts above idle"), &g.cpus, w, "W", false));
+            f.all[*idx.last().unwrap()].variant = source;
         }
         if let Some(v) = p.score_per_watt() {
             idx.push(f.add(name("score per watt"), &g.cpus, v, "kH/J", true));

@@ -40,7 +40,10 @@ pub enum Selection {
 pub fn parse_selection(s: &str) -> anyhow::Result<Selection> {
     Ok(match s.trim() {
         "cores" => Selection::Cores,
-        "clusters" | "coreclusters" => Selection::Clusters,
+        "clusters" => Selection::Clusters,
+        // sbc-bench merges clusters of one core type (RK3588's two A76 pairs); they have a
+        // policy each, so there is no single cap to sweep.
+        "coreclusters" => anyhow::bail!("--cpus coreclusters is not supported: use clusters"),
         "all" => Selection::All,
         list => Selection::List(
             kernels::affinity::parse_cpu_list(list)
@@ -117,6 +120,7 @@ mod tests {
         assert_eq!(cpus("all").len(), 6);
         assert_eq!(cpus("1,5-7"), [vec![1], vec![5], vec![6, 7]]);
         assert!(parse_selection("x").is_err());
+        assert!(parse_selection("coreclusters").is_err());
         let g = &groups(&m, &Selection::Cores)[1];
         assert_eq!(g.policy.as_ref().map(|p| p.policy), Some(4));
         assert_eq!(g.cpu_text(), "cpu4");

@@ -531,8 +531,9 @@ fn real_thirty_second_thermal_test_on_this_machine() {
             "{stdout}"
         );
     }
+    // 30 s is too short for a stability verdict (the last third spans 10 s).
     assert!(
-        stdout.contains("Stable") || stdout.contains("Keeps falling"),
+        stdout.contains("Too short to say whether it stabilises"),
         "{stdout}"
     );
 }

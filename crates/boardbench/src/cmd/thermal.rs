@@ -574,7 +574,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         ));
         let slope = |v: Option<f64>| v.map_or("n/a".into(), |v| format!("{v:+.1} %/min"));
         r.push_str(&match verdict.stability {
-            Stability::TooShort => format!("  Too few intervals ({}) to say whether it stabilises.\n", series.len()),
+            Stability::TooShort => format!(
+                "  Too short to say whether it stabilises ({} intervals; the last third needs {} s and the test {} intervals).\n",
+                series.len(),
+                analysis::MIN_WINDOW_S,
+                analysis::MIN_INTERVALS
+            ),
             Stability::Stable => format!(
                 "  Stable: no significant fall over the last third (slope {}, first third {}; \"keeps falling\" needs a slope below −{:.1} %/min by more than {:.0} standard errors)\n",
                 slope(verdict.last_slope_pct_per_min),
@@ -583,9 +588,14 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 analysis::SIGNIFICANCE
             ),
             Stability::KeepsFalling => format!(
-                "  Keeps falling: the score's slope over the last third is {} (first third {}): a longer test or better cooling is needed\n",
+                "  Keeps falling: the score's slope over the last third is {} (first third {}){}\n",
                 slope(verdict.last_slope_pct_per_min),
-                slope(verdict.first_slope_pct_per_min)
+                slope(verdict.first_slope_pct_per_min),
+                if has_clocks || has_temps {
+                    ": a longer test or better cooling is needed"
+                } else {
+                    ": without clock or temperature readings the cause may be other load, not heat"
+                }
             ),
         });
     }

@@ -14,7 +14,9 @@
 //!   −[`FALLING_PCT_PER_MIN`] %/min *and* significant: more than [`SIGNIFICANCE`] standard errors
 //!   below zero (on a noisy box a few intervals can show any slope; a real thermal decline is
 //!   steady). The first third's slope is reported next to it (how fast it fell while heating
-//!   up). Fewer than [`MIN_INTERVALS`] score intervals: too short to say.
+//!   up). Fewer than [`MIN_INTERVALS`] score intervals, or a last third shorter than
+//!   [`MIN_WINDOW_S`]: too short to say (heat builds up over minutes; a trend over a few
+//!   seconds on a shared box is other load, not temperature).
 
 use model::monitor::MonitorSample;
 use model::run::PolicyState;
@@ -29,6 +31,8 @@ pub const SIGNIFICANCE: f64 = 2.0;
 /// Below this many score intervals no stability verdict is given (the last third needs three
 /// points for a standard error).
 pub const MIN_INTERVALS: usize = 9;
+/// The last third must span at least this many seconds for a stability verdict.
+pub const MIN_WINDOW_S: f64 = 20.0;
 
 /// The built-in load's rate over one interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -232,7 +236,11 @@ pub fn score_verdict(series: &[ScoreInterval]) -> ScoreVerdict {
     };
     let last_fit = slope_with_error(last);
     let last_slope = last_fit.map(|(s, _)| s);
-    let stability = if series.len() < MIN_INTERVALS {
+    let window = match (last.first(), last.last()) {
+        (Some(a), Some(b)) => b.t_s - a.t_s,
+        _ => 0.0,
+    };
+    let stability = if series.len() < MIN_INTERVALS || window < MIN_WINDOW_S {
         Stability::TooShort
     } else if last_fit.is_some_and(|(s, se)| s < -FALLING_PCT_PER_MIN && s < -SIGNIFICANCE * se) {
         Stability::KeepsFalling
@@ -340,7 +348,7 @@ mod tests {
                     -5e3
                 }
             },
-            30,
+            45,
         ));
         assert_eq!(flat.stability, Stability::Stable);
         assert!(flat.drop_pct.unwrap().abs() < 1.0);
@@ -350,7 +358,7 @@ mod tests {
         assert!(falling.last_slope_pct_per_min.unwrap() < -FALLING_PCT_PER_MIN);
         assert!(falling.drop_pct.unwrap() > 5.0);
         // A noisy but level score: steep slopes between neighbours, no significant trend.
-        let noisy = score_verdict(&series(|t| 1e6 * (1.0 + 0.1 * ((t * 1.7).sin())), 15));
+        let noisy = score_verdict(&series(|t| 1e6 * (1.0 + 0.1 * ((t * 1.7).sin())), 45));
         assert_eq!(noisy.stability, Stability::Stable, "{noisy:?}");
     }
 
@@ -372,6 +380,9 @@ mod tests {
             score_verdict(&series(|_| 5.0, 8)).stability,
             Stability::TooShort
         );
+        // Enough intervals, but the last third spans only 10 s (a 30-second test).
+        let quick = score_verdict(&series(|t| 1e6 * (1.0 - 0.01 * t), 15));
+        assert_eq!(quick.stability, Stability::TooShort);
         assert_eq!(slope_pct_per_min(&series(|_| 0.0, 5)), None);
         assert_eq!(median(&[f64::NAN]), None);
     }

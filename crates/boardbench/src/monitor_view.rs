@@ -9,15 +9,7 @@ use std::fmt::Write;
 
 use chrono::{DateTime, TimeZone};
 use model::machine::MachineInfo;
-use model::monitor::{ClockColumns, MonitorLayout, MonitorSample};
-
-/// Columns after the clock, as sbc-bench spells them (its header is not aligned over `%nice`).
-const TAIL: &str = "  load %cpu %sys %usr %nice %io %irq   Temp";
-
-/// Width of the clock field of a line with `n` clock values: "1800/1400MHz".
-fn clock_width(n: usize) -> usize {
-    (5 * n.max(1)) - 1 + 3
-}
+use model::monitor::{MonitorLayout, MonitorSample};
 
 /// When to repeat the column header: every 15 lines on a terminal (sbc-bench's SPACING), so
 /// the columns stay readable while scrolling; never in a file or pipe, where it would only get
@@ -53,108 +45,18 @@ impl HeaderSpacing {
     }
 }
 
-/// The column header: "Time        CPU    load %cpu …", "Time       big.LITTLE   load …".
+/// The column header ("Time        CPU    load %cpu …"). The layout lives in `textlog`, so the
+/// live view and the log's "System health" tables are one implementation.
 pub fn header(layout: &MonitorLayout) -> String {
-    let label = match layout.columns {
-        ClockColumns::None => "CPU n/a  ".to_string(),
-        ClockColumns::Single => "  CPU  ".to_string(),
-        ClockColumns::BigLittle => " big.LITTLE ".to_string(),
-        ClockColumns::FakeReal => "  fake/real ".to_string(),
-        ClockColumns::PerCluster => {
-            let names: Vec<String> = layout
-                .display_order
-                .iter()
-                .filter_map(|&i| layout.clusters.get(i))
-                .map(|c| format!("cpu{}", c.first_cpu))
-                .collect();
-            let names = names.join("/");
-            let width = clock_width(layout.display_order.len());
-            // One space before, the rest after (as sbc-bench's "cpu0/cpu4/cpu6" header).
-            format!(" {names:<w$}", w = width.saturating_sub(1))
-        }
-    };
-    let mut h = format!("Time      {label}{TAIL}");
-    if layout.raspberry_pi {
-        h.push_str("    VCore");
-    }
-    h
+    textlog::monitor_lines::header(layout)
 }
 
-fn push_mhz(out: &mut String, v: Option<u32>) {
-    match v {
-        Some(m) => {
-            let _ = write!(out, "{m:>4}");
-        }
-        None => out.push_str(" ---"),
-    }
-}
-
-/// A percentage as sbc-bench shows it: truncated to an integer. The tiny epsilon keeps exact
-/// values that came out as 29.999999… in floating point at 30.
-fn pct(v: f64) -> i64 {
-    (v + 1e-9).floor() as i64
-}
-
-/// Appends one monitor line (without newline) to `out`; `tz` gives the wall-clock time zone
-/// (the local one in the live view).
+/// Appends one monitor line (no newline) to `out`.
 pub fn push_line<Tz: TimeZone>(out: &mut String, layout: &MonitorLayout, s: &MonitorSample, tz: &Tz)
 where
     Tz::Offset: std::fmt::Display,
 {
-    let t = tz.timestamp_millis_opt(s.unix_ms as i64).single();
-    match t {
-        Some(t) => {
-            let _ = write!(out, "{}: ", t.format("%H:%M:%S"));
-        }
-        None => out.push_str("--:--:--: "),
-    }
-    let clock = |i: usize| s.clocks_mhz.get(i).copied().flatten();
-    match layout.columns {
-        ClockColumns::None => out.push_str("  ---    "),
-        ClockColumns::FakeReal => {
-            push_mhz(out, layout.display_order.first().and_then(|&i| clock(i)));
-            out.push('/');
-            push_mhz(out, s.rpi.and_then(|r| r.arm_mhz));
-            out.push_str("MHz");
-        }
-        _ => {
-            for (k, &i) in layout.display_order.iter().enumerate() {
-                if k > 0 {
-                    out.push('/');
-                }
-                push_mhz(out, clock(i));
-            }
-            out.push_str("MHz");
-        }
-    }
-    match s.load1 {
-        Some(l) => {
-            let _ = write!(out, " {l:>5.2}");
-        }
-        None => out.push_str("    --"),
-    }
-    match &s.cpu {
-        Some(c) => {
-            for v in [c.cpu, c.sys, c.usr, c.nice, c.io, c.irq] {
-                let _ = write!(out, " {:>3}%", pct(v));
-            }
-        }
-        None => out.push_str("  --%  --%  --%  --%  --%  --%"),
-    }
-    match s.temp_c {
-        Some(t) => {
-            let _ = write!(out, "{t:>6.1}°C");
-        }
-        None => out.push_str("    --°C"),
-    }
-    if layout.raspberry_pi {
-        match s.rpi.and_then(|r| r.core_volts) {
-            Some(v) => {
-                let _ = write!(out, "  {v:.4}V");
-            }
-            None => out.push_str("       --"),
-        }
-    }
+    out.push_str(&textlog::monitor_lines::line(layout, s, tz));
 }
 
 /// One monitor line as a new string (the live loop reuses a buffer instead).
@@ -163,9 +65,7 @@ pub fn line<Tz: TimeZone>(layout: &MonitorLayout, s: &MonitorSample, tz: &Tz) ->
 where
     Tz::Offset: std::fmt::Display,
 {
-    let mut out = String::with_capacity(96);
-    push_line(&mut out, layout, s, tz);
-    out
+    textlog::monitor_lines::line(layout, s, tz)
 }
 
 /// The JSON Lines record: the sample, its time as ISO 8601 with the zone offset, and which CPU
@@ -258,7 +158,7 @@ fn cpu_range(cpus: &[u32]) -> String {
 mod tests {
     use super::*;
     use chrono::Utc;
-    use model::monitor::{CpuStates, MonitoredCluster, RpiReadings};
+    use model::monitor::{ClockColumns, CpuStates, MonitoredCluster, RpiReadings};
     use std::path::{Path, PathBuf};
 
     fn shared(rel: &str) -> PathBuf {

@@ -4,56 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        let ft = e.file_type().unwrap();
-        if ft.is_dir() {
-            copy_tree(&e.path(), &t);
-        } else if ft.is_symlink() {
-            let target = std::fs::read_link(e.path()).unwrap();
-            std::os::unix::fs::symlink(target, &t).unwrap();
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
-/// A writable copy of a fixture machine with an idle load average.
-fn machine(name: &str, dir: &Path) -> PathBuf {
-    let root = dir.join("root");
-    copy_tree(&manifest().join("../probe/tests/roots").join(name), &root);
-    std::fs::create_dir_all(root.join("proc")).unwrap();
-    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
-    root
-}
-
-/// Every file the sweep may change, with its content.
-fn settings(root: &Path) -> Vec<(PathBuf, String)> {
-    let mut v = Vec::new();
-    let cf = root.join("sys/devices/system/cpu/cpufreq");
-    for e in std::fs::read_dir(&cf).unwrap() {
-        let dir = e.unwrap().path();
-        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
-            let p = dir.join(f);
-            if let Ok(s) = std::fs::read_to_string(&p) {
-                v.push((p, s));
-            }
-        }
-    }
-    v.sort();
-    v
-}
 
 fn graph_cmd(root: &Path, dir: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
@@ -91,8 +44,8 @@ fn expected_opps(root: &Path, policy: u32, min: u64, max: Option<u64>) -> Vec<u6
 #[test]
 fn sweep_visits_every_opp_of_every_cluster_with_power_and_restores() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("rk3588", tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("graph.json");
     let out = graph_cmd(&root, tmp.path())
         .args([
@@ -118,7 +71,11 @@ fn sweep_visits_every_opp_of_every_cluster_with_power_and_restores() {
     );
     assert!(stdout.contains("Power: command `echo 3.2`"), "{stdout}");
     assert!(stdout.contains("Idle: 3.20 W"), "{stdout}");
-    assert_eq!(settings(&root), original, "settings not restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "settings not restored"
+    );
 
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
@@ -197,8 +154,8 @@ fn sweep_visits_every_opp_of_every_cluster_with_power_and_restores() {
 #[test]
 fn without_a_power_source_it_says_so_and_keeps_performance_per_mhz() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("rk3588", tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("graph.json");
     let out = graph_cmd(&root, tmp.path())
         .env("MaxKHz", "2016000")
@@ -222,7 +179,7 @@ fn without_a_power_source_it_says_so_and_keeps_performance_per_mhz() {
         stdout.contains("Score/MHz") || stdout.contains("Score/"),
         "{stdout}"
     );
-    assert_eq!(settings(&root), original);
+    assert_eq!(common::tunable_files(&root), original);
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
     common::assert_valid_document(&doc);
@@ -247,8 +204,8 @@ fn without_a_power_source_it_says_so_and_keeps_performance_per_mhz() {
 #[test]
 fn sigterm_mid_sweep_restores_every_cap() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("rk3588", tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let mut child = graph_cmd(&root, tmp.path())
         .args([
             "--seconds-per-point",
@@ -289,7 +246,7 @@ fn sigterm_mid_sweep_restores_every_cap() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_ne!(settings(&root), original);
+    assert_ne!(common::tunable_files(&root), original);
     // SAFETY: kill only sends a signal to our own child.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
@@ -297,7 +254,7 @@ fn sigterm_mid_sweep_restores_every_cap() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(128 + libc::SIGTERM));
     assert_eq!(
-        settings(&root),
+        common::tunable_files(&root),
         original,
         "not everything was restored after SIGTERM"
     );

@@ -9,38 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        let ft = e.file_type().unwrap();
-        if ft.is_dir() {
-            copy_tree(&e.path(), &t);
-        } else if ft.is_symlink() {
-            let target = std::fs::read_link(e.path()).unwrap();
-            std::os::unix::fs::symlink(target, &t).unwrap();
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
-/// A writable copy of a fixture machine with an idle load average.
-fn machine(name: &str, dir: &Path) -> PathBuf {
-    let root = dir.join("root");
-    copy_tree(&manifest().join("../probe/tests/roots").join(name), &root);
-    std::fs::create_dir_all(root.join("proc")).unwrap();
-    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
-    root
 }
 
 /// Stub 7z, openssl, stockfish and cpuminer that print recorded outputs (adapters' test data).
@@ -90,30 +60,6 @@ fn stub_tools(dir: &Path) -> PathBuf {
     bin
 }
 
-fn governors(root: &Path) -> Vec<(PathBuf, String)> {
-    let mut v = Vec::new();
-    let cf = root.join("sys/devices/system/cpu/cpufreq");
-    for e in std::fs::read_dir(&cf).unwrap() {
-        let dir = e.unwrap().path();
-        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
-            let p = dir.join(f);
-            if let Ok(s) = std::fs::read_to_string(&p) {
-                v.push((p, s));
-            }
-        }
-    }
-    if let Ok(rd) = std::fs::read_dir(root.join("sys/class/devfreq")) {
-        for e in rd {
-            let p = e.unwrap().path().join("governor");
-            if let Ok(s) = std::fs::read_to_string(&p) {
-                v.push((p, s));
-            }
-        }
-    }
-    v.sort();
-    v
-}
-
 fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
     c.env_clear()
@@ -131,9 +77,9 @@ fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
 #[test]
 fn quick_run_on_a_fixture_machine_with_stub_tools() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("rk3588", tmp.path());
+    let root = common::fixture_machine("rk3588", tmp.path());
     let bin = stub_tools(tmp.path());
-    let original = governors(&root);
+    let original = common::tunable_files(&root);
     let log = tmp.path().join("boardbench.log");
     let doc_path = tmp.path().join("doc.json");
     let db = tmp.path().join("results.sqlite");
@@ -165,7 +111,11 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     );
 
     // Every setting is back.
-    assert_eq!(governors(&root), original, "settings not restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "settings not restored"
+    );
 
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
@@ -271,7 +221,7 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
 #[test]
 fn unattended_gives_up_on_a_busy_box_and_names_what_is_busy() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("vm", tmp.path());
+    let root = common::fixture_machine("vm", tmp.path());
     std::fs::write(root.join("proc/loadavg"), "3.50 2.00 1.00 3/123 4567\n").unwrap();
     let bin = stub_tools(tmp.path());
     let out = run_cmd(&root, &bin, tmp.path())
@@ -304,9 +254,9 @@ fn unattended_gives_up_on_a_busy_box_and_names_what_is_busy() {
 
 fn interrupted_run_restores_everything(signal: i32) {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("rk3588", tmp.path());
+    let root = common::fixture_machine("rk3588", tmp.path());
     let bin = stub_tools(tmp.path());
-    let original = governors(&root);
+    let original = common::tunable_files(&root);
     let mut child = run_cmd(&root, &bin, tmp.path())
         .args([
             "run",
@@ -342,7 +292,7 @@ fn interrupted_run_restores_everything(signal: i32) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert_ne!(governors(&root), original);
+    assert_ne!(common::tunable_files(&root), original);
     // SAFETY: kill only sends a signal to our own child.
     unsafe {
         libc::kill(child.id() as i32, signal);
@@ -350,7 +300,7 @@ fn interrupted_run_restores_everything(signal: i32) {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(128 + signal));
     assert_eq!(
-        governors(&root),
+        common::tunable_files(&root),
         original,
         "not everything was restored after signal {signal}"
     );
@@ -369,7 +319,7 @@ fn sigint_mid_phase_restores_every_governor_and_cap() {
 /// The real thing on this machine (real 7z and openssl when installed), quick profile.
 #[test]
 fn real_quick_run_on_this_machine() {
-    if emulated() {
+    if common::emulated() {
         eprintln!("skipped under emulation");
         return;
     }
@@ -423,7 +373,7 @@ fn real_quick_run_on_this_machine() {
 #[test]
 fn sbc_bench_name_and_regression_pipe() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine("rk3588", tmp.path());
+    let root = common::fixture_machine("rk3588", tmp.path());
     let bin = stub_tools(tmp.path());
     let link = bin.join("sbc-bench");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boardbench"), &link).unwrap();

@@ -5,65 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        let ft = e.file_type().unwrap();
-        if ft.is_dir() {
-            copy_tree(&e.path(), &t);
-        } else if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &t).unwrap();
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
-/// A writable copy of the RK3588 fixture with an idle load average.
-fn machine(dir: &Path) -> PathBuf {
-    let root = dir.join("root");
-    copy_tree(&manifest().join("../probe/tests/roots/rk3588"), &root);
-    std::fs::create_dir_all(root.join("proc")).unwrap();
-    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
-    root
-}
-
-/// Every governor, clock limit and devfreq governor of the tree.
-fn settings(root: &Path) -> Vec<(PathBuf, String)> {
-    let mut v = Vec::new();
-    for e in std::fs::read_dir(root.join("sys/devices/system/cpu/cpufreq")).unwrap() {
-        let dir = e.unwrap().path();
-        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
-            if let Ok(s) = std::fs::read_to_string(dir.join(f)) {
-                v.push((dir.join(f), s));
-            }
-        }
-    }
-    if let Ok(rd) = std::fs::read_dir(root.join("sys/class/devfreq")) {
-        for e in rd {
-            let p = e.unwrap().path().join("governor");
-            if let Ok(s) = std::fs::read_to_string(&p) {
-                v.push((p, s));
-            }
-        }
-    }
-    v.sort();
-    v
-}
 
 const GOV4: &str = "sys/devices/system/cpu/cpufreq/policy4/scaling_governor";
 
@@ -125,8 +69,8 @@ fn score_series(doc: &serde_json::Value) -> Vec<(f64, f64)> {
 #[test]
 fn thermal_on_a_fixture_tunes_during_the_test_and_restores_after() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("doc.json");
     let mut child = cmd(Some(&root), tmp.path())
         .args([
@@ -144,7 +88,7 @@ fn thermal_on_a_fixture_tunes_during_the_test_and_restores_after() {
         .spawn()
         .unwrap();
     wait_tuned(&root, &mut child);
-    let during = settings(&root);
+    let during = common::tunable_files(&root);
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -154,7 +98,11 @@ fn thermal_on_a_fixture_tunes_during_the_test_and_restores_after() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_ne!(during, original);
-    assert_eq!(settings(&root), original, "not everything was restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "not everything was restored"
+    );
 
     let doc = read_doc(&doc_path);
     let run = &doc["run"];
@@ -217,8 +165,8 @@ fn thermal_on_a_fixture_tunes_during_the_test_and_restores_after() {
 
 fn interrupted_thermal_restores_and_writes_the_document(signal: i32) {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("doc.json");
     let mut child = cmd(Some(&root), tmp.path())
         .args([
@@ -238,7 +186,7 @@ fn interrupted_thermal_restores_and_writes_the_document(signal: i32) {
     wait_tuned(&root, &mut child);
     // Mid-heat: let it sample a few intervals.
     std::thread::sleep(Duration::from_millis(1000));
-    assert_ne!(settings(&root), original);
+    assert_ne!(common::tunable_files(&root), original);
     // SAFETY: kill only sends a signal to our own child.
     unsafe {
         libc::kill(child.id() as i32, signal);
@@ -246,7 +194,7 @@ fn interrupted_thermal_restores_and_writes_the_document(signal: i32) {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(128 + signal));
     assert_eq!(
-        settings(&root),
+        common::tunable_files(&root),
         original,
         "not everything was restored after signal {signal}"
     );
@@ -275,7 +223,7 @@ fn sigint_mid_heat_restores_everything_and_keeps_the_record() {
 #[test]
 fn thermal_waits_for_the_target_temperature_first() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
+    let root = common::fixture_machine("rk3588", tmp.path());
     let doc_path = tmp.path().join("doc.json");
     // Colder than the fixture will ever be: the wait gives up after its limit and heats anyway.
     let out = cmd(Some(&root), tmp.path())
@@ -315,7 +263,7 @@ fn thermal_waits_for_the_target_temperature_first() {
 #[test]
 fn thermal_with_an_external_load_ends_it_and_records_its_output() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
+    let root = common::fixture_machine("rk3588", tmp.path());
     let doc_path = tmp.path().join("doc.json");
     let out = cmd(Some(&root), tmp.path())
         .args([
@@ -354,8 +302,8 @@ fn thermal_with_an_external_load_ends_it_and_records_its_output() {
 #[test]
 fn env_runs_the_command_under_performance_and_restores_after() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("doc.json");
     let gov = root.join(GOV4);
     let out = cmd(Some(&root), tmp.path())
@@ -382,7 +330,7 @@ fn env_runs_the_command_under_performance_and_restores_after() {
     );
     // The command saw performance; afterwards everything is back.
     assert!(stdout.starts_with("performance\n"), "{stdout}");
-    assert_eq!(settings(&root), original);
+    assert_eq!(common::tunable_files(&root), original);
     let doc = read_doc(&doc_path);
     assert_eq!(doc["run"]["profile"], "env-geekbench");
     let phase = &doc["run"]["phases"][0];
@@ -396,7 +344,7 @@ fn env_runs_the_command_under_performance_and_restores_after() {
 #[test]
 fn env_reports_a_failing_command_with_exit_code_2() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
+    let root = common::fixture_machine("rk3588", tmp.path());
     let doc_path = tmp.path().join("doc.json");
     let out = cmd(Some(&root), tmp.path())
         .args([
@@ -421,8 +369,8 @@ fn env_reports_a_failing_command_with_exit_code_2() {
 
 fn interrupted_env(signal: i32, command: bool) {
     let tmp = tempfile::tempdir().unwrap();
-    let root = machine(tmp.path());
-    let original = settings(&root);
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("doc.json");
     let mut c = cmd(Some(&root), tmp.path());
     c.args([
@@ -458,7 +406,7 @@ fn interrupted_env(signal: i32, command: bool) {
         assert!(matches!(status.code(), Some(0 | 2)), "{status}");
     }
     assert_eq!(
-        settings(&root),
+        common::tunable_files(&root),
         original,
         "not everything was restored after signal {signal}"
     );
@@ -484,7 +432,7 @@ fn sigterm_ends_the_command_under_env_restores_and_writes_the_document() {
 /// The real thing on this machine: 30 s of heat (what CI runs).
 #[test]
 fn real_thirty_second_thermal_test_on_this_machine() {
-    if emulated() {
+    if common::emulated() {
         eprintln!("skipped under emulation");
         return;
     }

@@ -43,3 +43,68 @@ pub fn assert_valid_document(doc: &serde_json::Value) {
         errors.join("\n")
     );
 }
+
+/// Tests that depend on real timing or real tools skip under qemu (scripts/test sets this).
+#[allow(dead_code)]
+pub fn emulated() -> bool {
+    std::env::var_os("BOARDBENCH_EMULATED").is_some()
+}
+
+/// Copies a directory tree (files, directories, symlinks as links).
+#[allow(dead_code)]
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        let ft = e.file_type().unwrap();
+        if ft.is_dir() {
+            copy_tree(&e.path(), &t);
+        } else if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &t).unwrap();
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// A writable copy of a probe fixture machine (crates/probe/tests/roots/NAME) under `dir`,
+/// with an idle load average, for commands that change settings.
+#[allow(dead_code)]
+pub fn fixture_machine(name: &str, dir: &std::path::Path) -> std::path::PathBuf {
+    let root = dir.join("root");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../probe/tests/roots")
+        .join(name);
+    copy_tree(&src, &root);
+    std::fs::create_dir_all(root.join("proc")).unwrap();
+    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
+    root
+}
+
+/// Every file a tuning command may change (cpufreq governors and limits, devfreq governors)
+/// with its content, sorted: compare before and after to prove everything was restored.
+#[allow(dead_code)]
+pub fn tunable_files(root: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut v = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(root.join("sys/devices/system/cpu/cpufreq")) {
+        for e in rd {
+            let dir = e.unwrap().path();
+            for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
+                if let Ok(s) = std::fs::read_to_string(dir.join(f)) {
+                    v.push((dir.join(f), s));
+                }
+            }
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir(root.join("sys/class/devfreq")) {
+        for e in rd {
+            let p = e.unwrap().path().join("governor");
+            if let Ok(s) = std::fs::read_to_string(&p) {
+                v.push((p, s));
+            }
+        }
+    }
+    v.sort();
+    v
+}

@@ -27,7 +27,7 @@
 //! without a command Ctrl-C is the normal end; 3 when the idle gate gave up (`--idle-timeout`);
 //! 1 on error.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use model::run::{PhaseStatus, RunOptions, RunRecord};
@@ -85,21 +85,8 @@ pub struct Args {
     /// Give up waiting for an idle box after this many seconds (exit code 3; default: wait).
     #[arg(long, value_name = "SEC")]
     pub idle_timeout: Option<f64>,
-    /// Also write the result document to this file.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
-    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
-    pub db: Option<String>,
-    /// Do not store the document in the results database.
-    #[arg(long)]
-    pub no_store: bool,
-    /// Tags for the stored run (repeatable).
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Device name to record.
-    #[arg(long, value_name = "NAME")]
-    pub device: Option<String>,
+    #[command(flatten)]
+    pub out: crate::session::output::DocumentArgs,
     /// The command to run in the environment (for phoronix also just test arguments for
     /// `phoronix-test-suite batch-run`).
     #[arg(last = true, value_name = "CMD")]
@@ -313,16 +300,14 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         kmsg: Some(kmsg),
         duration_s: t0.elapsed().as_secs_f64(),
     };
-    let document = doc::document(&machine, args.device.clone(), &started, Vec::new(), record);
-    doc::write(
-        &document,
-        &doc::Outputs {
-            output: args.output.clone(),
-            no_store: args.no_store,
-            db: args.db.clone(),
-            tags: args.tags.clone(),
-        },
-    )?;
+    let document = doc::document(
+        &machine,
+        args.out.device.clone(),
+        &started,
+        Vec::new(),
+        record,
+    );
+    args.out.save(&document)?;
 
     println!(
         "Controlled environment for {}: {:.0} s monitored, everything restored.",
@@ -335,7 +320,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     for f in &document.findings {
         println!("  [{:?}] {}", f.severity, f.message);
     }
-    if let Some(o) = &args.output {
+    if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());
     }
     let valid = failed.is_none() && crate::run::record::trustworthy(&document.findings);

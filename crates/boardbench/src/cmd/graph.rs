@@ -22,7 +22,6 @@ mod plan;
 mod table;
 mod workload;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -76,21 +75,8 @@ pub struct Args {
     /// Clock measurements per point.
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub clock_samples: u32,
-    /// Also write the result document to this file.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
-    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
-    pub db: Option<String>,
-    /// Do not store the document in the results database.
-    #[arg(long)]
-    pub no_store: bool,
-    /// Tags for the stored run (repeatable).
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Device name to record (default: device tree model, DMI, or host name).
-    #[arg(long, value_name = "NAME")]
-    pub device: Option<String>,
+    #[command(flatten)]
+    pub out: crate::session::output::DocumentArgs,
     /// Tests: pause after each point (milliseconds), so a sweep can be interrupted.
     #[arg(long, hide = true, default_value_t = 0)]
     pub pause_ms: u64,
@@ -272,6 +258,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         schema_version: SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
         device: args
+            .out
             .device
             .clone()
             .or_else(|| crate::run::record::device_name(&machine)),
@@ -308,17 +295,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     for f in &doc.findings {
         println!("{:?}: {}", f.severity, f.message);
     }
-    if let Some(out) = &args.output {
-        std::fs::write(out, serde_json::to_string_pretty(&doc)?)
-            .with_context(|| format!("writing {}", out.display()))?;
-    }
-    if !args.no_store {
-        let loc = store::Location::resolve(args.db.as_deref());
-        if let Err(e) = store::Store::open(&loc).and_then(|mut s| s.add_document(&doc, &args.tags))
-        {
-            eprintln!("boardbench: result not stored ({e}); use --no-store to silence this");
-        }
-    }
+    args.out.save(&doc)?;
     Ok(if crate::run::record::trustworthy(&doc.findings) {
         0
     } else {

@@ -72,21 +72,8 @@ pub struct Args {
     /// directory; /var/log/sbc-bench.log when started as sbc-bench).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-    /// Also write the result document to this file.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
-    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
-    pub db: Option<String>,
-    /// Do not store the document in the results database.
-    #[arg(long)]
-    pub no_store: bool,
-    /// Tags for the stored run (repeatable).
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Device name to record (default: device tree model, DMI, or host name).
-    #[arg(long, value_name = "NAME")]
-    pub device: Option<String>,
+    #[command(flatten)]
+    pub out: crate::session::output::DocumentArgs,
     /// Only these phase kinds (clock, membw, memlat, openssl, sha256, 7zip-single, 7zip-multi,
     /// stockfish, cpuminer, clock-hot …), comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
@@ -292,6 +279,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         schema_version: SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
         device: args
+            .out
             .device
             .clone()
             .or_else(|| crate::run::record::device_name(&machine)),
@@ -338,19 +326,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     ) {
         eprintln!("boardbench: {e:#}");
     }
-    if let Some(out) = &args.output {
-        std::fs::write(out, serde_json::to_string_pretty(&doc)?)
-            .with_context(|| format!("writing {}", out.display()))?;
-    }
-    if !args.no_store {
-        let loc = store::Location::resolve(args.db.as_deref());
-        match store::Store::open(&loc).and_then(|mut s| s.add_document(&doc, &args.tags)) {
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("boardbench: result not stored ({e}); use --no-store to silence this")
-            }
-        }
-    }
+    args.out.save(&doc)?;
     print!("{}", crate::run::record::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
     Ok(if crate::run::record::trustworthy(&doc.findings) {

@@ -70,21 +70,8 @@ pub struct Args {
     /// Leave governors as they are.
     #[arg(long)]
     pub no_tune: bool,
-    /// Also write the result document to this file.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
-    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
-    pub db: Option<String>,
-    /// Do not store the document in the results database.
-    #[arg(long)]
-    pub no_store: bool,
-    /// Tags for the stored run (repeatable).
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Device name to record.
-    #[arg(long, value_name = "NAME")]
-    pub device: Option<String>,
+    #[command(flatten)]
+    pub out: crate::session::output::DocumentArgs,
     /// Also append the text report to this file.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
@@ -483,20 +470,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     };
     let document = doc::document(
         &machine,
-        args.device.clone(),
+        args.out.device.clone(),
         &started,
         measurements,
         record,
     );
-    doc::write(
-        &document,
-        &doc::Outputs {
-            output: args.output.clone(),
-            no_store: args.no_store,
-            db: args.db.clone(),
-            tags: args.tags.clone(),
-        },
-    )?;
+    args.out.save(&document)?;
 
     // The text report.
     let mut r = String::new();

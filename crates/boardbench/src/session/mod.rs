@@ -5,6 +5,7 @@
 //! `run`, `thermal`, `graph`, `env` and `review` are built from these pieces.
 
 pub mod idle;
+pub mod output;
 pub mod recorder;
 pub mod stamp;
 pub mod tuning;

@@ -2,9 +2,6 @@
 //! (a [`RunRecord`] with phases, before/after snapshots and the kernel message window), so the
 //! findings, `report`, the log renderers and the store work on it unchanged.
 
-use std::path::PathBuf;
-
-use anyhow::Context;
 use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use model::machine::MachineInfo;
 use model::run::{Phase, RunRecord};
@@ -80,29 +77,6 @@ pub fn document(
     };
     doc.findings = crate::run::record::findings(&doc);
     doc
-}
-
-/// Where the document goes.
-pub struct Outputs {
-    pub output: Option<PathBuf>,
-    pub no_store: bool,
-    pub db: Option<String>,
-    pub tags: Vec<String>,
-}
-
-/// Writes the document to `-o` and stores it (a store failure is a warning, as in `run`).
-pub fn write(doc: &ResultDocument, o: &Outputs) -> anyhow::Result<()> {
-    if let Some(out) = &o.output {
-        std::fs::write(out, serde_json::to_string_pretty(doc)?)
-            .with_context(|| format!("writing {}", out.display()))?;
-    }
-    if !o.no_store {
-        let loc = store::Location::resolve(o.db.as_deref());
-        if let Err(e) = store::Store::open(&loc).and_then(|mut s| s.add_document(doc, &o.tags)) {
-            eprintln!("boardbench: result not stored ({e}); use --no-store to silence this");
-        }
-    }
-    Ok(())
 }
 
 pub fn is_root() -> bool {

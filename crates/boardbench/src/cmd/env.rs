@@ -36,7 +36,7 @@ use probe::monitor::MonitorConfig;
 use crate::cli::Globals;
 use crate::cmd::thermal::{Running, doc, signals};
 use crate::restore::Restorer;
-use crate::session::{idle, recorder::PhaseMonitor, stamp, tuning};
+use crate::session::{recorder::PhaseMonitor, stamp, tuning};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {
@@ -71,20 +71,8 @@ pub struct Args {
     /// Leave governors as they are.
     #[arg(long)]
     pub no_tune: bool,
-    /// Start at once, without waiting for an idle box (the findings still see the load).
-    #[arg(long)]
-    pub no_idle_gate: bool,
-    /// Idle when the 1-minute load is below this …
-    #[arg(long, default_value_t = 0.1, value_name = "LOAD")]
-    pub idle_load: f64,
-    /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
-    #[arg(long, default_value_t = 2.5, value_name = "PERCENT")]
-    pub idle_cpu: f64,
-    #[arg(long, default_value_t = 30.0, value_name = "SEC")]
-    pub idle_window: f64,
-    /// Give up waiting for an idle box after this many seconds (exit code 3; default: wait).
-    #[arg(long, value_name = "SEC")]
-    pub idle_timeout: Option<f64>,
+    #[command(flatten)]
+    pub idle: crate::session::idle::IdleArgs,
     #[command(flatten)]
     pub out: crate::session::output::DocumentArgs,
     /// The command to run in the environment (for phoronix also just test arguments for
@@ -171,26 +159,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         eprintln!("Warning: not running as root: governors stay as they are.");
     }
 
-    let idle_gate = if args.no_idle_gate {
-        None
-    } else {
-        let o = idle::IdleOptions {
-            load_below: args.idle_load,
-            cpu_below: args.idle_cpu,
-            window: Duration::from_secs_f64(args.idle_window.max(0.0)),
-            timeout: args
-                .idle_timeout
-                .map(|t| Duration::from_secs_f64(t.max(0.0))),
-            ..idle::IdleOptions::default()
-        };
-        let gate = idle::wait(&mut idle::RootBusy::new(&root), &o, &mut |l| {
-            eprintln!("{l}")
-        });
-        if !gate.passed {
-            eprintln!("boardbench: not preparing a busy box: {}", gate.reason);
-            return Ok(crate::cmd::run::EXIT_NEVER_IDLE);
-        }
-        Some(gate)
+    let idle_gate = match args.idle.gate(&root, false, "preparing") {
+        Ok(g) => g,
+        Err(_) => return Ok(crate::cmd::run::EXIT_NEVER_IDLE),
     };
 
     // Before any thread exists: Ctrl-C must still produce the document.

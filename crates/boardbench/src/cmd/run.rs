@@ -20,7 +20,7 @@ use crate::cli::Globals;
 use crate::restore::Restorer;
 use crate::run::plan::{self, PlanOptions, Profile};
 use crate::run::{self as engine, Env, Settings, phases::Tools, progress::Progress};
-use crate::session::{idle, stamp, tuning};
+use crate::session::{stamp, tuning};
 
 /// Exit code when the idle gate gave up (unattended).
 pub const EXIT_NEVER_IDLE: i32 = 3;
@@ -51,23 +51,8 @@ pub struct Args {
     /// Leave governors and clocks as they are (sbc-bench's NOTUNING=yes).
     #[arg(long)]
     pub no_tune: bool,
-    /// Start at once, without waiting for an idle box (the findings still see the load).
-    #[arg(long)]
-    pub no_idle_gate: bool,
-    /// Idle when the 1-minute load is below this …
-    #[arg(long, default_value_t = 0.1, value_name = "LOAD")]
-    pub idle_load: f64,
-    /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
-    #[arg(long, default_value_t = 2.5, value_name = "PERCENT")]
-    pub idle_cpu: f64,
-    #[arg(long, default_value_t = 30.0, value_name = "SEC")]
-    pub idle_window: f64,
-    /// Unattended runs give up after this many seconds of waiting (exit code 3).
-    #[arg(long, default_value_t = 600.0, value_name = "SEC")]
-    pub idle_timeout: f64,
-    /// Seconds between idle checks.
-    #[arg(long, default_value_t = 5.0, value_name = "SEC", hide = true)]
-    pub idle_step: f64,
+    #[command(flatten)]
+    pub idle: crate::session::idle::IdleArgs,
     /// The log file (default: /var/log/boardbench.log as root, else in the user's state
     /// directory; /var/log/sbc-bench.log when started as sbc-bench).
     #[arg(long, value_name = "FILE")]
@@ -180,26 +165,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
 
     // The idle gate.
-    let idle_gate = if args.no_idle_gate {
-        None
-    } else {
-        let o = idle::IdleOptions {
-            load_below: args.idle_load,
-            cpu_below: args.idle_cpu,
-            window: Duration::from_secs_f64(args.idle_window.max(0.0)),
-            step: Duration::from_secs_f64(args.idle_step.max(0.01)),
-            timeout: unattended.then(|| Duration::from_secs_f64(args.idle_timeout.max(0.0))),
-        };
-        let mut src = idle::RootBusy::new(&root);
-        let gate = idle::wait(&mut src, &o, &mut |line| eprintln!("{line}"));
-        if !gate.passed {
-            eprintln!("boardbench: not benchmarking a busy box: {}", gate.reason);
-            for p in &gate.top_processes {
-                eprintln!("  {:>6.1} %  {} [{}]", p.cpu_pct, p.command, p.pid);
-            }
-            return Ok(EXIT_NEVER_IDLE);
-        }
-        Some(gate)
+    let idle_gate = match args.idle.gate(&root, unattended, "benchmarking") {
+        Ok(g) => g,
+        Err(_) => return Ok(EXIT_NEVER_IDLE),
     };
 
     // The controlled environment.

@@ -283,3 +283,71 @@ mod tests {
         );
     }
 }
+
+/// The idle-gate options every benchmarking command shares (`run`, `env`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct IdleArgs {
+    /// Start at once, without waiting for an idle box (the findings still see the load).
+    #[arg(long)]
+    pub no_idle_gate: bool,
+    /// Idle when the 1-minute load is below this …
+    #[arg(long, default_value_t = 0.1, value_name = "LOAD")]
+    pub idle_load: f64,
+    /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
+    #[arg(long, default_value_t = 2.5, value_name = "PERCENT")]
+    pub idle_cpu: f64,
+    #[arg(long, default_value_t = 30.0, value_name = "SEC")]
+    pub idle_window: f64,
+    /// Give up waiting after this many seconds (exit code 3). Unattended runs give up after
+    /// 600 s unless told otherwise; interactive ones wait until idle or Ctrl-C.
+    #[arg(long, value_name = "SEC")]
+    pub idle_timeout: Option<f64>,
+    /// Seconds between idle checks.
+    #[arg(long, default_value_t = 5.0, value_name = "SEC", hide = true)]
+    pub idle_step: f64,
+}
+
+/// How long an unattended run waits for an idle box by default.
+pub const UNATTENDED_TIMEOUT_S: f64 = 600.0;
+
+impl IdleArgs {
+    pub fn options(&self, unattended: bool) -> IdleOptions {
+        let timeout = self
+            .idle_timeout
+            .or(unattended.then_some(UNATTENDED_TIMEOUT_S))
+            .map(|t| Duration::from_secs_f64(t.max(0.0)));
+        IdleOptions {
+            load_below: self.idle_load,
+            cpu_below: self.idle_cpu,
+            window: Duration::from_secs_f64(self.idle_window.max(0.0)),
+            step: Duration::from_secs_f64(self.idle_step.max(0.01)),
+            timeout,
+        }
+    }
+
+    /// Runs the gate (unless `--no-idle-gate`), printing what is busy on stderr. `Err` carries
+    /// the gate that gave up: the caller exits with [`crate::cmd::run::EXIT_NEVER_IDLE`].
+    pub fn gate(
+        &self,
+        root: &probe::Root,
+        unattended: bool,
+        doing: &str,
+    ) -> Result<Option<IdleGate>, IdleGate> {
+        if self.no_idle_gate {
+            return Ok(None);
+        }
+        let gate = wait(
+            &mut RootBusy::new(root),
+            &self.options(unattended),
+            &mut |l| eprintln!("{l}"),
+        );
+        if gate.passed {
+            return Ok(Some(gate));
+        }
+        eprintln!("boardbench: not {doing} a busy box: {}", gate.reason);
+        for p in &gate.top_processes {
+            eprintln!("  {:>6.1} %  {} [{}]", p.cpu_pct, p.command, p.pid);
+        }
+        Err(gate)
+    }
+}

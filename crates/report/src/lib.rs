@@ -5,7 +5,8 @@
 //! - [`escape`]: escaping of every document string (device names, tool output, findings).
 //! - [`svg`]: a small SVG writer (shapes, linear/log scales, ticks, axes).
 //! - [`chart`]: one module per chart: timeline (clock, temperature, CPU use with phase bands),
-//!   OPP nominal vs measured, memory-latency ladder, bars against other runs.
+//!   OPP nominal vs measured, memory-latency ladder, graph sweeps (score and score per watt or
+//!   per MHz against the clock), bars against other runs.
 //! - [`summary`]: the summary (identity, headline numbers, phases) and findings sections.
 //! - [`page`]: the page skeleton and its stylesheet.
 //! - [`demo`]: a synthetic but realistic run document for tests, examples and screenshots.
@@ -47,6 +48,10 @@ pub fn charts(
     if let Some(l) = chart::memlat::from_doc(doc) {
         out.push(("memlat", chart::memlat::render(&l)));
     }
+    let sweeps = chart::efficiency::from_doc(doc);
+    if !sweeps.is_empty() {
+        out.push(("efficiency", chart::efficiency::render(&sweeps)));
+    }
     if !others.is_empty() {
         let c = chart::compare::from_docs(&run_name(doc), doc, others);
         out.push(("compare", chart::compare::render(&c)));
@@ -59,6 +64,7 @@ fn chart_heading(id: &str) -> &'static str {
         "timeline" => "Clock, temperature and CPU use over time",
         "opp" => "Cpufreq OPPs: nominal against measured",
         "memlat" => "Memory latency ladder",
+        "efficiency" => "Performance per clock and per watt (graph sweep)",
         "compare" => "Against other runs",
         _ => "Chart",
     }

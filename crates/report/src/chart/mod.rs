@@ -4,6 +4,7 @@
 //! numbers stay readable as text (and without any JavaScript).
 
 pub mod compare;
+pub mod efficiency;
 pub mod memlat;
 pub mod opp;
 pub mod timeline;

@@ -443,6 +443,12 @@ fn sevenzip_not_comparable() {
     phase_mut(&mut doc, kind::SEVENZIP_MULTI).tool_runs = vec![sevenzip_tool_run(false); 3];
     let f = one(&doc, kinds::SEVENZIP_NOT_COMPARABLE, Severity::Info);
     assert_eq!(f.evidence, ["7-Zip 26.02 (/usr/bin/7z)"]);
+    // Another tool that is not comparable either is not a 7-Zip finding.
+    let mut doc = clean_run();
+    let mut other = sevenzip_tool_run(false);
+    other.tool = "built-in SHA-256 load".into();
+    phase_mut(&mut doc, kind::SEVENZIP_MULTI).tool_runs = vec![other];
+    assert!(of_kind(&doc, kinds::SEVENZIP_NOT_COMPARABLE).is_empty());
 }
 
 #[test]

@@ -147,7 +147,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         "--interval must be positive"
     );
     let root = g.root();
-    let root_user = doc::is_root();
+    let root_user = crate::session::is_root();
     let may_write = root_user || !root.is_host();
     let tune = !args.no_tune && may_write;
     let path = std::env::var("PATH").unwrap_or_default();
@@ -272,6 +272,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         duration_s: t0.elapsed().as_secs_f64(),
     };
     let document = doc::document(
+        &root,
         &machine,
         args.out.device.clone(),
         &started,

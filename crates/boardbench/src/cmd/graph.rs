@@ -105,11 +105,6 @@ impl PointResult {
     }
 }
 
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
-
 /// The power source: `--power-cmd`, else the best one the machine has.
 fn choose_power(args: &Args, root: &probe::Root) -> Option<Box<dyn PowerSource>> {
     if let Some(cmd) = &args.power_cmd {
@@ -177,7 +172,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         anyhow::bail!("--clock-samples must be at least 1");
     }
     let root = g.root();
-    let may_write = is_root() || !root.is_host();
+    let may_write = crate::session::is_root() || !root.is_host();
     let started = stamp::now();
     let machine = probe::snapshot::take(&root);
     let groups = plan::groups(&machine, &plan::parse_selection(&args.cpus)?);
@@ -261,7 +256,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             .out
             .device
             .clone()
-            .or_else(|| crate::run::record::device_name(&machine)),
+            .or_else(|| crate::run::record::device_name(&root, &machine)),
         started: Some(started.iso),
         finished: Some(stamp::now().iso),
         machine: Some(machine.clone()),

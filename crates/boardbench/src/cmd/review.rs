@@ -91,7 +91,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     // sbc-bench refuses to run without root; here the review is useful on its own, so it is
     // printed first and only the tuning is refused. A --sysroot tree is writable by the user.
-    if refuse_tuning(args.no_tune, root.is_host(), is_root()) {
+    if refuse_tuning(args.no_tune, root.is_host(), crate::session::is_root()) {
         eprintln!(
             "boardbench review: switching governors and PCIe ASPM to performance needs root \
              (sbc-bench requires root for the same reason). The review above is complete; run \
@@ -140,11 +140,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 /// Tuning the live system needs root; a --sysroot tree (fixtures, tests) is the user's own.
 fn refuse_tuning(no_tune: bool, is_host: bool, is_root: bool) -> bool {
     !no_tune && is_host && !is_root
-}
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// A line for humans (stderr in JSON mode, so stdout stays parseable).

@@ -87,11 +87,6 @@ fn mode_words() -> Vec<String> {
         .collect()
 }
 
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
-
 /// Where the log goes.
 pub fn log_path(args: &Args, root_user: bool) -> PathBuf {
     if let Some(p) = &args.log {
@@ -152,7 +147,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         Profile::Standard
     };
     let root = g.root();
-    let root_user = is_root();
+    let root_user = crate::session::is_root();
     // Writing sysfs needs root on the real machine; a --sysroot tree is writable by its owner.
     let may_write = root_user || !root.is_host();
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -250,7 +245,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             .out
             .device
             .clone()
-            .or_else(|| crate::run::record::device_name(&machine)),
+            .or_else(|| crate::run::record::device_name(&root, &machine)),
         started: Some(started.iso),
         finished: Some(stamp::now().iso),
         machine: Some(machine.clone()),

@@ -140,7 +140,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     );
     let interval = Duration::from_secs_f64(args.interval.max(0.05));
     let root = g.root();
-    let root_user = doc::is_root();
+    let root_user = crate::session::is_root();
     let may_write = root_user || !root.is_host();
     let tune = !args.no_tune && may_write;
     let started = stamp::now();
@@ -469,6 +469,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         duration_s,
     };
     let document = doc::document(
+        &root,
         &machine,
         args.out.device.clone(),
         &started,

@@ -27,15 +27,16 @@ pub fn snapshot(root: &probe::Root, m: &MachineInfo) -> StateSnapshot {
     probe::runstate::snapshot(root, m, s.iso, s.unix_ms)
 }
 
-/// Device tree model, DMI product, or the host name.
-pub fn device_name(m: &MachineInfo) -> Option<String> {
+/// Device tree model, DMI product, or the host name (read through the root like everything else,
+/// so a replayed fixture machine never takes this host's name).
+pub fn device_name(root: &probe::Root, m: &MachineInfo) -> Option<String> {
     let id = &m.identity;
     id.device_tree
         .as_ref()
         .and_then(|d| d.model.clone())
         .or_else(|| id.dmi.product_name.clone())
         .or_else(|| {
-            std::fs::read_to_string("/proc/sys/kernel/hostname")
+            root.read_value("/proc/sys/kernel/hostname")
                 .ok()
                 .map(|h| h.trim().to_string())
                 .filter(|h| !h.is_empty())

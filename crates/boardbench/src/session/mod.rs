@@ -9,3 +9,9 @@ pub mod output;
 pub mod recorder;
 pub mod stamp;
 pub mod tuning;
+
+/// Whether this process runs as root (needed to tune the real machine and read /dev/kmsg).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}

@@ -57,6 +57,7 @@ pub fn measurement(
 
 /// Assembles the document and computes its findings.
 pub fn document(
+    root: &probe::Root,
     machine: &MachineInfo,
     device: Option<String>,
     started: &Stamp,
@@ -66,7 +67,7 @@ pub fn document(
     let mut doc = ResultDocument {
         schema_version: SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: device.or_else(|| crate::run::record::device_name(machine)),
+        device: device.or_else(|| crate::run::record::device_name(root, machine)),
         started: Some(started.iso.clone()),
         finished: Some(stamp::now().iso),
         machine: Some(machine.clone()),
@@ -77,9 +78,4 @@ pub fn document(
     };
     doc.findings = crate::run::record::findings(&doc);
     doc
-}
-
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
 }

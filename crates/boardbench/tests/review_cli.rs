@@ -151,7 +151,7 @@ fn a_failing_command_exits_2_and_still_restores() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}");
-    assert!(stdout.contains("exited with 3"), "{stdout}");
+    assert!(stdout.contains("ended: exit 3"), "{stdout}");
     assert_restored(&root, "rk3588-nvme");
 }
 
@@ -205,11 +205,20 @@ fn wait_for(child: &mut Child, file: &Path, want: &str) {
     }
 }
 
-fn signal_restores(sig: nix::sys::signal::Signal, code: i32) {
-    let (_d, root) = writable("rk3588-nvme");
-    let mut child = review(&root)
-        .args(["--interval", "30"])
-        .stdout(Stdio::null())
+/// Interrupts review once everything is tuned. With a command, the command writes its pid
+/// first and must be gone afterwards (sbc-bench leaves it running). Either way the window is
+/// still judged and printed, then everything is restored, and the exit code is 128 + signal.
+fn signal_restores(sig: nix::sys::signal::Signal, code: i32, with_command: bool) {
+    let (d, root) = writable("rk3588-nvme");
+    let pid_file = d.path().join("command.pid");
+    let mut c = review(&root);
+    c.args(["--interval", "30"]);
+    if with_command {
+        let script = format!("echo $$ > {}; exec sleep 600", pid_file.display());
+        c.args(["--", "sh", "-c", &script]);
+    }
+    let mut child = c
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
@@ -219,18 +228,51 @@ fn signal_restores(sig: nix::sys::signal::Signal, code: i32) {
         std::fs::read_to_string(root.join(DMC)).unwrap().trim(),
         "performance"
     );
+    let command_pid = with_command.then(|| {
+        let start = Instant::now();
+        loop {
+            if let Some(p) = std::fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse::<i32>().ok())
+            {
+                break p;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "the command never started"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
-    let st = child.wait().unwrap();
-    assert_eq!(st.code(), Some(code), "{st}");
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(code), "{stdout}");
+    assert!(
+        stdout.contains(&format!("interrupted by signal {}", sig as i32)),
+        "the window is still reported: {stdout}"
+    );
+    assert!(stdout.contains("Restored 6 setting(s)"), "{stdout}");
     assert_restored(&root, "rk3588-nvme");
+    if let Some(p) = command_pid {
+        assert!(
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), None).is_err(),
+            "the command (pid {p}) outlived review"
+        );
+    }
 }
 
 #[test]
-fn sigterm_restores_every_changed_file() {
-    signal_restores(nix::sys::signal::Signal::SIGTERM, 143);
+fn sigterm_ends_the_command_reports_the_window_and_restores() {
+    signal_restores(nix::sys::signal::Signal::SIGTERM, 143, true);
 }
 
 #[test]
-fn sigint_restores_every_changed_file() {
-    signal_restores(nix::sys::signal::Signal::SIGINT, 130);
+fn sigint_reports_the_window_and_restores() {
+    signal_restores(nix::sys::signal::Signal::SIGINT, 130, false);
+}
+
+#[test]
+fn sighup_restores_too() {
+    signal_restores(nix::sys::signal::Signal::SIGHUP, 129, false);
 }

@@ -15,7 +15,7 @@
 //! word after `--` is not a program, the words are test arguments and the command run is
 //! `PTS_SILENT_MODE=1 phoronix-test-suite batch-run …`, as sbc-bench does.
 //!
-//! Ctrl-C (SIGINT, SIGTERM, SIGHUP) still writes the document: see `thermal::signals`. With a
+//! Ctrl-C (SIGINT, SIGTERM, SIGHUP) still writes the document: see `session::signals`. With a
 //! command, the signal also ends the command (its process group gets SIGTERM, then SIGKILL after
 //! 5 s). Unlike sbc-bench, the Geekbench/PTS runs are not repeated per cluster and no score page
 //! is scraped: the suite's own result is the score; this mode guarantees and records the
@@ -34,8 +34,10 @@ use model::run::{PhaseStatus, RunOptions, RunRecord};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
-use crate::cmd::thermal::{Running, doc, signals};
+use crate::cmd::thermal::doc;
 use crate::restore::Restorer;
+use crate::session::child::{Echo, Running};
+use crate::session::signals;
 use crate::session::{recorder::PhaseMonitor, stamp, tuning};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -206,7 +208,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             eprintln!("Environment ready ({tuned}); running {shown}");
             let mut c = std::process::Command::new(&words[0]);
             c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
-            let mut r = Running::start(args.suite.name(), c, shown, true)?;
+            let mut r = Running::start(args.suite.name(), c, shown, Echo::AsIs)?;
             let end = loop {
                 if let Some(e) = r.ended() {
                     break e;
@@ -216,7 +218,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                     break r.terminate(Duration::from_secs(5));
                 }
             };
-            if end != "exit 0" {
+            if !crate::session::child::succeeded(&end) {
                 failed = Some(format!("{} ended: {end}", words[0]));
             }
             tool_runs.push(r.finish(end));

@@ -11,13 +11,19 @@
 //! and the ASPM policy too (sbc-bench restores policy0's governor to every policy and forgets
 //! devfreq).
 //!
+//! Ctrl-C (SIGINT, SIGTERM, SIGHUP) ends the window, not the process: the command (run in its
+//! own process group, stdin /dev/null) is ended too — SIGTERM, then SIGKILL after 5 s — the
+//! window is still judged and printed, and then everything is restored
+//! ([`crate::session::signals`]).
+//!
 //! Exit codes: 0 fine; 2 the command failed or the window shows throttling or other trouble;
-//! 1 error (also: tuning refused because it needs root).
+//! 128 + signal when interrupted (after the window's judgement and the restore); 1 error (also:
+//! tuning refused because it needs root).
 
 use std::io::Write;
 use std::process::Command;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use ::review::{text, tune, window};
@@ -29,6 +35,8 @@ use serde_json::json;
 use crate::cli::Globals;
 use crate::monitor_view;
 use crate::restore::Restorer;
+use crate::session::child::{self, Echo, Running};
+use crate::session::signals::Held;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -77,6 +85,9 @@ fn command_of(args: &Args) -> Option<Vec<String>> {
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    // Before any thread exists (the Restorer's signal thread included): Ctrl-C must end the
+    // window, not the process, so that the window is still judged (see session::signals).
+    let held = Held::block();
     let root = g.root();
     let machine = probe::snapshot::take(&root);
     let before = ::review::review(&root, &machine);
@@ -111,7 +122,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         );
     }
 
-    let code = monitor_window(args, &root, &machine, &before, tuned)?;
+    let window = monitor_window(args, held, &root, &machine, &before, tuned)?;
 
     if let Some(r) = restorer {
         let changed = r.changed();
@@ -134,7 +145,18 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             return Ok(1);
         }
     }
-    Ok(code)
+    Ok(match window.signal {
+        Some(s) => 128 + s,
+        None => window.code,
+    })
+}
+
+/// How the window ended.
+struct Window {
+    /// 0 or 2 (see the module's exit codes).
+    code: i32,
+    /// The signal that ended it early.
+    signal: Option<i32>,
 }
 
 /// Tuning the live system needs root; a --sysroot tree (fixtures, tests) is the user's own.
@@ -256,20 +278,29 @@ fn measured_clocks(
 }
 
 /// Monitors until Ctrl-C, `--count` samples, or the end of the command; then judges the
-/// window. Returns the exit code.
+/// window.
 fn monitor_window(
     args: &Args,
+    held: Held,
     root: &probe::Root,
     m: &model::machine::MachineInfo,
     before: &::review::Review,
     tuned: bool,
-) -> anyhow::Result<i32> {
+) -> anyhow::Result<Window> {
+    // The signals are blocked (see `run`); this thread takes them and ends the window.
     let stop = Arc::new(AtomicBool::new(false));
-    // Without a restorer these end the window gracefully; with one, the restorer's handler
-    // restores and exits first (the window's judgement is then skipped).
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing signal handler")?;
-    }
+    let signal = Arc::new(AtomicI32::new(0));
+    let watcher = {
+        let (stop, signal) = (Arc::clone(&stop), Arc::clone(&signal));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(s) = held.wait(Duration::from_millis(200)) {
+                    signal.store(s, Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        })
+    };
     let tis_before = window::read_time_in_state(root, m);
     let config = MonitorConfig::from_machine(m);
     let mut sampler = if config.layout.raspberry_pi {
@@ -280,20 +311,34 @@ fn monitor_window(
     let layout = sampler.layout().clone();
 
     let cmd = command_of(args);
-    let mut child_pid = None;
-    let status = Arc::new(std::sync::Mutex::new(None::<std::process::ExitStatus>));
+    // The command's own thread: it ends the window when the command ends, and ends the
+    // command when a signal ended the window.
     let waiter = match &cmd {
         Some(c) => {
-            let mut child = Command::new(&c[0])
-                .args(&c[1..])
-                .spawn()
-                .with_context(|| format!("starting {:?}", c.join(" ")))?;
-            child_pid = Some(child.id());
-            let (stop, status) = (Arc::clone(&stop), Arc::clone(&status));
+            let mut command = Command::new(&c[0]);
+            command.args(&c[1..]);
+            let echo = if args.json {
+                Echo::ToStderr
+            } else {
+                Echo::AsIs
+            };
+            let mut r = Running::start("command", command, c.join(" "), echo)
+                .inspect_err(|_| stop.store(true, Ordering::Relaxed))?;
+            let (stop, signal) = (Arc::clone(&stop), Arc::clone(&signal));
             Some(std::thread::spawn(move || {
-                let st = child.wait().ok();
-                *status.lock().unwrap_or_else(|p| p.into_inner()) = st;
+                let end = loop {
+                    if let Some(e) = r.ended() {
+                        break e;
+                    }
+                    if signal.load(Ordering::Relaxed) != 0 {
+                        break r.terminate(Duration::from_secs(5));
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                };
+                // Whatever the command left running in its process group goes with it.
+                r.finish(end.clone());
                 stop.store(true, Ordering::Relaxed);
+                end
             }))
         }
         None => {
@@ -340,21 +385,11 @@ fn monitor_window(
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(e).context("writing the monitor output"),
     }
-    // A signal ended the window while the command still runs: stop it too.
-    if let (Some(pid), Some(w)) = (child_pid, &waiter)
-        && !w.is_finished()
-        && stop.load(Ordering::Relaxed)
-        && status.lock().map(|s| s.is_none()).unwrap_or(false)
-    {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(pid as i32),
-            nix::sys::signal::Signal::SIGTERM,
-        );
-    }
-    if let Some(w) = waiter {
-        // --count ended the monitor: the command still decides the window's end.
-        let _ = w.join();
-    }
+    // --count ended the monitor: the command still decides the window's end.
+    let end = waiter.map(|w| w.join().unwrap_or_else(|_| "lost".into()));
+    stop.store(true, Ordering::Relaxed);
+    let _ = watcher.join();
+    let signal = Some(signal.load(Ordering::Relaxed)).filter(|&s| s != 0);
     let elapsed = start.elapsed().as_secs_f64();
 
     // The window's judgement.
@@ -390,12 +425,8 @@ fn monitor_window(
     let after = ::review::review(root, &m_after);
     findings.extend(window::changes(before, &after));
 
-    let exit = status
-        .lock()
-        .ok()
-        .and_then(|s| *s)
-        .map(|s| (s.code(), s.success()));
-    let command_failed = matches!(exit, Some((_, false)));
+    // A command ended by our own signal did not fail: the window was interrupted.
+    let command_failed = signal.is_none() && end.as_deref().is_some_and(|e| !child::succeeded(e));
     let trouble = findings.iter().any(|f| f.severity >= Severity::Warning);
     if args.json {
         println!(
@@ -404,7 +435,8 @@ fn monitor_window(
                 "seconds": elapsed,
                 "samples": samples.len(),
                 "command": cmd,
-                "exit_code": exit.and_then(|e| e.0),
+                "command_ended": end,
+                "interrupted_by_signal": signal,
                 "tuned": tuned,
                 "findings": findings,
             }})
@@ -412,15 +444,15 @@ fn monitor_window(
     } else {
         let mut o = String::new();
         o.push_str(&format!(
-            "\nWindow: {elapsed:.1} s, {} sample(s){}\n",
+            "\nWindow: {elapsed:.1} s, {} sample(s){}{}\n",
             samples.len(),
-            match (&cmd, exit) {
-                (Some(c), Some((code, _))) => format!(
-                    ", command `{}` exited with {}",
-                    c.join(" "),
-                    code.map_or("a signal".into(), |c| c.to_string())
-                ),
+            match (&cmd, &end) {
+                (Some(c), Some(e)) => format!(", command `{}` ended: {e}", c.join(" ")),
                 _ => String::new(),
+            },
+            match signal {
+                Some(s) => format!(", interrupted by signal {s}"),
+                None => String::new(),
             }
         ));
         if findings.is_empty() {
@@ -431,7 +463,10 @@ fn monitor_window(
         }
         print!("{o}");
     }
-    Ok(if command_failed || trouble { 2 } else { 0 })
+    Ok(Window {
+        code: if command_failed || trouble { 2 } else { 0 },
+        signal,
+    })
 }
 
 /// The sampler with the Raspberry Pi firmware readings when vcgencmd answers (as `monitor`).

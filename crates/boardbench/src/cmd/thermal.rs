@@ -19,15 +19,11 @@
 //!
 //! Exit code: 0 when the test completed — throttling is a result, not an invalid run; 128 +
 //! signal when interrupted (the document of what was recorded so far is still written and
-//! everything is restored, see [`signals`]); 1 on error.
+//! everything is restored, see [`crate::session::signals`]); 1 on error.
 
 mod analysis;
-mod child;
 pub(crate) mod doc;
 mod load;
-pub(crate) mod signals;
-
-pub(crate) use child::Running;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -39,6 +35,8 @@ use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
 use crate::restore::Restorer;
+use crate::session::child::{Echo, Running};
+use crate::session::signals;
 use crate::session::{stamp, tuning};
 use analysis::{ScoreInterval, Stability};
 
@@ -259,7 +257,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             Some(cmd) => {
                 let mut c = std::process::Command::new("sh");
                 c.arg("-c").arg(cmd);
-                external = Some(Running::start("external load", c, cmd.clone(), false)?);
+                external = Some(Running::start(
+                    "external load",
+                    c,
+                    cmd.clone(),
+                    Echo::Quiet,
+                )?);
             }
         }
         if !args.quiet {

@@ -2,11 +2,16 @@
 //! governors (through [`crate::restore::Restorer`], so everything is put back), the background
 //! monitor of a phase, and timestamps people can match with an external power meter.
 //!
+//! Also: Ctrl-C that still lets a mode write its result ([`signals`]) and an external command
+//! run under the session ([`child`]).
+//!
 //! `run`, `thermal`, `graph`, `env` and `review` are built from these pieces.
 
+pub mod child;
 pub mod idle;
 pub mod output;
 pub mod recorder;
+pub mod signals;
 pub mod stamp;
 pub mod tuning;
 

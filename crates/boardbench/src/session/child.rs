@@ -1,4 +1,4 @@
-//! An external command under the session (`thermal --load CMD`, `env -- CMD …`): stdin is
+//! An external command under the session (`thermal --load CMD`, `env -- CMD …`, `review -- CMD …`): stdin is
 //! /dev/null, its output is passed through (when asked) and captured for the document's tool
 //! run, and it can be ended when the session is interrupted.
 
@@ -12,6 +12,17 @@ use model::run::ToolRun;
 
 /// Captured output is cut to its last this many bytes (a long Phoronix run prints a lot).
 const KEEP: usize = 256 * 1024;
+
+/// Where the command's own output goes besides the document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Echo {
+    /// Captured only.
+    Quiet,
+    /// Its stdout to ours, its stderr to ours.
+    AsIs,
+    /// Both to our stderr (when our stdout is machine-readable, e.g. JSON Lines).
+    ToStderr,
+}
 
 pub struct Running {
     child: Child,
@@ -55,15 +66,15 @@ fn pump(
 }
 
 impl Running {
-    /// Starts `cmd` (program and arguments); `echo` passes its output through.
-    pub fn start(tool: &str, mut cmd: Command, shown: String, echo: bool) -> anyhow::Result<Self> {
+    /// Starts `cmd` (program and arguments); `echo` says where its output is passed through.
+    pub fn start(tool: &str, mut cmd: Command, shown: String, echo: Echo) -> anyhow::Result<Self> {
         use std::os::unix::process::CommandExt;
         // Its own process group, so ending it also ends what a `sh -c` started.
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        // The session holds SIGINT/SIGTERM/SIGHUP blocked (thermal::signals) and a blocked mask
+        // The session holds SIGINT/SIGTERM/SIGHUP blocked (session::signals) and a blocked mask
         // survives exec: the command must get them as usual.
         // SAFETY: only async-signal-safe calls (sigemptyset, sigaddset, pthread_sigmask) between
         // fork and exec.
@@ -84,10 +95,19 @@ impl Running {
         let captured = Arc::new(Mutex::new(Vec::new()));
         let mut readers = Vec::new();
         if let Some(o) = child.stdout.take() {
-            readers.push(pump(o, echo.then_some(false), Arc::clone(&captured)));
+            let to = match echo {
+                Echo::Quiet => None,
+                Echo::AsIs => Some(false),
+                Echo::ToStderr => Some(true),
+            };
+            readers.push(pump(o, to, Arc::clone(&captured)));
         }
         if let Some(e) = child.stderr.take() {
-            readers.push(pump(e, echo.then_some(true), Arc::clone(&captured)));
+            readers.push(pump(
+                e,
+                (echo != Echo::Quiet).then_some(true),
+                Arc::clone(&captured),
+            ));
         }
         Ok(Running {
             child,
@@ -167,6 +187,11 @@ impl Running {
             wall_s: self.started.elapsed().as_secs_f64(),
         }
     }
+}
+
+/// Whether [`Running::ended`]'s description means success.
+pub fn succeeded(end: &str) -> bool {
+    end == "exit 0"
 }
 
 fn describe(st: std::process::ExitStatus) -> String {

@@ -2,7 +2,7 @@
 //! is restored.
 //!
 //! The [`crate::restore::Restorer`] restores and exits the process on SIGINT/SIGTERM/SIGHUP — at
-//! once, before anything else could be written. So `thermal` and `env` block those signals in the
+//! once, before anything else could be written. So `thermal`, `env` and `review` block those signals in the
 //! main thread *before* any other thread exists (every thread started later, the Restorer's
 //! signal thread included, inherits the mask) and take them synchronously with `sigtimedwait`
 //! in their wait loops. A blocked signal is never delivered to a handler, so the Restorer's
@@ -15,6 +15,7 @@ use std::time::Duration;
 const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// SIGINT, SIGTERM and SIGHUP held for [`Held::wait`]. Create it before any thread is started.
+#[derive(Clone, Copy)]
 pub struct Held {
     set: libc::sigset_t,
 }

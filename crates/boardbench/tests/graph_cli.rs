@@ -6,7 +6,6 @@ mod common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 fn graph_cmd(root: &Path, dir: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
@@ -222,40 +221,8 @@ fn sigterm_mid_sweep_restores_every_cap() {
     // Wait until the sweep has capped the first cluster.
     let gov = root.join("sys/devices/system/cpu/cpufreq/policy0/scaling_governor");
     let cap = root.join("sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq");
-    let t0 = Instant::now();
-    loop {
-        let g = std::fs::read_to_string(&gov).unwrap();
-        let c = std::fs::read_to_string(&cap).unwrap();
-        if g.trim() == "performance" && c.trim() == "1800000" {
-            break;
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            let mut err = String::new();
-            use std::io::Read;
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_string(&mut err)
-                .unwrap();
-            panic!("the sweep ended ({st}) before capping policy0:\n{err}");
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(120),
-            "the sweep never capped policy0"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_until_files_hold(&mut child, &[(&gov, "performance"), (&cap, "1800000")]);
     assert_ne!(common::tunable_files(&root), original);
-    // SAFETY: kill only sends a signal to our own child.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
-    }
-    let status = child.wait().unwrap();
+    let status = common::signal_and_assert_restored(&mut child, libc::SIGTERM, &root, &original);
     assert_eq!(status.code(), Some(128 + libc::SIGTERM));
-    assert_eq!(
-        common::tunable_files(&root),
-        original,
-        "not everything was restored after SIGTERM"
-    );
 }

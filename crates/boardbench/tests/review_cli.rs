@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const GOV4: &str = "sys/devices/system/cpu/cpufreq/policy4/scaling_governor";
@@ -28,27 +28,10 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Copies a tree, keeping its (relative) symlinks.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let ft = e.file_type().unwrap();
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
-}
-
 fn writable(name: &str) -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let root = d.path().join(name);
-    copy_tree(&fixture(name), &root);
+    common::copy_tree(&fixture(name), &root);
     (d, root)
 }
 
@@ -186,25 +169,6 @@ fn no_tune_changes_nothing_and_json_is_json_lines() {
     );
 }
 
-/// Waits (generously: qemu) until `file` holds `want`, or panics.
-fn wait_for(child: &mut Child, file: &Path, want: &str) {
-    let start = Instant::now();
-    loop {
-        if std::fs::read_to_string(file).is_ok_and(|s| s.trim() == want) {
-            return;
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            panic!("review ended early with {st}");
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "{} never became {want}",
-            file.display()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// Interrupts review once everything is tuned. With a command, the command writes its pid
 /// first and must be gone afterwards (sbc-bench leaves it running). Either way the window is
 /// still judged and printed, then everything is restored, and the exit code is 128 + signal.
@@ -223,7 +187,7 @@ fn signal_restores(sig: nix::sys::signal::Signal, code: i32, with_command: bool)
         .spawn()
         .unwrap();
     // The ASPM policy is written last: once it says performance, everything was changed.
-    wait_for(&mut child, &root.join(ASPM), "performance");
+    common::wait_until_files_hold(&mut child, &[(&root.join(ASPM), "performance")]);
     assert_eq!(
         std::fs::read_to_string(root.join(DMC)).unwrap().trim(),
         "performance"

@@ -7,7 +7,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -279,31 +278,10 @@ fn interrupted_run_restores_everything(signal: i32) {
     // Wait until the run has changed the machine (governor and MaxKHz cap).
     let gov = root.join("sys/devices/system/cpu/cpufreq/policy4/scaling_governor");
     let cap = root.join("sys/devices/system/cpu/cpufreq/policy4/scaling_max_freq");
-    let t0 = Instant::now();
-    loop {
-        let g = std::fs::read_to_string(&gov).unwrap();
-        let c = std::fs::read_to_string(&cap).unwrap();
-        if g.trim() == "performance" && c.trim() == "1800000" {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(120),
-            "run never tuned the machine"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::wait_until_files_hold(&mut child, &[(&gov, "performance"), (&cap, "1800000")]);
     assert_ne!(common::tunable_files(&root), original);
-    // SAFETY: kill only sends a signal to our own child.
-    unsafe {
-        libc::kill(child.id() as i32, signal);
-    }
-    let status = child.wait().unwrap();
+    let status = common::signal_and_assert_restored(&mut child, signal, &root, &original);
     assert_eq!(status.code(), Some(128 + signal));
-    assert_eq!(
-        common::tunable_files(&root),
-        original,
-        "not everything was restored after signal {signal}"
-    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const GOV4: &str = "sys/devices/system/cpu/cpufreq/policy4/scaling_governor";
 
@@ -26,20 +26,7 @@ fn cmd(root: Option<&Path>, home: &Path) -> Command {
 
 /// Waits until the session has switched policy4 to performance.
 fn wait_tuned(root: &Path, child: &mut Child) {
-    let t0 = Instant::now();
-    loop {
-        if std::fs::read_to_string(root.join(GOV4)).unwrap().trim() == "performance" {
-            return;
-        }
-        if let Ok(Some(st)) = child.try_wait() {
-            panic!("ended before tuning: {st}");
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(120),
-            "never tuned the machine"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_until_files_hold(child, &[(&root.join(GOV4), "performance")]);
 }
 
 fn read_doc(p: &Path) -> serde_json::Value {
@@ -187,17 +174,8 @@ fn interrupted_thermal_restores_and_writes_the_document(signal: i32) {
     // Mid-heat: let it sample a few intervals.
     std::thread::sleep(Duration::from_millis(1000));
     assert_ne!(common::tunable_files(&root), original);
-    // SAFETY: kill only sends a signal to our own child.
-    unsafe {
-        libc::kill(child.id() as i32, signal);
-    }
-    let status = child.wait().unwrap();
+    let status = common::signal_and_assert_restored(&mut child, signal, &root, &original);
     assert_eq!(status.code(), Some(128 + signal));
-    assert_eq!(
-        common::tunable_files(&root),
-        original,
-        "not everything was restored after signal {signal}"
-    );
     let doc = read_doc(&doc_path);
     let heat = doc["run"]["phases"]
         .as_array()
@@ -394,22 +372,13 @@ fn interrupted_env(signal: i32, command: bool) {
         .unwrap();
     wait_tuned(&root, &mut child);
     std::thread::sleep(Duration::from_millis(500));
-    // SAFETY: kill only sends a signal to our own child.
-    unsafe {
-        libc::kill(child.id() as i32, signal);
-    }
-    let status = child.wait().unwrap();
+    let status = common::signal_and_assert_restored(&mut child, signal, &root, &original);
     if command {
         assert_eq!(status.code(), Some(128 + signal));
     } else {
         // Without a command Ctrl-C is how the session ends.
         assert!(matches!(status.code(), Some(0 | 2)), "{status}");
     }
-    assert_eq!(
-        common::tunable_files(&root),
-        original,
-        "not everything was restored after signal {signal}"
-    );
     let doc = read_doc(&doc_path);
     let phase = &doc["run"]["phases"][0];
     assert!(!phase["samples"].as_array().unwrap().is_empty());

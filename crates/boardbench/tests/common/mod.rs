@@ -108,3 +108,53 @@ pub fn tunable_files(root: &std::path::Path) -> Vec<(std::path::PathBuf, String)
     v.sort();
     v
 }
+
+/// Waits (generously: qemu is slow) until every file holds its value (trimmed); panics when
+/// `child` ends first (with its stderr when that was piped) or after two minutes.
+#[allow(dead_code)]
+pub fn wait_until_files_hold(child: &mut std::process::Child, want: &[(&std::path::Path, &str)]) {
+    let t0 = std::time::Instant::now();
+    loop {
+        let held = |(f, v): &(&std::path::Path, &str)| {
+            std::fs::read_to_string(f).is_ok_and(|s| s.trim() == *v)
+        };
+        if want.iter().all(held) {
+            return;
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                use std::io::Read;
+                let _ = e.read_to_string(&mut err);
+            }
+            panic!("ended ({st}) before {want:?} held:\n{err}");
+        }
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(120),
+            "{want:?} never held"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Sends `signal` to `child` and returns how it ended; then every tunable file of `root` must be
+/// back to `original` (see [`tunable_files`]).
+#[allow(dead_code)]
+pub fn signal_and_assert_restored(
+    child: &mut std::process::Child,
+    signal: i32,
+    root: &std::path::Path,
+    original: &[(std::path::PathBuf, String)],
+) -> std::process::ExitStatus {
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(
+        tunable_files(root),
+        original,
+        "not everything was restored after signal {signal} ({status})"
+    );
+    status
+}

@@ -180,8 +180,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     for f in &applied.failures {
         eprintln!("Warning: {f}");
     }
-    let kmsg_cursor = crate::run::record::kmsg_cursor(&root, root_user);
-    let before = crate::run::record::snapshot(&root, &machine);
+    let kmsg_cursor = crate::session::record::kmsg_cursor(&root, root_user);
+    let before = crate::session::record::snapshot(&root, &machine);
     if args.suite == Suite::Geekbench && before.mem_available_kib.is_some_and(|k| k < 1_200 * 1024)
     {
         eprintln!(
@@ -251,8 +251,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         phase.status = PhaseStatus::Failed;
         phase.reason = Some(format!("interrupted by signal {s}"));
     }
-    let after = crate::run::record::snapshot(&root, &machine);
-    let kmsg = crate::run::record::kmsg_since(&root, &kmsg_cursor);
+    let after = crate::session::record::snapshot(&root, &machine);
+    let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }
@@ -273,7 +273,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         kmsg: Some(kmsg),
         duration_s: t0.elapsed().as_secs_f64(),
     };
-    let document = doc::document(
+    let document = crate::session::record::document(
         &root,
         &machine,
         args.out.device.clone(),
@@ -297,7 +297,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());
     }
-    let valid = failed.is_none() && crate::run::record::trustworthy(&document.findings);
+    let valid = failed.is_none() && crate::session::record::trustworthy(&document.findings);
     Ok(match (signal, &command) {
         (Some(s), Some(_)) => 128 + s,
         _ if valid => 0,

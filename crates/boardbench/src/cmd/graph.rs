@@ -25,7 +25,7 @@ mod workload;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
+use model::document::Measurement;
 use model::run::{Phase, PhaseStatus, RunOptions, RunRecord, SettingChange};
 use power::PowerSource;
 use power::window::{Recorder, Summary};
@@ -199,7 +199,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
 
     let restorer = Restorer::new(&root);
-    let before = crate::run::record::snapshot(&root, &machine);
+    let before = crate::session::record::snapshot(&root, &machine);
     let t0 = Instant::now();
     let mut sw = Sweep {
         args,
@@ -246,52 +246,44 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
     let duration_s = t0.elapsed().as_secs_f64();
     sw.restore_now()?;
-    let after = crate::run::record::snapshot(&root, &machine);
+    let after = crate::session::record::snapshot(&root, &machine);
 
     let argv: Vec<String> = std::env::args().collect();
-    let mut doc = ResultDocument {
-        schema_version: SCHEMA_VERSION,
-        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: args
-            .out
-            .device
-            .clone()
-            .or_else(|| crate::run::record::device_name(&root, &machine)),
-        started: Some(started.iso),
-        finished: Some(stamp::now().iso),
-        machine: Some(machine.clone()),
-        measurements: std::mem::take(&mut sw.figures.all),
-        findings: Vec::new(),
-        imported: None,
-        run: Some(RunRecord {
-            profile: "graph".into(),
-            options: RunOptions {
-                // Not the run's tuning: governors change per cluster during its own points only
-                // (each write is in `settings`), and the snapshots around the sweep see them
-                // restored — `tune: true` would make the findings report a missing tuning.
-                tune: false,
-                max_khz: args.max_khz,
-                min_khz: Some(args.min_khz),
-                invoked_as: "boardbench".into(),
-                args: argv.into_iter().skip(1).collect(),
-                ..Default::default()
-            },
-            idle_gate: None,
-            settings: std::mem::take(&mut sw.settings),
-            monitor: Some(sw.mon_cfg.layout.clone()),
-            phases: std::mem::take(&mut sw.phases),
-            before: Some(before),
-            after: Some(after),
-            kmsg: None,
-            duration_s,
-        }),
+    let record = RunRecord {
+        profile: "graph".into(),
+        options: RunOptions {
+            // Not the run's tuning: governors change per cluster during its own points only
+            // (each write is in `settings`), and the snapshots around the sweep see them
+            // restored — `tune: true` would make the findings report a missing tuning.
+            tune: false,
+            max_khz: args.max_khz,
+            min_khz: Some(args.min_khz),
+            invoked_as: "boardbench".into(),
+            args: argv.into_iter().skip(1).collect(),
+            ..Default::default()
+        },
+        idle_gate: None,
+        settings: std::mem::take(&mut sw.settings),
+        monitor: Some(sw.mon_cfg.layout.clone()),
+        phases: std::mem::take(&mut sw.phases),
+        before: Some(before),
+        after: Some(after),
+        kmsg: None,
+        duration_s,
     };
-    doc.findings = crate::run::record::findings(&doc);
+    let doc = crate::session::record::document(
+        &root,
+        &machine,
+        args.out.device.clone(),
+        &started,
+        std::mem::take(&mut sw.figures.all),
+        record,
+    );
     for f in &doc.findings {
         println!("{:?}: {}", f.severity, f.message);
     }
     args.out.save(&doc)?;
-    Ok(if crate::run::record::trustworthy(&doc.findings) {
+    Ok(if crate::session::record::trustworthy(&doc.findings) {
         0
     } else {
         2

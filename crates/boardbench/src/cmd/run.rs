@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use model::document::{ResultDocument, SCHEMA_VERSION};
 use model::run::{RunOptions, RunRecord};
 
 use crate::cli::Globals;
@@ -222,8 +221,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         anyhow::bail!("no phase to run (check --phases)");
     }
 
-    let kmsg_cursor = crate::run::record::kmsg_cursor(&root, root_user);
-    let before = crate::run::record::snapshot(&root, &machine);
+    let kmsg_cursor = crate::session::record::kmsg_cursor(&root, root_user);
+    let before = crate::session::record::snapshot(&root, &machine);
     let t0 = std::time::Instant::now();
     let mut progress = Progress::new(&planned, args.quiet);
     let n = planned.len();
@@ -231,68 +230,60 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         engine::execute(&env, &planned, &mut |i, p| progress.phase(i, n, p));
     progress.finish();
     let duration_s = t0.elapsed().as_secs_f64();
-    let after = crate::run::record::snapshot(&root, &machine);
-    let kmsg = crate::run::record::kmsg_since(&root, &kmsg_cursor);
+    let after = crate::session::record::snapshot(&root, &machine);
+    let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }
 
     let argv: Vec<String> = std::env::args().collect();
-    let mut doc = ResultDocument {
-        schema_version: SCHEMA_VERSION,
-        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: args
-            .out
-            .device
-            .clone()
-            .or_else(|| crate::run::record::device_name(&root, &machine)),
-        started: Some(started.iso),
-        finished: Some(stamp::now().iso),
-        machine: Some(machine.clone()),
-        measurements,
-        findings: Vec::new(),
-        imported: None,
-        run: Some(RunRecord {
-            profile: profile.name().into(),
-            options: RunOptions {
-                stockfish: args.stockfish || extensive,
-                cpuminer: args.cpuminer || extensive,
-                unattended,
-                tune: !no_tune && may_write,
-                max_khz: args.max_khz,
-                min_khz: args.min_khz,
-                invoked_as: if args.as_sbc_bench {
-                    "sbc-bench".into()
-                } else {
-                    "boardbench".into()
-                },
-                args: argv.into_iter().skip(1).collect(),
+    let record = RunRecord {
+        profile: profile.name().into(),
+        options: RunOptions {
+            stockfish: args.stockfish || extensive,
+            cpuminer: args.cpuminer || extensive,
+            unattended,
+            tune: !no_tune && may_write,
+            max_khz: args.max_khz,
+            min_khz: args.min_khz,
+            invoked_as: if args.as_sbc_bench {
+                "sbc-bench".into()
+            } else {
+                "boardbench".into()
             },
-            idle_gate,
-            settings: applied.settings,
-            monitor: Some(probe::monitor::MonitorConfig::from_machine(&machine).layout),
-            phases,
-            before: Some(before),
-            after: Some(after),
-            kmsg: Some(kmsg),
-            duration_s,
-        }),
+            args: argv.into_iter().skip(1).collect(),
+        },
+        idle_gate,
+        settings: applied.settings,
+        monitor: Some(probe::monitor::MonitorConfig::from_machine(&machine).layout),
+        phases,
+        before: Some(before),
+        after: Some(after),
+        kmsg: Some(kmsg),
+        duration_s,
     };
-    doc.findings = crate::run::record::findings(&doc);
+    let doc = crate::session::record::document(
+        &root,
+        &machine,
+        args.out.device.clone(),
+        &started,
+        measurements,
+        record,
+    );
 
     // Outputs: the log (summary row last), the document, the store, the terminal.
     let log = log_path(args, root_user);
     if let Err(e) = append_log(
         &log,
-        &crate::run::record::log_text(&doc),
+        &crate::session::record::log_text(&doc),
         args.log.is_some(),
     ) {
         eprintln!("boardbench: {e:#}");
     }
     args.out.save(&doc)?;
-    print!("{}", crate::run::record::terminal_summary(&doc, color));
+    print!("{}", crate::session::record::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
-    Ok(if crate::run::record::trustworthy(&doc.findings) {
+    Ok(if crate::session::record::trustworthy(&doc.findings) {
         0
     } else {
         2

@@ -167,8 +167,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     for f in &applied.failures {
         eprintln!("Warning: {f}");
     }
-    let kmsg_cursor = crate::run::record::kmsg_cursor(&root, root_user);
-    let before = crate::run::record::snapshot(&root, &machine);
+    let kmsg_cursor = crate::session::record::kmsg_cursor(&root, root_user);
+    let before = crate::session::record::snapshot(&root, &machine);
     let t_run = Instant::now();
     let mut phases = Vec::new();
     let mut ended = Ended::Done;
@@ -359,8 +359,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         phases.push(p);
     }
 
-    let after = crate::run::record::snapshot(&root, &machine);
-    let kmsg = crate::run::record::kmsg_since(&root, &kmsg_cursor);
+    let after = crate::session::record::snapshot(&root, &machine);
+    let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }
@@ -471,7 +471,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         kmsg: Some(kmsg),
         duration_s,
     };
-    let document = doc::document(
+    let document = crate::session::record::document(
         &root,
         &machine,
         args.out.device.clone(),

@@ -8,7 +8,6 @@
 pub mod phases;
 pub mod plan;
 pub mod progress;
-pub mod record;
 
 use std::time::{Duration, Instant};
 

@@ -441,32 +441,13 @@ fn stockfish_phase(env: &Env<'_>, p: &Planned) -> Outcome {
         stockfish::BenchOptions::sbc_bench(p.threads)
     };
     let inv = stockfish::invocation(&found.tool, &opts).search_path(&env.search_path);
-    let label = found.version.label();
-    let mut out = Outcome::default();
-    match run_tool(
-        env,
-        "Stockfish",
-        Some(found.version.version.clone()),
-        None,
-        inv,
-    ) {
-        Ok((tr, _stdout)) => {
-            // Stockfish prints its bench summary on stderr.
-            match stockfish::parse(&tr.output) {
-                Ok(b) => {
-                    let ctx = RunContext::new().threads(p.threads).variant(&label);
-                    out.measurements.extend(b.measurements(&ctx));
-                }
-                Err(e) => {
-                    out.status = PhaseStatus::Failed;
-                    out.reason = Some(e.to_string());
-                }
-            }
-            out.tool_runs.push(tr);
-        }
-        Err(e) => return Outcome::failed(e),
-    }
-    out
+    let ctx = RunContext::new()
+        .threads(p.threads)
+        .variant(&found.version.label());
+    // Stockfish prints its bench summary on stderr: the combined output has it.
+    scored_run(env, "Stockfish", found.version.version.clone(), inv, |o| {
+        stockfish::parse(o).map(|b| b.measurements(&ctx))
+    })
 }
 
 fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
@@ -483,30 +464,36 @@ fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     };
     let inv =
         cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
-    let label = found.version.label();
-    let mut out = Outcome::default();
-    match run_tool(
-        env,
-        "cpuminer",
-        Some(found.version.version.clone()),
-        None,
-        inv,
-    ) {
-        Ok((tr, _)) => {
-            match cpuminer::parse(&tr.output) {
-                Ok(b) => {
-                    let ctx = RunContext::new().threads(p.threads).variant(&label);
-                    out.measurements.extend(b.measurements(&ctx));
-                }
-                Err(e) => {
-                    out.status = PhaseStatus::Failed;
-                    out.reason = Some(e.to_string());
-                }
-            }
-            out.tool_runs.push(tr);
-        }
+    let ctx = RunContext::new()
+        .threads(p.threads)
+        .variant(&found.version.label());
+    scored_run(env, "cpuminer", found.version.version.clone(), inv, |o| {
+        cpuminer::parse(o).map(|b| b.measurements(&ctx))
+    })
+}
+
+/// Runs a tool once and turns its output into measurements. When the output cannot be read
+/// the phase fails but keeps the tool run: its raw output is the evidence.
+fn scored_run<E: std::fmt::Display>(
+    env: &Env<'_>,
+    tool: &str,
+    version: String,
+    inv: adapters::tool::Invocation,
+    measure: impl FnOnce(&str) -> Result<Vec<Measurement>, E>,
+) -> Outcome {
+    let (tr, _stdout) = match run_tool(env, tool, Some(version), None, inv) {
+        Ok(r) => r,
         Err(e) => return Outcome::failed(e),
+    };
+    let mut out = Outcome::default();
+    match measure(&tr.output) {
+        Ok(m) => out.measurements.extend(m),
+        Err(e) => {
+            out.status = PhaseStatus::Failed;
+            out.reason = Some(e.to_string());
+        }
     }
+    out.tool_runs.push(tr);
     out
 }
 

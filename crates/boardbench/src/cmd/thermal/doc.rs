@@ -1,10 +1,10 @@
 //! The result document of a `thermal` or `env` session, in the same shape as a full run's
 //! (a [`RunRecord`] with phases, before/after snapshots and the kernel message window), so the
-//! findings, `report`, the log renderers and the store work on it unchanged.
+//! findings, `report`, the log renderers and the store work on it unchanged. The document
+//! itself is assembled by [`crate::session::record::document`].
 
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use model::machine::MachineInfo;
-use model::run::{Phase, RunRecord};
+use model::document::Measurement;
+use model::run::Phase;
 
 use crate::session::stamp::{self, Stamp};
 
@@ -53,29 +53,4 @@ pub fn measurement(
         higher_is_better: hib,
         spread_pct: None,
     }
-}
-
-/// Assembles the document and computes its findings.
-pub fn document(
-    root: &probe::Root,
-    machine: &MachineInfo,
-    device: Option<String>,
-    started: &Stamp,
-    measurements: Vec<Measurement>,
-    run: RunRecord,
-) -> ResultDocument {
-    let mut doc = ResultDocument {
-        schema_version: SCHEMA_VERSION,
-        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: device.or_else(|| crate::run::record::device_name(root, machine)),
-        started: Some(started.iso.clone()),
-        finished: Some(stamp::now().iso),
-        machine: Some(machine.clone()),
-        measurements,
-        findings: Vec::new(),
-        imported: None,
-        run: Some(run),
-    };
-    doc.findings = crate::run::record::findings(&doc);
-    doc
 }

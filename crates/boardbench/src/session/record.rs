@@ -2,12 +2,12 @@
 //! message window (probe::runstate), findings (crate `findings`), the log, the summary row and
 //! the terminal summary (crate `textlog`).
 
-use model::document::{Finding, ResultDocument};
+use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
 use model::machine::MachineInfo;
-use model::run::{KmsgWindow, StateSnapshot};
+use model::run::{KmsgWindow, RunRecord, StateSnapshot};
 use probe::runstate::{Cursor, Kmsg};
 
-use crate::session::stamp;
+use crate::session::stamp::{self, Stamp};
 
 /// Where the run's kernel messages start; writes the start marker on a real machine as root.
 pub fn kmsg_cursor(root: &probe::Root, root_user: bool) -> Cursor {
@@ -57,4 +57,29 @@ pub fn log_text(doc: &ResultDocument) -> String {
 
 pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
     textlog::terminal_summary(doc, color)
+}
+
+/// Assembles a mode's result document (run, thermal, graph, env) and computes its findings.
+pub fn document(
+    root: &probe::Root,
+    machine: &MachineInfo,
+    device: Option<String>,
+    started: &Stamp,
+    measurements: Vec<Measurement>,
+    run: RunRecord,
+) -> ResultDocument {
+    let mut doc = ResultDocument {
+        schema_version: SCHEMA_VERSION,
+        producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
+        device: device.or_else(|| device_name(root, machine)),
+        started: Some(started.iso.clone()),
+        finished: Some(stamp::now().iso),
+        machine: Some(machine.clone()),
+        measurements,
+        findings: Vec::new(),
+        imported: None,
+        run: Some(run),
+    };
+    doc.findings = findings(&doc);
+    doc
 }

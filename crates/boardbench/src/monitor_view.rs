@@ -347,22 +347,6 @@ mod tests {
     }
 
     #[test]
-    fn recorded_sequence_renders_to_golden_lines() {
-        let (l, samples) = recorded();
-        let mut out = vec![header(&l)];
-        out.extend(samples.iter().map(|s| line(&l, s, &Utc)));
-        assert_eq!(
-            out.join("\n"),
-            "\
-Time       cpu0/cpu4/cpu6    load %cpu %sys %usr %nice %io %irq   Temp
-12:00:05: 1800/2254/2304MHz  0.61  42%   7%  30%   1%   2%   2%  41.5°C
-12:00:10: 1800/ 406/ 408MHz  1.20  52%   2%  50%   0%   0%   0%  44.2°C
-12:00:15:  408/ 406/ 408MHz  1.10   0%   0%   0%   0%   0%   0%  40.0°C
-12:00:20:  408/ ---/ 408MHz  1.10  --%  --%  --%  --%  --%  --%  40.0°C"
-        );
-    }
-
-    #[test]
     fn absent_values_keep_the_columns_aligned() {
         let l = layout(ClockColumns::FakeReal, &[0], &[0], true);
         let s = MonitorSample {

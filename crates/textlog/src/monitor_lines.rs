@@ -152,8 +152,7 @@ mod tests {
         )
     }
 
-    /// The same golden lines as monitor_view.rs's `recorded_sequence_renders_to_golden_lines`:
-    /// the two copies of the layout must not drift apart.
+    /// A recorded sequence (the live `monitor` view prints through these same functions).
     #[test]
     fn recorded_sequence_renders_like_the_live_view() {
         let (l, samples) = recorded();

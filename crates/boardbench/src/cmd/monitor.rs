@@ -28,7 +28,8 @@ pub struct Args {
     pub json: bool,
 }
 
-fn parse_interval(s: &str) -> Result<f64, String> {
+/// Seconds between samples (also `review --interval`).
+pub(crate) fn parse_interval(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .parse()
         .map_err(|_| format!("not a number of seconds: {s:?}"))?;
@@ -128,4 +129,19 @@ fn with_rpi_firmware(
         return (Sampler::start(&config.without_raspberry_pi(), root), None);
     }
     (Sampler::start(config, root), Some(vc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_interval;
+
+    #[test]
+    fn intervals() {
+        assert_eq!(parse_interval("0.2"), Ok(0.2));
+        assert!(
+            parse_interval("0").is_err(),
+            "below 10 ms /proc/stat shows nothing"
+        );
+        assert!(parse_interval("x").is_err());
+    }
 }

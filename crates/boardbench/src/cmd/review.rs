@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long)]
     pub quick: bool,
     /// Seconds between monitor samples (sbc-bench's review monitor uses 60; fractions allowed).
-    #[arg(short, long, default_value = "60", value_name = "SECONDS", value_parser = parse_interval)]
+    #[arg(short, long, default_value = "60", value_name = "SECONDS", value_parser = crate::cmd::monitor::parse_interval)]
     pub interval: f64,
     /// Review and monitor only: do not switch governors and ASPM to performance.
     #[arg(long)]
@@ -59,18 +59,6 @@ pub struct Args {
     /// monitor until Ctrl-C).
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
-}
-
-fn parse_interval(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("not a number of seconds: {s:?}"))?;
-    if !(0.01..=86_400.0).contains(&v) {
-        return Err(format!(
-            "interval must be between 0.01 and 86400 seconds, not {s}"
-        ));
-    }
-    Ok(v)
 }
 
 /// The command to run: `-- CMD ARGS…`, else `sh -c "$ExecuteCommand"` (sbc-bench's variable).
@@ -492,12 +480,5 @@ mod tests {
             "a sysroot tree is writable"
         );
         assert!(!refuse_tuning(true, true, false), "--no-tune never writes");
-    }
-
-    #[test]
-    fn intervals() {
-        assert_eq!(parse_interval("0.2"), Ok(0.2));
-        assert!(parse_interval("0").is_err());
-        assert!(parse_interval("x").is_err());
     }
 }

@@ -14,7 +14,7 @@
 //! | `-k` | `kernel` |
 //! | `-t [°C]` / `-T [°C]` | `thermal [--target-temp °C]` / `thermal --long …` |
 //! | `-g [list]` | `graph [--cpus list]` |
-//! | `-G` / `-P args…` | `env --for geekbench` / `env --for phoronix -- args…` |
+//! | `-G` / `-P args…` | `env --for geekbench` / `env --for phoronix --per-cluster -- args…` |
 //! | `-h` | `--help` |
 
 use std::ffi::OsString;
@@ -128,9 +128,11 @@ pub fn translate(argv: Vec<OsString>) -> Result<Vec<OsString>, String> {
             v
         }
         Some("-P") => {
-            // Everything after -P goes to phoronix-test-suite, as in sbc-bench.
+            // Everything after -P goes to phoronix-test-suite, as in sbc-bench, which runs the
+            // tests per core type and then on all cores.
             let mut v = vec!["env".to_string(), "--for".into(), "phoronix".into()];
             if rest.len() > 1 {
+                v.push("--per-cluster".into());
                 v.push("--".into());
                 v.extend(rest.iter().skip(1).cloned());
             }
@@ -294,7 +296,15 @@ mod tests {
         assert_eq!(t(&["-G"]).unwrap(), ["env", "--for", "geekbench"]);
         assert_eq!(
             t(&["-P", "pts/openssl", "pts/7zip"]).unwrap(),
-            ["env", "--for", "phoronix", "--", "pts/openssl", "pts/7zip"]
+            [
+                "env",
+                "--for",
+                "phoronix",
+                "--per-cluster",
+                "--",
+                "pts/openssl",
+                "pts/7zip"
+            ]
         );
         assert_eq!(t(&["-h"]).unwrap(), ["--help"]);
         assert!(t(&["-u"]).unwrap_err().contains("package manager"));

@@ -320,6 +320,69 @@ fn env_runs_the_command_under_performance_and_restores_after() {
 }
 
 #[test]
+fn env_per_cluster_runs_the_command_once_per_cluster_then_on_all_cores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let original = common::tunable_files(&root);
+    let doc_path = tmp.path().join("doc.json");
+    let gov = root.join(GOV4);
+    let out = cmd(Some(&root), tmp.path())
+        .args([
+            "env",
+            "--for",
+            "geekbench",
+            "--per-cluster",
+            "--no-idle-gate",
+        ])
+        .args(["--no-store", "--interval", "0.2", "-o"])
+        .arg(&doc_path)
+        .arg("--")
+        .args(["sh", "-c", &format!("cat '{}'", gov.display())])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
+    assert_eq!(common::tunable_files(&root), original);
+    let doc = read_doc(&doc_path);
+    let phases = doc["run"]["phases"].as_array().unwrap();
+    // RK3588: Cortex-A55 cpu0-3, Cortex-A76 cpu4-5 and cpu6-7, then all eight.
+    let cpus: Vec<&serde_json::Value> = phases.iter().map(|p| &p["cpus"]).collect();
+    assert_eq!(
+        cpus,
+        [
+            &serde_json::json!([0, 1, 2, 3]),
+            &serde_json::json!([4, 5]),
+            &serde_json::json!([6, 7]),
+            &serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7]),
+        ]
+    );
+    for (i, p) in phases.iter().enumerate() {
+        assert_eq!(p["kind"], "env-wait");
+        assert_eq!(p["status"], "done", "{p}");
+        assert_eq!(p["tool_runs"][0]["output"], "performance\n", "run {i}");
+        assert_eq!(
+            p.get("cluster").and_then(|c| c.as_u64()),
+            (i < 3).then_some(i as u64)
+        );
+    }
+    assert!(
+        phases[1]["title"]
+            .as_str()
+            .unwrap()
+            .contains("(on cpu4-cpu5 (Cortex-A76")
+    );
+    assert!(stderr.contains("== Geekbench on cpu6-cpu7"), "{stderr}");
+
+    // Without a command there is nothing to run per cluster.
+    let out = cmd(Some(&root), tmp.path())
+        .args(["env", "--for", "geekbench", "--per-cluster", "--no-store"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--per-cluster needs a command"));
+}
+
+#[test]
 fn env_reports_a_failing_command_with_exit_code_2() {
     let tmp = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("rk3588", tmp.path());

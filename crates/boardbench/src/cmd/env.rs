@@ -15,9 +15,15 @@
 //! word after `--` is not a program, the words are test arguments and the command run is
 //! `PTS_SILENT_MODE=1 phoronix-test-suite batch-run …`, as sbc-bench does.
 //!
+//! `--per-cluster` runs the command once pinned to each cluster's online CPUs (like
+//! `taskset -c`; sbc-bench instead takes the other cores offline, so a suite that counts the
+//! cores still starts one thread per core of the whole machine here), then once on all cores:
+//! one `env-wait` phase per run, with its own monitor series, CPUs and tool run. A machine with
+//! one cluster gets the all-core run only.
+//!
 //! Ctrl-C (SIGINT, SIGTERM, SIGHUP) still writes the document: see `session::signals`. With a
 //! command, the signal also ends the command (its process group gets SIGTERM, then SIGKILL after
-//! 5 s). Unlike sbc-bench, the Geekbench/PTS runs are not repeated per cluster and no score page
+//! 5 s) and no further run starts. Unlike sbc-bench, no score page
 //! is scraped: the suite's own result is the score; this mode guarantees and records the
 //! conditions.
 //!
@@ -73,6 +79,11 @@ pub struct Args {
     /// Leave governors as they are.
     #[arg(long)]
     pub no_tune: bool,
+    /// Run the command once pinned to each cluster (core type), then once on all cores, as
+    /// sbc-bench runs Geekbench and PTS per core type; each run is its own phase. Needs a
+    /// command.
+    #[arg(long)]
+    pub per_cluster: bool,
     #[command(flatten)]
     pub idle: crate::session::idle::IdleArgs,
     #[command(flatten)]
@@ -143,10 +154,64 @@ fn shell_words(v: &[String]) -> String {
         .join(" ")
 }
 
+/// One run of the command: pinned to a cluster, or on all cores.
+struct Target {
+    label: String,
+    cluster: Option<usize>,
+    cpus: Vec<u32>,
+    /// The CPUs to pin to (None: all cores, not pinned).
+    pinned: Option<Vec<u32>>,
+}
+
+/// Each cluster with online CPUs (when asked and there is more than one), then all cores.
+fn targets(m: &model::machine::MachineInfo, per_cluster: bool) -> Vec<Target> {
+    let clusters: Vec<(usize, Vec<u32>, String)> = m
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let cpus = c.online_cpus();
+            let range = match (cpus.first(), cpus.last()) {
+                (Some(a), Some(b)) if a != b => format!("cpu{a}-cpu{b}"),
+                (Some(a), _) => format!("cpu{a}"),
+                _ => String::new(),
+            };
+            let label = match c.core_label() {
+                Some(n) => format!("{range} ({n})"),
+                None => range,
+            };
+            (i, cpus, label)
+        })
+        .filter(|(_, cpus, _)| !cpus.is_empty())
+        .collect();
+    let mut v = Vec::new();
+    if per_cluster && clusters.len() > 1 {
+        for (i, cpus, label) in clusters {
+            v.push(Target {
+                label,
+                cluster: Some(i),
+                pinned: Some(cpus.clone()),
+                cpus,
+            });
+        }
+    }
+    v.push(Target {
+        label: "all cores".into(),
+        cluster: None,
+        cpus: m.cpus.online.clone(),
+        pinned: None,
+    });
+    v
+}
+
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     anyhow::ensure!(
         args.interval > 0.0 && args.interval.is_finite(),
         "--interval must be positive"
+    );
+    anyhow::ensure!(
+        !args.per_cluster || !args.command.is_empty(),
+        "--per-cluster needs a command to run (env --per-cluster -- CMD …)"
     );
     let root = g.root();
     let root_user = crate::session::is_root();
@@ -194,40 +259,73 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     } else {
         format!("{} settings changed to performance", applied.settings.len())
     };
-    let start = stamp::now();
     let t0 = Instant::now();
-    let monitor = PhaseMonitor::start(&cfg, &root, Duration::from_secs_f64(args.interval));
+    let interval = Duration::from_secs_f64(args.interval);
     let mut signal = None;
-    let mut tool_runs = Vec::new();
     let mut failed = None;
-    let title;
+    let mut phases = Vec::new();
     match &command {
         Some((words, envs)) => {
             let shown = shell_words(words);
-            title = format!("{} in a controlled environment: {shown}", args.suite.name());
             eprintln!("Environment ready ({tuned}); running {shown}");
-            let mut c = std::process::Command::new(&words[0]);
-            c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
-            let mut r = Running::start(args.suite.name(), c, shown, Echo::AsIs)?;
-            let end = loop {
-                if let Some(e) = r.ended() {
-                    break e;
+            for t in targets(&machine, args.per_cluster) {
+                if signal.is_some() {
+                    break;
                 }
-                if let Some(s) = held.wait(Duration::from_millis(200)) {
-                    signal = Some(s);
-                    break r.terminate(Duration::from_secs(5));
+                let start = stamp::now();
+                let monitor = PhaseMonitor::start(&cfg, &root, interval);
+                let mut c = std::process::Command::new(&words[0]);
+                c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
+                if let Some(cpus) = &t.pinned {
+                    eprintln!("== {} on {}", args.suite.name(), t.label);
+                    // A replayed fixture machine's CPUs are not this host's: recorded, not pinned.
+                    if root.is_host() && !crate::session::child::pin(&mut c, cpus) {
+                        eprintln!("Warning: cannot pin to {}: running unpinned", t.label);
+                    }
                 }
-            };
-            if !crate::session::child::succeeded(&end) {
-                failed = Some(format!("{} ended: {end}", words[0]));
+                let mut r = Running::start(args.suite.name(), c, shown.clone(), Echo::AsIs)?;
+                let end = loop {
+                    if let Some(e) = r.ended() {
+                        break e;
+                    }
+                    if let Some(s) = held.wait(Duration::from_millis(200)) {
+                        signal = Some(s);
+                        break r.terminate(Duration::from_secs(5));
+                    }
+                };
+                let mut phase = doc::phase(
+                    doc::kind::ENV_WAIT,
+                    format!(
+                        "{} in a controlled environment: {shown}{}",
+                        args.suite.name(),
+                        t.pinned
+                            .as_ref()
+                            .map(|_| format!(" (on {})", t.label))
+                            .unwrap_or_default()
+                    ),
+                    &start,
+                    args.interval,
+                );
+                phase.cluster = t.cluster;
+                phase.cpus = t.cpus.clone();
+                phase.threads = t.cpus.len().max(1) as u32;
+                phase.samples = monitor.finish();
+                if let Some(s) = signal {
+                    phase.status = PhaseStatus::Failed;
+                    phase.reason = Some(format!("interrupted by signal {s}"));
+                } else if !crate::session::child::succeeded(&end) {
+                    let f = format!("{} ended: {end}", words[0]);
+                    phase.status = PhaseStatus::Failed;
+                    phase.reason = Some(f.clone());
+                    failed.get_or_insert(f);
+                }
+                phase.tool_runs.push(r.finish(end));
+                phases.push(phase);
             }
-            tool_runs.push(r.finish(end));
         }
         None => {
-            title = format!(
-                "{} in a controlled environment (until Ctrl-C)",
-                args.suite.name()
-            );
+            let start = stamp::now();
+            let monitor = PhaseMonitor::start(&cfg, &root, interval);
             eprintln!(
                 "Environment ready ({tuned}, monitor every {:.0} s): {}. Press Ctrl-C here when it has finished.",
                 args.interval,
@@ -237,19 +335,20 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 signal = held.wait(Duration::from_secs(1));
             }
             eprintln!();
+            let mut phase = doc::phase(
+                doc::kind::ENV_WAIT,
+                format!(
+                    "{} in a controlled environment (until Ctrl-C)",
+                    args.suite.name()
+                ),
+                &start,
+                args.interval,
+            );
+            phase.cpus = machine.cpus.online.clone();
+            phase.threads = machine.cpus.online.len().max(1) as u32;
+            phase.samples = monitor.finish();
+            phases.push(phase);
         }
-    }
-    let samples = monitor.finish();
-    let mut phase = doc::phase(doc::kind::ENV_WAIT, title, &start, args.interval);
-    phase.threads = machine.cpus.online.len().max(1) as u32;
-    phase.samples = samples;
-    phase.tool_runs = tool_runs;
-    if let Some(f) = &failed {
-        phase.status = PhaseStatus::Failed;
-        phase.reason = Some(f.clone());
-    } else if let (Some(s), Some(_)) = (signal, &command) {
-        phase.status = PhaseStatus::Failed;
-        phase.reason = Some(format!("interrupted by signal {s}"));
     }
     let after = crate::session::record::snapshot(&root, &machine);
     let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
@@ -267,7 +366,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         idle_gate,
         settings: applied.settings,
         monitor: Some(cfg.layout.clone()),
-        phases: vec![phase],
+        phases,
         before: Some(before),
         after: Some(after),
         kmsg: Some(kmsg),

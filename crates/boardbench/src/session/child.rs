@@ -202,3 +202,72 @@ fn describe(st: std::process::ExitStatus) -> String {
         _ => "ended".into(),
     }
 }
+
+/// Pins the command (and everything it starts) to `cpus`, like `taskset -c`. CPUs this process
+/// may not use are left out; when none is left the command is not pinned (a replayed fixture
+/// machine names CPUs this host does not have).
+pub fn pin(cmd: &mut Command, cpus: &[u32]) -> bool {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: cpu_set_t is plain data; sched_getaffinity fills it for this process.
+    let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let ok = unsafe {
+        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) == 0
+    };
+    // SAFETY: as above; CPU_SET/CPU_ISSET only touch bits of the sets (indexes are checked
+    // against CPU_SETSIZE).
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let mut any = false;
+    for &c in cpus {
+        let c = c as usize;
+        if ok && c < libc::CPU_SETSIZE as usize && unsafe { libc::CPU_ISSET(c, &allowed) } {
+            unsafe { libc::CPU_SET(c, &mut set) };
+            any = true;
+        }
+    }
+    if !any {
+        return false;
+    }
+    // SAFETY: sched_setaffinity is a plain system call, async-signal-safe between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allowed_list(cmd: &mut Command) -> String {
+        let out = cmd.output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    }
+
+    #[test]
+    fn pinned_commands_run_on_the_given_cpu_only() {
+        let mut c = Command::new("cat");
+        c.arg("/proc/self/status");
+        assert!(pin(&mut c, &[0]));
+        assert_eq!(allowed_list(&mut c), "0");
+    }
+
+    #[test]
+    fn cpus_this_host_lacks_leave_the_command_unpinned() {
+        let mut c = Command::new("cat");
+        c.arg("/proc/self/status");
+        assert!(!pin(&mut c, &[100_000, 4000]));
+        let mut plain = Command::new("cat");
+        plain.arg("/proc/self/status");
+        assert_eq!(allowed_list(&mut c), allowed_list(&mut plain));
+    }
+}

@@ -39,18 +39,33 @@ impl MonitorConfig {
     /// - one cluster: "CPU";
     /// - two clusters: "big.LITTLE", the cluster with the higher maximum clock first (on a tie
     ///   the last cluster first, like sbc-bench);
-    /// - three or more: one column per cluster, the first five. Deviation: sbc-bench shows four
+    /// - three or more: one column per cluster, the first five.
+    /// - a cluster whose CPUs are all offline gets no column. Deviation: sbc-bench shows four
     ///   clusters as big.LITTLE (last/first) and hides the middle two; here all four are shown.
     pub fn from_machine(m: &MachineInfo) -> Self {
-        let clusters: Vec<MonitoredCluster> = m
+        // sbc-bench #138: a policy whose CPUs are all offline still exists in sysfs, but its
+        // clock cannot be read and nothing runs there: no column for it (unless nothing else is
+        // left). A cluster's column shows its first online CPU.
+        let monitored = |c: &model::machine::Cluster, cpus: Vec<u32>| MonitoredCluster {
+            first_cpu: cpus.iter().copied().min().unwrap_or(0),
+            policy: c.policy,
+            max_khz: c.max_khz,
+        };
+        let mut clusters: Vec<MonitoredCluster> = m
             .clusters
             .iter()
-            .map(|c| MonitoredCluster {
-                first_cpu: c.cpus.iter().copied().min().unwrap_or(0),
-                policy: c.policy,
-                max_khz: c.max_khz,
+            .filter_map(|c| {
+                let online = c.online_cpus();
+                (!online.is_empty()).then(|| monitored(c, online))
             })
             .collect();
+        if clusters.is_empty() {
+            clusters = m
+                .clusters
+                .iter()
+                .map(|c| monitored(c, c.cpus.clone()))
+                .collect();
+        }
         let thermal_path = m.thermal_source.as_ref().map(|t| t.path.clone());
         MonitorConfig {
             layout: layout(clusters, thermal_path, is_raspberry_pi(m)),

@@ -218,3 +218,17 @@ fn an_unreadable_clock_is_absent_and_the_sampler_can_move_to_a_thread() {
     .unwrap();
     assert_eq!(sample.clocks_mhz, vec![None]);
 }
+
+#[test]
+fn a_cluster_with_every_cpu_offline_gets_no_clock_column() {
+    // RK3399 with the big cluster (cpu4-5) unplugged: sbc-bench #138.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/roots/rk3399-big-offline");
+    let m = probe::snapshot::take(&Root::new(&root));
+    assert_eq!(m.clusters.len(), 2, "the cluster itself stays");
+    let cfg = MonitorConfig::from_machine(&m);
+    let firsts: Vec<u32> = cfg.layout.clusters.iter().map(|c| c.first_cpu).collect();
+    assert_eq!(firsts, [0]);
+    assert_eq!(cfg.layout.columns, ClockColumns::Single);
+    let full = probe::snapshot::take(&Root::new(root.with_file_name("rk3399")));
+    assert_eq!(MonitorConfig::from_machine(&full).layout.clusters.len(), 2);
+}

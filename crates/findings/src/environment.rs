@@ -4,6 +4,7 @@
 use model::document::{Finding, Severity};
 use model::machine::MachineInfo;
 
+use crate::tolerances::{TEMP_PLAUSIBLE_MAX_C, TEMP_PLAUSIBLE_MIN_C};
 use crate::{RunCx, capped, finding, kinds};
 
 pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
@@ -55,7 +56,48 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
         }
         out.extend(vm);
     }
+    out.extend(implausible_temperature(cx));
     out
+}
+
+/// Temperatures no working SoC has: the sensor is wrong, so is everything said about heat.
+fn implausible_temperature(cx: &RunCx) -> Option<Finding> {
+    let temps: Vec<f64> = cx
+        .run
+        .phases
+        .iter()
+        .flat_map(|p| p.samples.iter())
+        .filter_map(|s| s.temp_c)
+        .filter(|t| t.is_finite())
+        .collect();
+    let bad = temps
+        .iter()
+        .filter(|&&t| !(TEMP_PLAUSIBLE_MIN_C..=TEMP_PLAUSIBLE_MAX_C).contains(&t))
+        .count();
+    if bad == 0 {
+        return None;
+    }
+    let lo = temps.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = temps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let sensor = cx
+        .run
+        .monitor
+        .as_ref()
+        .and_then(|m| m.thermal_path.clone())
+        .unwrap_or_else(|| "the temperature source".into());
+    let worst = if lo < TEMP_PLAUSIBLE_MIN_C { lo } else { hi };
+    Some(finding(
+        kinds::TEMPERATURE_IMPLAUSIBLE,
+        Severity::Warning,
+        format!(
+            "The temperature readout is implausible ({worst:.1} °C): the temperatures of this run do not describe the SoC."
+        ),
+        vec![
+            format!("sensor: {sensor}"),
+            format!("readings from {lo:.1} to {hi:.1} °C; {bad} of {} outside {TEMP_PLAUSIBLE_MIN_C:.0}–{TEMP_PLAUSIBLE_MAX_C:.0} °C", temps.len()),
+            "Why it matters: throttling by temperature, the thermal curve and its conclusions rest on this sensor".into(),
+        ],
+    ))
 }
 
 /// `vm-guest` from the machine snapshot alone.

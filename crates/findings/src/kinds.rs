@@ -59,6 +59,8 @@ pub const SEVENZIP_NOT_COMPARABLE: &str = "7zip-not-comparable";
 pub const VM_GUEST: &str = "vm-guest";
 /// The idle gate gave up: the run started on a busy machine.
 pub const BUSY_AT_START: &str = "busy-at-start";
+/// The temperature source reads values no working SoC has.
+pub const TEMPERATURE_IMPLAUSIBLE: &str = "temperature-implausible";
 
 /// One row of the kinds table: kind, the severities it can have, and its rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +76,11 @@ pub const ALL: &[KindDoc] = &[
         kind: BUSY_AT_START,
         severities: "invalid",
         rule: "idle_gate.passed is false",
+    },
+    KindDoc {
+        kind: TEMPERATURE_IMPLAUSIBLE,
+        severities: "warning",
+        rule: "a monitor temperature below 20 °C or above 150 °C",
     },
     KindDoc {
         kind: VM_GUEST,

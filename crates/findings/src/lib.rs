@@ -13,6 +13,7 @@
 //! | kind | severity | rule |
 //! |---|---|---|
 //! | `busy-at-start` | invalid | the idle gate gave up (`idle_gate.passed == false`) |
+//! | `temperature-implausible` | warning | a monitor temperature below [`tolerances::TEMP_PLAUSIBLE_MIN_C`] or above [`tolerances::TEMP_PLAUSIBLE_MAX_C`]: the sensor, not the SoC |
 //! | `vm-guest` | warning; info in a container | `identity.virtualization` is set: the numbers are the host's mood |
 //! | `throttling` | invalid | time_in_state below the policy's top OPP grew by more than [`tolerances::THROTTLING_MIN_S`] between the before and after snapshots, after subtracting an allowance for clock-check OPP walks inside the window; imported: the "Throttling statistics" tables |
 //! | `throttling-unchecked` | info | `MaxKHz` set (time below max is expected) or no cpufreq statistics |

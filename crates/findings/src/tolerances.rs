@@ -34,3 +34,11 @@ pub const SYS_PEAK_PCT: f64 = 15.0;
 /// A single-threaded phase's sample counts for the %cpu check only when the benchmark was
 /// visibly running: at least this share of one core (sbc-bench: samples ≥ 100/cores).
 pub const CPU_SAMPLE_MIN_SHARE: f64 = 0.9;
+
+/// A working SoC or CPU is warmer than its surroundings: sbc-bench warns below 20 °C that "the
+/// sysfs thermal readout is ominously low" (a wrong zone, a missing offset or scale).
+pub const TEMP_PLAUSIBLE_MIN_C: f64 = 20.0;
+
+/// Silicon shuts down at about 105–125 °C junction temperature; a reading above 150 °C is a
+/// sensor or scaling fault (e.g. millidegrees read as degrees), not heat.
+pub const TEMP_PLAUSIBLE_MAX_C: f64 = 150.0;

@@ -545,3 +545,40 @@ fn steal_is_not_background_activity() {
     let f = one(&doc, kinds::VM_GUEST, Severity::Warning);
     assert!(f.evidence.iter().any(|e| e.contains("6.0 % max")), "{f:#?}");
 }
+
+#[test]
+fn implausible_temperatures_are_the_sensor_not_the_soc() {
+    // Millidegrees read as degrees on one sample.
+    fn sampled(
+        doc: &mut model::document::ResultDocument,
+    ) -> &mut Vec<model::monitor::MonitorSample> {
+        let p = run_mut(doc)
+            .phases
+            .iter_mut()
+            .find(|p| p.samples.len() >= 2);
+        &mut p.expect("a phase with samples").samples
+    }
+    let mut doc = clean_run();
+    sampled(&mut doc)[0].temp_c = Some(48_500.0);
+    let f = one(&doc, kinds::TEMPERATURE_IMPLAUSIBLE, Severity::Warning);
+    assert!(f.message.contains("48500.0 °C"), "{f:#?}");
+    assert!(f.evidence.iter().any(|e| e.contains("1 of ")), "{f:#?}");
+    // The scores stand.
+    assert!(trustworthy(&analyse(&doc)));
+
+    // "Ominously low" (sbc-bench's words) — a room-temperature SoC under load is not.
+    let mut doc = clean_run();
+    for p in &mut run_mut(&mut doc).phases {
+        for s in &mut p.samples {
+            s.temp_c = Some(12.0);
+        }
+    }
+    let f = one(&doc, kinds::TEMPERATURE_IMPLAUSIBLE, Severity::Warning);
+    assert!(f.message.contains("12.0 °C"), "{f:#?}");
+
+    // The edges are plausible.
+    let mut doc = clean_run();
+    sampled(&mut doc)[0].temp_c = Some(20.0);
+    sampled(&mut doc)[1].temp_c = Some(150.0);
+    assert!(of_kind(&doc, kinds::TEMPERATURE_IMPLAUSIBLE).is_empty());
+}

@@ -182,6 +182,12 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     assert!(find("membw", "libc memcpy copy").is_some());
     assert!(find("sha256", "recursive").is_some());
 
+    // The kernel as judged on the day of the run: the fixture's Rockchip BSP kernel.
+    let k = &doc["run"]["kernel"];
+    assert_eq!(k["release"], "5.10.110-rockchip-rk3588", "{k}");
+    assert_eq!(k["origin"], "vendor (BSP) kernel", "{k}");
+    assert!(!k["verdict"].as_str().unwrap().is_empty(), "{k}");
+
     // The run stored its document in the results database.
     let list = run_cmd(&root, &bin, tmp.path())
         .args(["results", "list", "--json", "--db"])
@@ -200,6 +206,10 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     // The log: appended after the earlier run, summary row as its very last line.
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.starts_with("an earlier run\n\n\n\n"));
+    assert!(
+        text.contains("Kernel info:\n\nKernel:    5.10.110-rockchip-rk3588 (vendor (BSP) kernel"),
+        "{text}"
+    );
     assert!(
         text.ends_with(" |\n"),
         "log does not end with the summary row"

@@ -45,6 +45,37 @@ pub struct RunRecord {
     /// Wall time of the whole run in seconds (idle gate excluded).
     #[serde(default)]
     pub duration_s: f64,
+    /// The kernel and its support status on the day of the run (sbc-bench's "Kernel info").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<KernelStatus>,
+}
+
+/// `boardbench kernel` in short, as judged on the day of the run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct KernelStatus {
+    /// `uname -r`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
+    /// Who made it: "distribution kernel", "vendor (BSP) kernel" …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+    /// "Debian", "Rockchip", "Armbian" …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maintainer: Option<String>,
+    /// CONFIG_HZ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hz: Option<u32>,
+    /// Preemption model ("none", "voluntary", "full", "rt" …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preempt: Option<String>,
+    /// "ok", "warning", "critical" or "unknown".
+    pub level: String,
+    /// The plain-words verdict ("still supported until …").
+    pub verdict: String,
+    /// The day the verdict was made for (YYYY-MM-DD).
+    pub judged_on: String,
+    /// The month the built-in series table was last checked against kernel.org.
+    pub table_as_of: String,
 }
 
 /// How the run was asked for.

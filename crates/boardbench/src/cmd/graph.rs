@@ -270,6 +270,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         after: Some(after),
         kmsg: None,
         duration_s,
+        // Filled in by session::record::document.
+        kernel: None,
     };
     let doc = crate::session::record::document(
         &root,

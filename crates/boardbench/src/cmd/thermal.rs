@@ -470,6 +470,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         after: Some(after),
         kmsg: Some(kmsg),
         duration_s,
+        // Filled in by session::record::document.
+        kernel: None,
     };
     let document = crate::session::record::document(
         &root,

@@ -80,6 +80,32 @@ pub fn document(
         imported: None,
         run: Some(run),
     };
+    if let Some(r) = doc.run.as_mut()
+        && r.kernel.is_none()
+    {
+        r.kernel = Some(kernel_status(root, machine));
+    }
     doc.findings = findings(&doc);
     doc
+}
+
+/// The kernel verdict of `boardbench kernel`, in short, for the day of the run.
+pub fn kernel_status(root: &probe::Root, machine: &MachineInfo) -> model::run::KernelStatus {
+    let input = kernelinfo::read::gather(root, machine);
+    let today = chrono::Local::now().date_naive();
+    let r = kernelinfo::assess(&input, today);
+    model::run::KernelStatus {
+        release: r.release.clone(),
+        origin: r.origin.as_ref().map(|o| o.kind.words().to_string()),
+        maintainer: r.origin.as_ref().and_then(|o| o.maintainer.clone()),
+        hz: r.config.hz,
+        preempt: r.config.preempt.clone(),
+        level: serde_json::to_value(r.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "unknown".into()),
+        verdict: r.verdict,
+        judged_on: r.today,
+        table_as_of: r.table_as_of,
+    }
 }

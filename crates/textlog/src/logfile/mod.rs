@@ -4,7 +4,7 @@
 //! Order: header line, system information and run settings; the phases as they ran (clock
 //! checks grouped like sbc-bench's "Checking cpufreq OPP" blocks, the hot re-check with the
 //! "System health now" line); the monitor tables; throttling statistics; kernel messages; swap
-//! and machine state before/after; findings; phase durations with ISO timestamps. The very last
+//! and machine state before/after; kernel info (version, config, support status); findings; phase durations with ISO timestamps. The very last
 //! line is the summary row followed by a single '\n' — nothing may follow it, so
 //! `tail -n1` keeps working (sbc-bench broke that in 2026 by appending its durations after it).
 
@@ -13,6 +13,7 @@ mod clock_check;
 mod durations;
 mod findings;
 mod health;
+mod kernel;
 mod phases;
 mod system;
 mod throttling;
@@ -30,6 +31,7 @@ pub fn log(doc: &ResultDocument) -> String {
     blocks.extend(throttling::render(doc));
     blocks.extend(aftermath::kmsg(doc));
     blocks.extend(aftermath::state(doc));
+    blocks.extend(kernel::render(doc));
     blocks.push(findings::render(doc));
     blocks.extend(durations::render(doc));
 

@@ -613,6 +613,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
             note: None,
         }),
         duration_s: (after_ms - T0_MS) as f64 / 1000.0,
+        kernel: None,
     });
     b.doc
 }

@@ -64,6 +64,19 @@ pub fn render(doc: &ResultDocument) -> String {
     fact(&mut out, "Measured clock", c.clockspeed.as_deref());
     fact(&mut out, "Architecture", c.arch.as_deref());
     fact(&mut out, "Kernel", c.kernel.as_deref());
+    if let Some(k) = doc.run.as_ref().and_then(|r| r.kernel.as_ref()) {
+        let who = [k.origin.as_deref(), k.maintainer.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let status = if who.is_empty() {
+            format!("{} (as of {})", k.verdict, k.judged_on)
+        } else {
+            format!("{who}: {} (as of {})", k.verdict, k.judged_on)
+        };
+        fact(&mut out, "Kernel status", Some(&status));
+    }
     fact(&mut out, "Distribution", c.distro.as_deref());
     fact(&mut out, "Started", c.started.as_deref());
     fact(&mut out, "Finished", doc.finished.as_deref());

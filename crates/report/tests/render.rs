@@ -95,6 +95,29 @@ fn synthetic_run_has_summary_findings_and_three_charts() {
 }
 
 #[test]
+fn the_kernel_status_of_the_run_is_shown() {
+    let mut doc = demo::run_document();
+    doc.run.as_mut().unwrap().kernel = Some(model::run::KernelStatus {
+        release: Some("6.1.75-rockchip64".into()),
+        origin: Some("downstream tree following kernel.org stable".into()),
+        maintainer: Some("Armbian".into()),
+        level: "warning".into(),
+        verdict: "6.1 LTS is supported until 2027-12 <but 40 releases behind>".into(),
+        judged_on: "2026-11-23".into(),
+        table_as_of: "2025-11".into(),
+        ..Default::default()
+    });
+    let html = report::html(&doc, &[]);
+    assert!(
+        html.contains(
+            "<th>Kernel status</th><td>downstream tree following kernel.org stable, Armbian: \
+             6.1 LTS is supported until 2027-12 &lt;but 40 releases behind&gt; (as of 2026-11-23)</td>"
+        ),
+        "escaped and complete"
+    );
+}
+
+#[test]
 fn timeline_shows_the_clock_drop_and_the_temperature_ramp() {
     let t = timeline::from_doc(&demo::run_document()).expect("timeline");
     assert_eq!(t.bands.len(), 8);

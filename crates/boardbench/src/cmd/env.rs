@@ -40,9 +40,9 @@ use model::run::{PhaseStatus, RunOptions, RunRecord};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
-use crate::cmd::thermal::doc;
 use crate::restore::Restorer;
 use crate::session::child::{Echo, Running};
+use crate::session::phase;
 use crate::session::signals;
 use crate::session::{recorder::PhaseMonitor, stamp, tuning};
 
@@ -293,8 +293,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                         break r.terminate(Duration::from_secs(5));
                     }
                 };
-                let mut phase = doc::phase(
-                    doc::kind::ENV_WAIT,
+                let mut phase = phase::phase(
+                    phase::kind::ENV_WAIT,
                     format!(
                         "{} in a controlled environment: {shown}{}",
                         args.suite.name(),
@@ -335,8 +335,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 signal = held.wait(Duration::from_secs(1));
             }
             eprintln!();
-            let mut phase = doc::phase(
-                doc::kind::ENV_WAIT,
+            let mut phase = phase::phase(
+                phase::kind::ENV_WAIT,
                 format!(
                     "{} in a controlled environment (until Ctrl-C)",
                     args.suite.name()

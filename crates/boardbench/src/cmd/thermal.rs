@@ -22,7 +22,6 @@
 //! everything is restored, see [`crate::session::signals`]); 1 on error.
 
 mod analysis;
-pub(crate) mod doc;
 mod load;
 
 use std::path::PathBuf;
@@ -36,6 +35,7 @@ use probe::monitor::MonitorConfig;
 use crate::cli::Globals;
 use crate::restore::Restorer;
 use crate::session::child::{Echo, Running};
+use crate::session::phase;
 use crate::session::signals;
 use crate::session::{stamp, tuning};
 use analysis::{ScoreInterval, Stability};
@@ -222,8 +222,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         if let Some(r) = &reason {
             eprintln!("Cooling: {r}");
         }
-        let mut p = doc::phase(
-            doc::kind::THERMAL_COOL,
+        let mut p = phase::phase(
+            phase::kind::THERMAL_COOL,
             format!("Cooling to {target:.1} °C"),
             &start,
             args.interval,
@@ -344,8 +344,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             let end = r.terminate(Duration::from_secs(5));
             tool_runs.push(r.finish(end));
         }
-        let mut p = doc::phase(
-            doc::kind::THERMAL_HEAT,
+        let mut p = phase::phase(
+            phase::kind::THERMAL_HEAT,
             format!("Sustained all-core load for {duration:.0} s"),
             &start,
             args.interval,
@@ -378,7 +378,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t))));
     let mut measurements: Vec<Measurement> = Vec::new();
     if let Some(v) = verdict.initial {
-        measurements.push(doc::measurement(
+        measurements.push(measurement(
             "initial score",
             None,
             threads,
@@ -388,12 +388,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         ));
     }
     if let Some(v) = verdict.sustained {
-        let mut m = doc::measurement("sustained score", None, threads, v / 1e6, "MH/s", true);
+        let mut m = measurement("sustained score", None, threads, v / 1e6, "MH/s", true);
         m.spread_pct = verdict.sustained_spread_pct;
         measurements.push(m);
     }
     if let Some(v) = verdict.drop_pct {
-        measurements.push(doc::measurement("score drop", None, threads, v, "%", false));
+        measurements.push(measurement("score drop", None, threads, v, "%", false));
     }
     for (i, c) in sustained_clocks.iter().enumerate() {
         if let Some(mhz) = c {
@@ -402,7 +402,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 .clusters
                 .get(i)
                 .map(|c| format!("cpu{}", c.first_cpu));
-            measurements.push(doc::measurement(
+            measurements.push(measurement(
                 "sustained clock",
                 name,
                 threads,
@@ -413,7 +413,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
     }
     if let Some(t) = &throttle {
-        measurements.push(doc::measurement(
+        measurements.push(measurement(
             "time to throttling",
             None,
             threads,
@@ -422,7 +422,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             true,
         ));
         if let Some(c) = t.temp_c {
-            measurements.push(doc::measurement(
+            measurements.push(measurement(
                 "throttling temperature",
                 None,
                 threads,
@@ -433,7 +433,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
     }
     if let Some(p) = peak {
-        measurements.push(doc::measurement(
+        measurements.push(measurement(
             "peak temperature",
             None,
             threads,
@@ -444,7 +444,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
     if let Some(p) = phases
         .iter_mut()
-        .find(|p| p.kind == doc::kind::THERMAL_HEAT)
+        .find(|p| p.kind == phase::kind::THERMAL_HEAT)
     {
         p.measurements = (0..measurements.len()).collect();
     }
@@ -600,4 +600,26 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         Ended::Done => 0,
         Ended::Signal(s) => 128 + s,
     })
+}
+
+/// A figure of the thermal test (suite "thermal").
+fn measurement(
+    test: &str,
+    variant: Option<String>,
+    threads: u32,
+    value: f64,
+    unit: &str,
+    hib: bool,
+) -> Measurement {
+    Measurement {
+        suite: "thermal".into(),
+        test: test.into(),
+        variant,
+        threads,
+        cpus: Vec::new(),
+        value,
+        unit: unit.into(),
+        higher_is_better: hib,
+        spread_pct: None,
+    }
 }

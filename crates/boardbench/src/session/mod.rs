@@ -10,6 +10,7 @@
 pub mod child;
 pub mod idle;
 pub mod output;
+pub mod phase;
 pub mod record;
 pub mod recorder;
 pub mod signals;

@@ -1,9 +1,8 @@
-//! The result document of a `thermal` or `env` session, in the same shape as a full run's
-//! (a [`RunRecord`] with phases, before/after snapshots and the kernel message window), so the
-//! findings, `report`, the log renderers and the store work on it unchanged. The document
-//! itself is assembled by [`crate::session::record::document`].
+//! The phases of the session modes (`thermal`, `env`): their kinds and a builder with the
+//! timestamps, so their documents have the same shape as a full run's and the findings,
+//! `report`, the log renderers and the store work on them unchanged. The document itself is
+//! assembled by [`crate::session::record::document`].
 
-use model::document::Measurement;
 use model::run::Phase;
 
 use crate::session::stamp::{self, Stamp};
@@ -31,26 +30,5 @@ pub fn phase(kind: &str, title: String, start: &Stamp, interval_s: f64) -> Phase
         finished_unix_ms: end.unix_ms,
         monitor_interval_s: interval_s,
         ..Phase::default()
-    }
-}
-
-pub fn measurement(
-    test: &str,
-    variant: Option<String>,
-    threads: u32,
-    value: f64,
-    unit: &str,
-    hib: bool,
-) -> Measurement {
-    Measurement {
-        suite: "thermal".into(),
-        test: test.into(),
-        variant,
-        threads,
-        cpus: Vec::new(),
-        value,
-        unit: unit.into(),
-        higher_is_better: hib,
-        spread_pct: None,
     }
 }

@@ -399,12 +399,12 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         {
             timed_out = true;
             term_sent = Some(now);
-            signal_group(pgid, libc::SIGTERM);
+            signal_child_and_group(pgid, libc::SIGTERM);
         }
         if let Some(t) = term_sent
             && now.duration_since(t) >= KILL_GRACE
         {
-            signal_group(pgid, libc::SIGKILL);
+            signal_child_and_group(pgid, libc::SIGKILL);
             break child.wait().map_err(|e| RunError::Io(e.to_string()))?;
         }
         std::thread::sleep(POLL);
@@ -465,6 +465,18 @@ fn join_reader(r: Reader) -> Result<String, RunError> {
             Ok(String::from_utf8_lossy(&bytes).into_owned())
         }
     }
+}
+
+/// The child itself and its group, while the child is not yet reaped (so its pid cannot have
+/// been reused). The child joins its own group only once it runs: one stuck between fork and
+/// exec (qemu-user deadlocks there now and then) is not in the group yet, and a group-only
+/// signal would leave it — and the `wait` after it — hanging forever.
+fn signal_child_and_group(pid: libc::pid_t, sig: libc::c_int) {
+    // SAFETY: plain syscall on our own unreaped child.
+    unsafe {
+        libc::kill(pid, sig);
+    }
+    signal_group(pid, sig);
 }
 
 fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {

@@ -133,10 +133,13 @@ impl Running {
         if let Some(e) = self.ended() {
             return e;
         }
-        let group = -(self.child.id() as i32);
-        // SAFETY: kill only sends a signal to our own child's process group.
+        let pid = self.child.id() as i32;
+        // The child and its group: a child stuck before it joined its group (between fork and
+        // exec) would not get a group-only signal. It is not reaped yet, so its pid is ours.
+        // SAFETY: kill only sends signals to our own child and its process group.
         unsafe {
-            libc::kill(group, libc::SIGTERM);
+            libc::kill(pid, libc::SIGTERM);
+            libc::kill(-pid, libc::SIGTERM);
         }
         let t0 = Instant::now();
         while t0.elapsed() < grace {
@@ -147,7 +150,8 @@ impl Running {
         }
         // SAFETY: as above.
         unsafe {
-            libc::kill(group, libc::SIGKILL);
+            libc::kill(pid, libc::SIGKILL);
+            libc::kill(-pid, libc::SIGKILL);
         }
         self.child
             .wait()

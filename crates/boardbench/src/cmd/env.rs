@@ -23,8 +23,9 @@
 //!
 //! Ctrl-C (SIGINT, SIGTERM, SIGHUP) still writes the document: see `session::signals`. With a
 //! command, the signal also ends the command (its process group gets SIGTERM, then SIGKILL after
-//! 5 s) and no further run starts. Unlike sbc-bench, no score page
-//! is scraped: the suite's own result is the score; this mode guarantees and records the
+//! 5 s) and no further run starts. The result links Geekbench
+//! prints are listed at the end (with sbc-bench's compare link), but unlike sbc-bench no score
+//! page is scraped: the suite's own result is the score; this mode guarantees and records the
 //! conditions.
 //!
 //! Exit code: 0 when the environment stayed valid (and the command succeeded); 2 when the
@@ -395,6 +396,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     for f in &document.findings {
         println!("  [{:?}] {}", f.severity, f.message);
     }
+    if args.suite == Suite::Geekbench {
+        for l in geekbench_links(document.run.iter().flat_map(|r| &r.phases)) {
+            println!("{l}");
+        }
+    }
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());
     }
@@ -406,9 +412,87 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     })
 }
 
+/// The result pages Geekbench printed (one per run, its "claim" links left out), and — as
+/// sbc-bench does — the link comparing the last run (all cores) with the first.
+fn geekbench_links<'a>(phases: impl Iterator<Item = &'a model::run::Phase>) -> Vec<String> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for p in phases {
+        for tr in &p.tool_runs {
+            for word in tr.output.split_whitespace() {
+                let Some(rest) = word.strip_prefix("https://browser.geekbench.com/v") else {
+                    continue;
+                };
+                // "6/cpu/1234567": a version, "cpu" and the result number, nothing more.
+                let parts: Vec<&str> = rest.split('/').collect();
+                let is_result = parts.len() == 3
+                    && parts[0].chars().all(|c| c.is_ascii_digit())
+                    && parts[1] == "cpu"
+                    && !parts[2].is_empty()
+                    && parts[2].chars().all(|c| c.is_ascii_digit());
+                if is_result && !found.iter().any(|(_, u)| u == word) {
+                    found.push((p.title.clone(), word.to_string()));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if found.is_empty() {
+        return out;
+    }
+    out.push("Geekbench results:".to_string());
+    for (title, url) in &found {
+        out.push(format!("  {url}  ({title})"));
+    }
+    if let (Some((_, first)), Some((_, last))) = (found.first(), found.last())
+        && found.len() > 1
+    {
+        let id = |u: &str| u.rsplit('/').next().unwrap_or_default().to_string();
+        let base = &last[..last.len() - id(last).len()];
+        out.push(format!(
+            "  compare: {base}compare/{}?baseline={}",
+            id(last),
+            id(first)
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn geekbench_result_pages_and_the_comparison_link() {
+        let run = |title: &str, id: &str| model::run::Phase {
+            title: title.into(),
+            tool_runs: vec![model::run::ToolRun {
+                output: format!(
+                    "Upload succeeded. Visit the following link and view your results online:\n\n  \
+                     https://browser.geekbench.com/v6/cpu/{id}\n\nVisit the following link and add \
+                     this result to your profile:\n\n  https://browser.geekbench.com/v6/cpu/{id}/claim?key=99\n"
+                ),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let phases = [run("on cpu0-cpu3", "111"), run("all cores", "333")];
+        assert_eq!(
+            geekbench_links(phases.iter()),
+            [
+                "Geekbench results:",
+                "  https://browser.geekbench.com/v6/cpu/111  (on cpu0-cpu3)",
+                "  https://browser.geekbench.com/v6/cpu/333  (all cores)",
+                "  compare: https://browser.geekbench.com/v6/cpu/compare/333?baseline=111",
+            ]
+        );
+        assert_eq!(
+            geekbench_links(phases[..1].iter()).len(),
+            2,
+            "no comparison of one run"
+        );
+        let offline = model::run::Phase::default();
+        assert!(geekbench_links([offline].iter()).is_empty());
+    }
 
     fn w(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

@@ -12,9 +12,11 @@ use crate::tolerances::{CLOCK_DROP_PCT, FAKE_CLOCK_PCT};
 use crate::{RunCx, capped, finding, kinds};
 
 pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
+    // A graph sweep point measures its clock at its cap before the workload, as the OPP walk.
     let cold: Vec<&ClockReading> = cx
         .run
         .phases_of(kind::CLOCK)
+        .chain(cx.run.phases_of(kind::GRAPH_POINT))
         .flat_map(|p| p.clock.iter())
         .filter(|r| r.mhz.is_finite() && r.mhz > 0.0)
         .collect();

@@ -59,6 +59,8 @@ pub const SEVENZIP_NOT_COMPARABLE: &str = "7zip-not-comparable";
 pub const VM_GUEST: &str = "vm-guest";
 /// The idle gate gave up: the run started on a busy machine.
 pub const BUSY_AT_START: &str = "busy-at-start";
+/// A graph sweep point whose clock fell below its cap while its workload ran.
+pub const GRAPH_POINT_THROTTLED: &str = "graph-point-throttled";
 /// The temperature source reads values no working SoC has.
 pub const TEMPERATURE_IMPLAUSIBLE: &str = "temperature-implausible";
 
@@ -95,7 +97,7 @@ pub const ALL: &[KindDoc] = &[
     KindDoc {
         kind: THROTTLING_UNCHECKED,
         severities: "info",
-        rule: "MaxKHz set, or no time_in_state",
+        rule: "MaxKHz set, a graph sweep, or no time_in_state",
     },
     KindDoc {
         kind: POLICY_CAPPED,
@@ -106,6 +108,11 @@ pub const ALL: &[KindDoc] = &[
         kind: FAKE_CLOCK,
         severities: "warning (top OPP slower), info (otherwise)",
         rule: "measured clock off the OPP by more than ±3 %",
+    },
+    KindDoc {
+        kind: GRAPH_POINT_THROTTLED,
+        severities: "warning",
+        rule: "graph point: monitor clock more than 2 % below the OPP it was capped to",
     },
     KindDoc {
         kind: CLOCK_DROP,

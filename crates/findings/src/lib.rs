@@ -13,10 +13,11 @@
 //! | kind | severity | rule |
 //! |---|---|---|
 //! | `busy-at-start` | invalid | the idle gate gave up (`idle_gate.passed == false`) |
+//! | `graph-point-throttled` | warning | a `graph` point's monitor clock more than [`tolerances::GRAPH_POINT_CLOCK_PCT`] below the OPP it was capped to |
 //! | `temperature-implausible` | warning | a monitor temperature below [`tolerances::TEMP_PLAUSIBLE_MIN_C`] or above [`tolerances::TEMP_PLAUSIBLE_MAX_C`]: the sensor, not the SoC |
 //! | `vm-guest` | warning; info in a container | `identity.virtualization` is set: the numbers are the host's mood |
 //! | `throttling` | invalid | time_in_state below the policy's top OPP grew by more than [`tolerances::THROTTLING_MIN_S`] between the before and after snapshots, after subtracting an allowance for clock-check OPP walks inside the window; imported: the "Throttling statistics" tables |
-//! | `throttling-unchecked` | info | `MaxKHz` set (time below max is expected) or no cpufreq statistics |
+//! | `throttling-unchecked` | info | `MaxKHz` set or a `graph` sweep (time below max is expected), or no cpufreq statistics |
 //! | `policy-capped` | warning | scaling_max_freq below cpuinfo_max_freq without `MaxKHz` |
 //! | `fake-clock` | warning when the top OPP is slower, else info | measured clock off the OPP by more than ±[`tolerances::FAKE_CLOCK_PCT`] % |
 //! | `clock-drop` | invalid; warning in a VM | hot clock (`clock-hot`) more than [`tolerances::CLOCK_DROP_PCT`] % below the cold one of the same CPU (sbc-bench's 3 % rule) |
@@ -59,6 +60,7 @@ mod clocks;
 mod cores;
 mod environment;
 mod governor;
+mod graph;
 pub mod kinds;
 mod memory;
 mod power;
@@ -82,6 +84,7 @@ pub fn analyse(doc: &ResultDocument) -> Vec<Finding> {
         out.extend(power::run(&cx));
         out.extend(governor::run(&cx));
         out.extend(sevenzip::run(&cx, doc));
+        out.extend(graph::run(&cx));
     } else if let Some(machine) = &doc.machine {
         // A document with a machine snapshot but no run (e.g. `info --json` kept as a
         // document) still says whether it is a VM.

@@ -45,6 +45,17 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
         ));
         return out;
     }
+    if cx.run.phases_of(kind::GRAPH_POINT).next().is_some() {
+        // The sweep caps every OPP in turn on purpose: time below the top OPP is its design.
+        // Each point's own clock is judged instead (graph-point-throttled).
+        out.push(finding(
+            kinds::THROTTLING_UNCHECKED,
+            Severity::Info,
+            "Throttling not judged from cpufreq statistics: the graph sweep caps the clock at each OPP on purpose (each point's clock is checked on its own).",
+            Vec::new(),
+        ));
+        return out;
+    }
     if let Some(b) = cx.before {
         out.extend(policy_capped(b));
     }

@@ -42,3 +42,9 @@ pub const TEMP_PLAUSIBLE_MIN_C: f64 = 20.0;
 /// Silicon shuts down at about 105–125 °C junction temperature; a reading above 150 °C is a
 /// sensor or scaling fault (e.g. millidegrees read as degrees), not heat.
 pub const TEMP_PLAUSIBLE_MAX_C: f64 = 150.0;
+
+/// A graph sweep point: the monitor's clock sample of its cluster this far below the OPP it was
+/// capped to means the kernel lowered the clock (thermal or power limits). cpufreq reports the
+/// OPP it set, so any lower OPP is at least one step — usually 5–15 % — down; 2 % only keeps
+/// rounding out.
+pub const GRAPH_POINT_CLOCK_PCT: f64 = 2.0;

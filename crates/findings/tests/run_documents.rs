@@ -582,3 +582,65 @@ fn implausible_temperatures_are_the_sensor_not_the_soc() {
     sampled(&mut doc)[1].temp_c = Some(150.0);
     assert!(of_kind(&doc, kinds::TEMPERATURE_IMPLAUSIBLE).is_empty());
 }
+
+/// A graph sweep: one point per OPP of cluster cpu0-3, each with its clock reading at the cap
+/// and monitor samples whose clock is `during` MHz.
+fn graph_doc(points: &[(u64, f64, u32)]) -> model::document::ResultDocument {
+    let mut doc = clean_run();
+    let run = run_mut(&mut doc);
+    run.profile = "graph".into();
+    run.phases = points
+        .iter()
+        .enumerate()
+        .map(|(i, &(opp_khz, measured, during))| {
+            let samples = (0..5)
+                .map(|_| {
+                    let mut s = sample(100.0, 1.0);
+                    s.clocks_mhz = vec![Some(during)];
+                    s
+                })
+                .collect();
+            let mut p = phase(i as u64, kind::GRAPH_POINT, 4, samples);
+            p.title = format!("cpu0-3 at {} MHz", opp_khz / 1000);
+            p.cluster = Some(0);
+            p.cpus = vec![0, 1, 2, 3];
+            p.clock = vec![reading(0, Some(opp_khz), measured)];
+            p
+        })
+        .collect();
+    doc
+}
+
+#[test]
+fn a_graph_point_whose_clock_fell_during_its_workload() {
+    // The 1800 MHz point ran at 1416 MHz for its whole workload; the others held their cap.
+    let doc = graph_doc(&[
+        (1_008_000, 1007.0, 1008),
+        (1_416_000, 1415.0, 1416),
+        (1_800_000, 1799.0, 1416),
+    ]);
+    let f = one(&doc, kinds::GRAPH_POINT_THROTTLED, Severity::Warning);
+    assert!(f.message.starts_with("1 sweep point(s)"), "{f:#?}");
+    assert!(
+        f.evidence[0].contains("cpu0-3 at 1800 MHz: capped at 1800 MHz, the kernel ran it down to 1416 MHz (5 of 5 samples)"),
+        "{f:#?}"
+    );
+    let all = analyse(&doc);
+    assert!(trustworthy(&all), "the other points stand: {all:#?}");
+    // The sweep's own caps are not throttling: time below the top OPP is its design.
+    let unchecked = one(&doc, kinds::THROTTLING_UNCHECKED, Severity::Info);
+    assert!(unchecked.message.contains("graph sweep"), "{unchecked:#?}");
+
+    // Held caps (1 MHz of rounding is not a drop) give nothing.
+    let held = graph_doc(&[(1_416_000, 1415.0, 1416), (1_800_000, 1799.0, 1786)]);
+    assert!(of_kind(&held, kinds::GRAPH_POINT_THROTTLED).is_empty());
+}
+
+#[test]
+fn graph_points_measure_fake_clocks_like_the_opp_walk() {
+    // cpufreq claims 1800 MHz; the point measured 1600 before its workload.
+    let doc = graph_doc(&[(1_416_000, 1415.0, 1416), (1_800_000, 1600.0, 1800)]);
+    let f = of_kind(&doc, kinds::FAKE_CLOCK);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(f[0].evidence.iter().any(|e| e.contains("1800")), "{f:#?}");
+}

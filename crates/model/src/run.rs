@@ -183,6 +183,10 @@ pub mod kind {
     pub const CPUMINER: &str = "cpuminer";
     /// The clock check again, right after the hardest phase while the SoC is hot.
     pub const CLOCK_HOT: &str = "clock-hot";
+    /// `graph`: one sweep point (a cluster capped at one OPP: its clock, then the workload).
+    pub const GRAPH_POINT: &str = "graph-point";
+    /// `graph`: the idle consumption before the sweep.
+    pub const GRAPH_IDLE: &str = "graph-idle";
 }
 
 /// One phase of the run.

@@ -37,9 +37,9 @@ use crate::session::stamp;
 use plan::Group;
 
 /// Phase kind of one sweep point.
-pub const KIND_POINT: &str = "graph-point";
+pub const KIND_POINT: &str = model::run::kind::GRAPH_POINT;
 /// Phase kind of the idle consumption measurement before the sweep.
-pub const KIND_IDLE: &str = "graph-idle";
+pub const KIND_IDLE: &str = model::run::kind::GRAPH_IDLE;
 /// Measurement suite of the sweep's figures.
 pub const SUITE: &str = "graph";
 

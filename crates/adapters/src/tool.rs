@@ -362,7 +362,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     }
 
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| {
+    let mut child = spawn_when_not_busy(&mut cmd).map_err(|e| {
         if !inv.cpus.is_empty() && e.raw_os_error() == Some(libc::EINVAL) {
             RunError::Affinity(format!(
                 "CPUs {} not available to this process",
@@ -467,6 +467,23 @@ fn join_reader(r: Reader) -> Result<String, RunError> {
     }
 }
 
+/// `spawn`, tried again for a moment while the program file is "busy" (ETXTBSY): some process
+/// still holds it open for writing — a package upgrade replacing the tool, or, in a
+/// multi-threaded program, a child forked elsewhere between another thread's write of a script
+/// and its close (the classic race of tests that write stub tools). Any other error at once.
+fn spawn_when_not_busy(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            r => return r,
+        }
+    }
+}
+
 /// The child itself and its group, while the child is not yet reaped (so its pid cannot have
 /// been reused). The child joins its own group only once it runs: one stuck between fork and
 /// exec (qemu-user deadlocks there now and then) is not in the group yet, and a group-only
@@ -550,6 +567,35 @@ pub fn format_cpu_list(cpus: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_still_open_for_writing_is_started_once_it_is_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tool");
+        let mut f = std::fs::File::create(&path).unwrap();
+        f.write_all(b"#!/bin/sh\necho started\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = Command::new(&path);
+        cmd.stdout(Stdio::piped());
+        // Still open for writing: the kernel refuses to execute it ("Text file busy"). (Not
+        // asserted under qemu-user, whose exec path is its own.)
+        if std::env::var_os("BOARDBENCH_EMULATED").is_none() {
+            assert_eq!(
+                cmd.spawn().err().and_then(|e| e.raw_os_error()),
+                Some(libc::ETXTBSY)
+            );
+        }
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            drop(f);
+        });
+        let out = spawn_when_not_busy(&mut cmd)
+            .unwrap()
+            .wait_with_output()
+            .unwrap();
+        closer.join().unwrap();
+        assert_eq!(out.stdout, b"started\n");
+    }
 
     #[test]
     fn cpu_list_notation() {

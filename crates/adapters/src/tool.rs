@@ -347,18 +347,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         cmd.env("PATH", p);
     }
     if !inv.cpus.is_empty() {
-        let set = cpu_set(&inv.cpus)?;
-        // SAFETY: the closure runs in the forked child before exec and only calls
-        // sched_setaffinity (async-signal-safe) on a set prepared before the fork.
-        unsafe {
-            cmd.pre_exec(move || {
-                let size = std::mem::size_of::<libc::cpu_set_t>();
-                if libc::sched_setaffinity(0, size, &set) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        pin_command(&mut cmd, &inv.cpus)?;
     }
 
     let start = Instant::now();
@@ -501,6 +490,25 @@ fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
     unsafe {
         libc::kill(-pgid, sig);
     }
+}
+
+/// Pins the command (and everything it starts) to `cpus`, like `taskset -c`: the child sets
+/// its affinity between fork and exec. A CPU this process may not use makes the spawn fail with
+/// EINVAL.
+pub fn pin_command(cmd: &mut Command, cpus: &[u32]) -> Result<(), RunError> {
+    let set = cpu_set(cpus)?;
+    // SAFETY: the closure runs in the forked child before exec and only calls
+    // sched_setaffinity (async-signal-safe) on a set prepared before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            if libc::sched_setaffinity(0, size, &set) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    Ok(())
 }
 
 fn cpu_set(cpus: &[u32]) -> Result<libc::cpu_set_t, RunError> {

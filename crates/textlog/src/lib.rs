@@ -24,3 +24,4 @@ mod text;
 pub use logfile::log;
 pub use summary::{SummaryCells, summary_cells, summary_line};
 pub use terminal::terminal_summary;
+pub use text::cpu_range;

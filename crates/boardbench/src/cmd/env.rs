@@ -155,52 +155,42 @@ fn shell_words(v: &[String]) -> String {
         .join(" ")
 }
 
-/// One run of the command: pinned to a cluster, or on all cores.
+/// One run of the command: pinned to one cluster's online CPUs, or on all cores (unpinned).
 struct Target {
     label: String,
     cluster: Option<usize>,
     cpus: Vec<u32>,
-    /// The CPUs to pin to (None: all cores, not pinned).
-    pinned: Option<Vec<u32>>,
 }
 
 /// Each cluster with online CPUs (when asked and there is more than one), then all cores.
 fn targets(m: &model::machine::MachineInfo, per_cluster: bool) -> Vec<Target> {
-    let clusters: Vec<(usize, Vec<u32>, String)> = m
+    let clusters: Vec<Target> = m
         .clusters
         .iter()
         .enumerate()
         .map(|(i, c)| {
             let cpus = c.online_cpus();
-            let range = match (cpus.first(), cpus.last()) {
-                (Some(a), Some(b)) if a != b => format!("cpu{a}-cpu{b}"),
-                (Some(a), _) => format!("cpu{a}"),
-                _ => String::new(),
-            };
-            let label = match c.core_label() {
-                Some(n) => format!("{range} ({n})"),
-                None => range,
-            };
-            (i, cpus, label)
-        })
-        .filter(|(_, cpus, _)| !cpus.is_empty())
-        .collect();
-    let mut v = Vec::new();
-    if per_cluster && clusters.len() > 1 {
-        for (i, cpus, label) in clusters {
-            v.push(Target {
-                label,
+            let range = textlog::cpu_range(&cpus);
+            Target {
+                label: match c.core_label() {
+                    Some(n) => format!("{range} ({n})"),
+                    None => range,
+                },
                 cluster: Some(i),
-                pinned: Some(cpus.clone()),
                 cpus,
-            });
-        }
-    }
+            }
+        })
+        .filter(|t| !t.cpus.is_empty())
+        .collect();
+    let mut v = if per_cluster && clusters.len() > 1 {
+        clusters
+    } else {
+        Vec::new()
+    };
     v.push(Target {
         label: "all cores".into(),
         cluster: None,
         cpus: m.cpus.online.clone(),
-        pinned: None,
     });
     v
 }
@@ -277,10 +267,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 let monitor = PhaseMonitor::start(&cfg, &root, interval);
                 let mut c = std::process::Command::new(&words[0]);
                 c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
-                if let Some(cpus) = &t.pinned {
+                if t.cluster.is_some() {
                     eprintln!("== {} on {}", args.suite.name(), t.label);
                     // A replayed fixture machine's CPUs are not this host's: recorded, not pinned.
-                    if root.is_host() && !crate::session::child::pin(&mut c, cpus) {
+                    if root.is_host() && !crate::session::child::pin(&mut c, &t.cpus) {
                         eprintln!("Warning: cannot pin to {}: running unpinned", t.label);
                     }
                 }
@@ -299,8 +289,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                     format!(
                         "{} in a controlled environment: {shown}{}",
                         args.suite.name(),
-                        t.pinned
-                            .as_ref()
+                        t.cluster
                             .map(|_| format!(" (on {})", t.label))
                             .unwrap_or_default()
                     ),

@@ -207,40 +207,17 @@ fn describe(st: std::process::ExitStatus) -> String {
     }
 }
 
-/// Pins the command (and everything it starts) to `cpus`, like `taskset -c`. CPUs this process
-/// may not use are left out; when none is left the command is not pinned (a replayed fixture
-/// machine names CPUs this host does not have).
+/// Pins the command (and everything it starts) to `cpus`, like `taskset -c`
+/// ([`adapters::tool::pin_command`]). CPUs this process may not use are left out; when none is
+/// left the command is not pinned and this says so.
 pub fn pin(cmd: &mut Command, cpus: &[u32]) -> bool {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: cpu_set_t is plain data; sched_getaffinity fills it for this process.
-    let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    let ok = unsafe {
-        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) == 0
-    };
-    // SAFETY: as above; CPU_SET/CPU_ISSET only touch bits of the sets (indexes are checked
-    // against CPU_SETSIZE).
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    let mut any = false;
-    for &c in cpus {
-        let c = c as usize;
-        if ok && c < libc::CPU_SETSIZE as usize && unsafe { libc::CPU_ISSET(c, &allowed) } {
-            unsafe { libc::CPU_SET(c, &mut set) };
-            any = true;
-        }
-    }
-    if !any {
-        return false;
-    }
-    // SAFETY: sched_setaffinity is a plain system call, async-signal-safe between fork and exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    true
+    let allowed = kernels::affinity::allowed_cpus();
+    let usable: Vec<u32> = cpus
+        .iter()
+        .copied()
+        .filter(|c| allowed.contains(c))
+        .collect();
+    !usable.is_empty() && adapters::tool::pin_command(cmd, &usable).is_ok()
 }
 
 #[cfg(test)]

@@ -341,7 +341,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
     }
     let after = crate::session::record::snapshot(&root, &machine);
-    let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
+    let kmsg = probe::runstate::Kmsg::since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }
@@ -393,7 +393,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());
     }
-    let valid = failed.is_none() && crate::session::record::trustworthy(&document.findings);
+    let valid = failed.is_none() && findings::trustworthy(&document.findings);
     Ok(match (signal, &command) {
         (Some(s), Some(_)) => 128 + s,
         _ if valid => 0,

@@ -285,7 +285,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         println!("{:?}: {}", f.severity, f.message);
     }
     args.out.save(&doc)?;
-    Ok(if crate::session::record::trustworthy(&doc.findings) {
+    Ok(if findings::trustworthy(&doc.findings) {
         0
     } else {
         2

@@ -231,7 +231,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     progress.finish();
     let duration_s = t0.elapsed().as_secs_f64();
     let after = crate::session::record::snapshot(&root, &machine);
-    let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
+    let kmsg = probe::runstate::Kmsg::since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }
@@ -275,17 +275,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     // Outputs: the log (summary row last), the document, the store, the terminal.
     let log = log_path(args, root_user);
-    if let Err(e) = append_log(
-        &log,
-        &crate::session::record::log_text(&doc),
-        args.log.is_some(),
-    ) {
+    if let Err(e) = append_log(&log, &textlog::log(&doc), args.log.is_some()) {
         eprintln!("boardbench: {e:#}");
     }
     args.out.save(&doc)?;
-    print!("{}", crate::session::record::terminal_summary(&doc, color));
+    print!("{}", textlog::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
-    Ok(if crate::session::record::trustworthy(&doc.findings) {
+    Ok(if findings::trustworthy(&doc.findings) {
         0
     } else {
         2

@@ -360,7 +360,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
 
     let after = crate::session::record::snapshot(&root, &machine);
-    let kmsg = crate::session::record::kmsg_since(&root, &kmsg_cursor);
+    let kmsg = probe::runstate::Kmsg::since(&root, &kmsg_cursor);
     for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
         eprintln!("boardbench: could not restore {e}");
     }

@@ -1,10 +1,10 @@
-//! The glue between a run and the crates that judge and render it: snapshots and the kernel
-//! message window (probe::runstate), findings (crate `findings`), the log, the summary row and
-//! the terminal summary (crate `textlog`).
+//! What every mode records around its work: the kernel message cursor, before/after snapshots
+//! (probe::runstate), the device name and kernel status, and the result document itself with
+//! its findings (crate `findings`).
 
-use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
+use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use model::machine::MachineInfo;
-use model::run::{KmsgWindow, RunRecord, StateSnapshot};
+use model::run::{RunRecord, StateSnapshot};
 use probe::runstate::{Cursor, Kmsg};
 
 use crate::session::stamp::{self, Stamp};
@@ -16,10 +16,6 @@ pub fn kmsg_cursor(root: &probe::Root, root_user: bool) -> Cursor {
         let _ = Kmsg::write_marker(root, "boardbench: run started");
     }
     c
-}
-
-pub fn kmsg_since(root: &probe::Root, c: &Cursor) -> KmsgWindow {
-    Kmsg::since(root, c)
 }
 
 pub fn snapshot(root: &probe::Root, m: &MachineInfo) -> StateSnapshot {
@@ -41,22 +37,6 @@ pub fn device_name(root: &probe::Root, m: &MachineInfo) -> Option<String> {
                 .map(|h| h.trim().to_string())
                 .filter(|h| !h.is_empty())
         })
-}
-
-pub fn findings(doc: &ResultDocument) -> Vec<Finding> {
-    findings::analyse(doc)
-}
-
-pub fn trustworthy(f: &[Finding]) -> bool {
-    findings::trustworthy(f)
-}
-
-pub fn log_text(doc: &ResultDocument) -> String {
-    textlog::log(doc)
-}
-
-pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
-    textlog::terminal_summary(doc, color)
 }
 
 /// Assembles a mode's result document (run, thermal, graph, env) and computes its findings.
@@ -85,7 +65,7 @@ pub fn document(
     {
         r.kernel = Some(kernel_status(root, machine));
     }
-    doc.findings = findings(&doc);
+    doc.findings = findings::analyse(&doc);
     doc
 }
 

@@ -8,7 +8,6 @@ mod cli;
 mod cmd;
 mod compat;
 mod monitor_view;
-mod restore;
 mod run;
 mod session;
 

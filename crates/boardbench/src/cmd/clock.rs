@@ -18,7 +18,7 @@
 //! The OPP walk (root only): for each policy, the governor is set to `performance`,
 //! `scaling_min_freq` to `cpuinfo_min_freq`, and `scaling_max_freq` to each OPP from the
 //! highest down (`MaxKHz`/`MinKHz` skip OPPs above/below, as in sbc-bench). Every file is
-//! restored through [`crate::restore::Restorer`] after each policy, on Ctrl-C/SIGTERM/SIGHUP
+//! restored through [`tune::Restorer`] after each policy, on Ctrl-C/SIGTERM/SIGHUP
 //! and on panic.
 
 use std::fmt::Write as _;
@@ -30,7 +30,7 @@ use model::machine::{Cluster, Policy};
 use model::measure::clock::{ClockReading, ClockReport};
 
 use crate::cli::Globals;
-use crate::restore::Restorer;
+use tune::Restorer;
 
 /// Deviation from the OPP (percent) beyond which the line shows it.
 pub const DEVIATION_SHOWN_PCT: f64 = 2.5;

@@ -41,11 +41,12 @@ use model::run::{PhaseStatus, RunOptions, RunRecord};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
-use crate::restore::Restorer;
 use crate::session::child::{Echo, Running};
 use crate::session::phase;
 use crate::session::signals;
-use crate::session::{recorder::PhaseMonitor, stamp, tuning};
+use crate::session::{recorder::PhaseMonitor, stamp};
+use tune::Restorer;
+use tune::tuning;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {

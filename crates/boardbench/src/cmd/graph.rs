@@ -31,10 +31,10 @@ use power::PowerSource;
 use power::window::{Recorder, Summary};
 
 use crate::cli::Globals;
-use crate::restore::Restorer;
 use crate::session::recorder::PhaseMonitor;
 use crate::session::stamp;
 use plan::Group;
+use tune::Restorer;
 
 /// Phase kind of one sweep point.
 pub const KIND_POINT: &str = model::run::kind::GRAPH_POINT;

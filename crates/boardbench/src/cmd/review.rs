@@ -34,9 +34,9 @@ use serde_json::json;
 
 use crate::cli::Globals;
 use crate::monitor_view;
-use crate::restore::Restorer;
 use crate::session::child::{self, Echo, Running};
 use crate::session::signals::Held;
+use ::tune::Restorer;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -184,8 +184,8 @@ fn tune_up(
                 w.to
             )),
             // A devfreq device or the ASPM policy may refuse (busy, locked by firmware): the
-            // rest still applies.
-            Err(e) => failed.push(format!("  {}: {e:#}", w.what)),
+            // rest still applies, and nothing was changed that needs restoring.
+            Err(e) => failed.push(format!("  could not change {}: {}", w.what, e.reason)),
         }
     }
     if root.is_host() && !plan.is_empty() {
@@ -205,7 +205,6 @@ fn tune_up(
         }
     }
     if !failed.is_empty() {
-        text.push_str("Could not change:\n");
         for l in &failed {
             text.push_str(l);
             text.push('\n');

@@ -16,10 +16,11 @@ use anyhow::Context;
 use model::run::{RunOptions, RunRecord};
 
 use crate::cli::Globals;
-use crate::restore::Restorer;
 use crate::run::plan::{self, PlanOptions, Profile};
 use crate::run::{self as engine, Env, Settings, phases::Tools, progress::Progress};
-use crate::session::{stamp, tuning};
+use crate::session::stamp;
+use tune::Restorer;
+use tune::tuning;
 
 /// Exit code when the idle gate gave up (unattended).
 pub const EXIT_NEVER_IDLE: i32 = 3;

@@ -33,12 +33,13 @@ use model::run::{PhaseStatus, RunOptions, RunRecord, ToolRun};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
-use crate::restore::Restorer;
 use crate::session::child::{Echo, Running};
 use crate::session::phase;
 use crate::session::signals;
-use crate::session::{stamp, tuning};
+use crate::session::stamp;
 use analysis::{ScoreInterval, Stability};
+use tune::Restorer;
+use tune::tuning;
 
 /// Standard (-t) and long (-T) durations in seconds.
 const STANDARD_S: f64 = 300.0;

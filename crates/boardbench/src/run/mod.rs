@@ -18,9 +18,9 @@ use model::run::{Phase, PhaseStatus, kind};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
-use crate::restore::Restorer;
 use crate::session::{recorder::PhaseMonitor, stamp};
 use plan::{Planned, Profile};
+use tune::Restorer;
 
 /// How the run was asked for, as far as measuring is concerned.
 #[derive(Debug, Clone)]

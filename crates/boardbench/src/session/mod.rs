@@ -1,5 +1,5 @@
 //! What every mode that benchmarks or watches the machine shares: the idle gate, tuning the
-//! governors (through [`crate::restore::Restorer`], so everything is put back), the background
+//! governors (through [`tune::Restorer`], so everything is put back), the background
 //! monitor of a phase, and timestamps people can match with an external power meter.
 //!
 //! Also: Ctrl-C that still lets a mode write its result ([`signals`]) and an external command
@@ -15,7 +15,6 @@ pub mod record;
 pub mod recorder;
 pub mod signals;
 pub mod stamp;
-pub mod tuning;
 
 /// Whether this process runs as root (needed to tune the real machine and read /dev/kmsg).
 pub fn is_root() -> bool {

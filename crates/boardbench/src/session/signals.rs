@@ -1,7 +1,7 @@
 //! Ending a session cleanly on Ctrl-C: the result document is still written, then everything
 //! is restored.
 //!
-//! The [`crate::restore::Restorer`] restores and exits the process on SIGINT/SIGTERM/SIGHUP — at
+//! The [`tune::Restorer`] restores and exits the process on SIGINT/SIGTERM/SIGHUP — at
 //! once, before anything else could be written. So `thermal`, `env` and `review` block those signals in the
 //! main thread *before* any other thread exists (every thread started later, the Restorer's
 //! signal thread included, inherits the mask) and take them synchronously with `sigtimedwait`

@@ -9,7 +9,7 @@
 use model::machine::MachineInfo;
 use model::run::SettingChange;
 
-use crate::restore::Restorer;
+use crate::Restorer;
 
 /// What to change.
 #[derive(Debug, Clone, Default)]

@@ -1,34 +1,61 @@
 //! Leave the system as found: every sysfs value boardbench changes (cpufreq limits and
-//! governors, devfreq governors …) is written through a [`Restorer`], which remembers the first
-//! original content of each file and writes it back
+//! governors, devfreq governors, boost, the PCIe ASPM policy …) is written through a
+//! [`Restorer`], which remembers the first original of each file and writes it back
 //! - when the restorer is dropped (normal end, early return, `?`),
 //! - on SIGINT, SIGTERM or SIGHUP (then the process exits with 128 + signal: 130, 143, 129),
 //! - from the panic hook (before the default hook prints the panic).
 //!
 //! sbc-bench leaves `scaling_min_freq`, MaxKHz caps and devfreq governors changed and applies
-//! policy0's governor to every policy (sbc-bench-behaviour §10.8); this guard restores each file
-//! to exactly what it held. Paths are machine paths mapped through a root, so the same code runs
-//! on a writable fixture tree in tests.
+//! policy0's governor to every policy; this guard restores each file to exactly what it held,
+//! written in the form the kernel accepts ([`crate::sysfs::restore_form`]: the selected word of
+//! an `[a] b c` list). A write the kernel refuses is a [`Refused`] error and is not recorded:
+//! nothing changed, so there is nothing to put back and nothing to fail later.
 //!
 //! Restoring goes backwards (last change first) and makes a second pass for writes the kernel
 //! refused in the first, because cpufreq may reject a `scaling_min_freq` above the current
 //! `scaling_max_freq` (or the other way round) until the partner value is back.
 
-use std::path::PathBuf;
+use std::fmt;
 use std::sync::{Arc, Mutex, Once, Weak};
 
-/// One file changed by boardbench and what it held before.
+use crate::sysfs::{RootFs, Sysfs, restore_form};
+
+/// A change that did not happen: "could not change X to V: reason". The file is untouched and
+/// not recorded, so it is never restored; callers report it once and carry on.
+#[derive(Debug)]
+pub struct Refused {
+    /// Machine path ("/sys/module/pcie_aspm/parameters/policy").
+    pub path: String,
+    /// The value that was to be written.
+    pub value: String,
+    /// Why: the kernel's error, or why the current value could not be put back afterwards.
+    pub reason: String,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "could not change {} to {}: {}",
+            self.path, self.value, self.reason
+        )
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// One file changed by boardbench and what to write to put it back.
 #[derive(Debug, Clone)]
 struct Saved {
     /// Machine path ("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq").
     abs: String,
-    /// Where it is really written (the machine path inside the root).
-    file: PathBuf,
-    original: Vec<u8>,
+    /// The original in the form the kernel accepts, without the newline.
+    original: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Ledger {
+    sysfs: Arc<dyn Sysfs>,
     saved: Vec<Saved>,
 }
 
@@ -40,9 +67,9 @@ impl Ledger {
         for pass in 0..2 {
             let mut failed = Vec::new();
             for s in pending {
-                if let Err(e) = std::fs::write(&s.file, &s.original) {
+                if let Err(e) = self.sysfs.write(&s.abs, &format!("{}\n", s.original)) {
                     if pass == 1 {
-                        errors.push(format!("{}: {e}", s.abs));
+                        errors.push(format!("{} (to {}): {e}", s.abs, s.original));
                     }
                     failed.push(s);
                 }
@@ -116,50 +143,77 @@ fn install_hooks() {
 /// Writes sysfs values and puts the originals back (see the module documentation).
 #[derive(Debug)]
 pub struct Restorer {
-    root: probe::Root,
     ledger: Arc<Mutex<Ledger>>,
 }
 
 impl Restorer {
-    /// A restorer writing through `root`. Installs the signal and panic handlers on first use.
+    /// A restorer writing files under `root`. Installs the signal and panic handlers on first
+    /// use.
     pub fn new(root: &probe::Root) -> Self {
+        Self::with_sysfs(Arc::new(RootFs::new(root)))
+    }
+
+    /// A restorer writing through `sysfs` (tests put a model of the kernel here).
+    pub fn with_sysfs(sysfs: Arc<dyn Sysfs>) -> Self {
         install_hooks();
-        let ledger = Arc::new(Mutex::new(Ledger::default()));
+        let ledger = Arc::new(Mutex::new(Ledger {
+            sysfs,
+            saved: Vec::new(),
+        }));
         let mut all = LEDGERS.lock().unwrap_or_else(|p| p.into_inner());
         all.retain(|w| w.strong_count() > 0);
         all.push(Arc::downgrade(&ledger));
-        Restorer {
-            root: root.clone(),
-            ledger,
-        }
+        Restorer { ledger }
     }
 
-    /// Writes `value` (plus a newline, as `echo` does) to the machine path `abs`, remembering
-    /// the file's content before the first write through this restorer.
-    pub fn write(&self, abs: &str, value: &str) -> anyhow::Result<()> {
-        let file = self.root.path(abs);
+    /// Writes `value` (plus a newline, as `echo` does) to the machine path `abs`. The file's
+    /// original is remembered after the first write that the kernel accepts. A file whose
+    /// current value could not be written back is not changed at all.
+    pub fn write(&self, abs: &str, value: &str) -> Result<(), Refused> {
+        let refused = |reason: String| Refused {
+            path: abs.to_string(),
+            value: value.to_string(),
+            reason,
+        };
         let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
-        if !ledger.saved.iter().any(|s| s.abs == abs) {
-            let original = std::fs::read(&file)
-                .map_err(|e| anyhow::anyhow!("cannot read {abs} before changing it: {e}"))?;
+        let known = ledger.saved.iter().any(|s| s.abs == abs);
+        let original = if known {
+            None
+        } else {
+            let shown = ledger
+                .sysfs
+                .read(abs)
+                .map_err(|e| refused(format!("cannot read it first: {e}")))?;
+            let form = restore_form(&shown)
+                .map_err(|e| refused(format!("its value could not be put back: {e}")))?;
+            Some(form)
+        };
+        ledger
+            .sysfs
+            .write(abs, &format!("{value}\n"))
+            .map_err(|e| refused(e.to_string()))?;
+        if let Some(original) = original {
             ledger.saved.push(Saved {
                 abs: abs.to_string(),
-                file: file.clone(),
                 original,
             });
         }
-        std::fs::write(&file, format!("{value}\n"))
-            .map_err(|e| anyhow::anyhow!("cannot write {value:?} to {abs}: {e}"))
+        Ok(())
+    }
+
+    /// [`Restorer::write`] as a plain callback, for procedures that take a writer (an OPP walk).
+    pub fn setter(&self) -> impl Fn(&str, &str) -> Result<(), Refused> + '_ {
+        move |abs, value| self.write(abs, value)
     }
 
     /// Machine paths changed so far (in order of their first change).
-    #[cfg_attr(not(test), allow(dead_code))]
     pub fn changed(&self) -> Vec<String> {
         let ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
         ledger.saved.iter().map(|s| s.abs.clone()).collect()
     }
 
-    /// Restores now (also done on drop). Returns the paths that could not be restored.
+    /// Restores now (also done on drop). Returns the paths that could not be restored, each
+    /// with the value and the reason.
     pub fn restore(&self) -> Vec<String> {
         let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
         ledger.restore()

@@ -1,9 +1,14 @@
 //! The command line: global options and the subcommands. Each subcommand's own options live in
 //! its module under `cmd/`.
+//!
+//! The global options (`--sysroot`, `--cpuinfo-file`) are accepted everywhere, so scripts may put
+//! them first, but they are only shown in the help of commands that read the machine: in
+//! `import`, `results`, `report`, `schema`, `membw` and `selftest-perf` they change nothing.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::cmd;
 
@@ -11,13 +16,69 @@ use crate::cmd;
 #[command(
     name = "boardbench",
     version,
-    about = "How fast a single-board computer (or any Linux box) really is, and why"
+    about = "How fast a single-board computer (or any Linux box) really is, and why",
+    override_usage = USAGE,
+    after_help = "A link named sbc-bench (or `boardbench` with sbc-bench's switches) behaves like \
+sbc-bench: a bare `sbc-bench` starts the full run, `sbc-bench -h` lists its switches and \
+environment variables."
 )]
 pub struct Cli {
     #[command(flatten)]
     pub globals: Globals,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// No command is required when sbc-bench's switches (or its name) are used.
+const USAGE: &str = "boardbench [OPTIONS] <COMMAND>
+       boardbench [-c] [-s] | -m [SEC] | -r | -R | -k | -t | -T | -g | -G | -P ARGS…   (sbc-bench's switches)
+       sbc-bench [SWITCHES]   (a link to boardbench; no switch: the full run)";
+
+/// Commands where the global options mean nothing (they read no machine).
+const WITHOUT_MACHINE: &[&str] = &[
+    "import",
+    "results",
+    "report",
+    "schema",
+    "membw",
+    "selftest-perf",
+];
+
+impl Cli {
+    /// The command line with the global options hidden where they mean nothing.
+    pub fn command_for_help() -> clap::Command {
+        let mut cmd = Cli::command();
+        // Global options are copied into every subcommand when the command is built; hiding
+        // them afterwards touches only the help, they are still accepted.
+        cmd.build();
+        for name in WITHOUT_MACHINE {
+            cmd = cmd.mut_subcommand(name, hide_globals);
+        }
+        cmd
+    }
+
+    /// Parses `argv` (after [`crate::compat::translate`]); exits with clap's message on errors
+    /// and for `--help`/`--version`.
+    pub fn parse_argv(argv: Vec<OsString>) -> Cli {
+        let matches = Cli::command_for_help().get_matches_from(argv);
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
+/// Hides `--sysroot` and `--cpuinfo-file` in `cmd` and all its subcommands.
+fn hide_globals(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.mut_args(|a| match a.get_id().as_str() {
+        "sysroot" | "cpuinfo_file" => a.hide(true),
+        _ => a,
+    });
+    for n in names {
+        cmd = cmd.mut_subcommand(n, hide_globals);
+    }
+    cmd
 }
 
 /// Options every command understands.
@@ -76,4 +137,68 @@ pub enum Command {
     Env(cmd::env::Args),
     /// Print the JSON Schema of the result document.
     Schema(cmd::schema::Args),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn help(path: &[&str]) -> String {
+        let mut cmd = Cli::command_for_help();
+        let mut sub = &mut cmd;
+        for name in path {
+            sub = sub.find_subcommand_mut(name).unwrap();
+        }
+        sub.render_help().to_string()
+    }
+
+    #[test]
+    fn global_options_show_only_where_they_mean_something() {
+        for name in WITHOUT_MACHINE {
+            let h = help(&[name]);
+            assert!(!h.contains("--sysroot"), "{name}: {h}");
+            assert!(!h.contains("--cpuinfo-file"), "{name}: {h}");
+        }
+        let h = help(&["results", "list"]);
+        assert!(!h.contains("--sysroot"), "{h}");
+        for name in [
+            "info", "monitor", "run", "review", "kernel", "memlat", "sha256",
+        ] {
+            let h = help(&[name]);
+            assert!(h.contains("--sysroot"), "{name}: {h}");
+            assert!(h.contains("--cpuinfo-file"), "{name}: {h}");
+        }
+    }
+
+    #[test]
+    fn hidden_global_options_are_still_accepted() {
+        let cli = Cli::parse_argv(
+            ["boardbench", "--sysroot", "/x", "schema"]
+                .map(OsString::from)
+                .to_vec(),
+        );
+        assert_eq!(
+            cli.globals.sysroot.as_deref(),
+            Some(std::path::Path::new("/x"))
+        );
+        let cli = Cli::parse_argv(
+            ["boardbench", "import", "--cpuinfo-file", "/c", "log.txt"]
+                .map(OsString::from)
+                .to_vec(),
+        );
+        assert!(cli.globals.cpuinfo_file.is_some());
+    }
+
+    #[test]
+    fn the_usage_line_does_not_require_a_command_for_sbc_bench() {
+        let h = help(&[]);
+        let usage: Vec<&str> = h
+            .lines()
+            .skip_while(|l| !l.starts_with("Usage:"))
+            .take(3)
+            .collect();
+        assert!(usage[0].contains("boardbench [OPTIONS] <COMMAND>"), "{h}");
+        assert!(usage[2].contains("sbc-bench [SWITCHES]"), "{h}");
+        assert!(usage[2].contains("no switch: the full run"), "{h}");
+    }
 }

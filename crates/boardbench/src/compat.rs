@@ -15,7 +15,10 @@
 //! | `-t [°C]` / `-T [°C]` | `thermal [--target-temp °C]` / `thermal --long …` |
 //! | `-g [list]` | `graph [--cpus list]` |
 //! | `-G` / `-P args…` | `env --for geekbench` / `env --for phoronix --per-cluster -- args…` |
-//! | `-h` | `--help` |
+//! | `-h` | sbc-bench's own help ([`sbc_bench_help`]) under its name, else `--help` |
+//!
+//! `NOTUNING=yes` is sbc-bench's switch for "leave the governors alone" in every mode; the modes
+//! it reaches here (review, thermal, env) get `--no-tune` (`run` reads the variable itself).
 
 use std::ffi::OsString;
 
@@ -35,9 +38,79 @@ fn is_number(s: &str) -> bool {
     s.parse::<f64>().is_ok()
 }
 
+/// sbc-bench's help, for `sbc-bench -h` (and `--help`) under sbc-bench's name: its switches as
+/// boardbench carries them out, and the environment variables it honours.
+pub fn sbc_bench_help(argv: &[OsString]) -> Option<String> {
+    let prog = argv.first()?;
+    if !invoked_as_sbc_bench(prog) {
+        return None;
+    }
+    let args: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let first = args.get(leading_globals(&args))?;
+    (first == "-h" || first == "--help").then(|| SBC_BENCH_HELP.to_string())
+}
+
+const SBC_BENCH_HELP: &str = "\
+Usage: sbc-bench [-c] [-s [net]] [-g [list]] [-G] [-h] [-j] [-k] [-m [sec]] [-P args…]
+                 [-r [sec]] [-R] [-t [°C]] [-T [°C]]
+
+boardbench, called as sbc-bench. Without a switch: the full benchmark run (idle gate,
+performance governors, clock check, memory bandwidth and latency, OpenSSL, SHA-256, 7-Zip),
+everything restored afterwards; the log is /var/log/sbc-bench.log and its last line is the
+Results.md summary row. Run it as root.
+
+Switches:
+  -c            the full run plus cpuminer (a NEON/SSE/AVX stress test)
+  -s [net]      the full run plus Stockfish (with the installed Stockfish's own net; a net
+                name is ignored); -c and -s may be combined
+  -m [sec]      monitor clocks, load and temperature every sec seconds (default 5)
+  -r [sec]      review mode: settings and bottlenecks, tune, then monitor every sec seconds
+                (default 60) until Ctrl-C, or run $ExecuteCommand under monitoring
+  -j            the same review mode
+  -R            review mode without the slow checks (no measured clocks)
+  -k            kernel version, origin and upstream support status
+  -t [°C]       thermal test; with °C, first wait until the SoC has cooled to it
+  -T [°C]       the long thermal test
+  -g [list]     performance (and per watt) per cluster and cpufreq OPP; list: clusters
+                (default), cores, all, or CPUs like 0,4-5
+  -G            controlled environment for Geekbench (run it, then Ctrl-C)
+  -P args…      controlled environment for phoronix-test-suite batch-run args… (per cluster,
+                then on all cores)
+  -h            this help
+
+Environment variables:
+  MODE=unattended   no questions; when the box does not become idle, give up (exit code 3)
+                    instead of benchmarking a busy box
+  MODE=extensive    the longer run: all-core OpenSSL, 7-Zip per cluster, Stockfish, cpuminer
+  MaxKHz=kHz        cap every cpufreq policy at kHz for the run (restored afterwards); clock
+                    checks and -g skip the OPPs above it
+  MinKHz=kHz        clock checks and -g skip the OPPs below it (-g default: 600000)
+  NOTUNING=yes      leave governors and clock limits as they are (run, -r/-R, -t/-T, -G/-P)
+  CPUINFOFILE=file  read file instead of /proc/cpuinfo (another board's capture)
+  ExecuteCommand=…  review mode: run this shell command under monitoring instead of waiting
+                    for Ctrl-C
+  NO_COLOR=1        no colours
+
+Not offered: -u (update boardbench through your package manager), -M (memory controller
+throttling test), -S (storage check: part of -r), -N (internal).
+
+Exit codes: 0 valid run, 2 completed but not to be trusted, 3 never idle (unattended), 1 error.
+Every boardbench command is available too: boardbench --help.
+";
+
 /// Translates sbc-bench style arguments into boardbench arguments. Anything that does not start
 /// with one of sbc-bench's switches is passed through unchanged.
 pub fn translate(argv: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let no_tuning = std::env::var("NOTUNING").is_ok_and(|v| v == "yes");
+    translate_with(argv, no_tuning)
+}
+
+/// [`translate`] with sbc-bench's `NOTUNING=yes` given.
+fn translate_with(argv: Vec<OsString>, no_tuning: bool) -> Result<Vec<OsString>, String> {
     let prog = argv.first().cloned().unwrap_or_else(|| "boardbench".into());
     let sbc_name = invoked_as_sbc_bench(&prog);
     let args: Vec<String> = argv
@@ -46,21 +119,7 @@ pub fn translate(argv: Vec<OsString>) -> Result<Vec<OsString>, String> {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     // Leading global options stay in front.
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if GLOBALS_WITH_VALUE.contains(&a) {
-            i += 2;
-        } else if GLOBALS_WITH_VALUE
-            .iter()
-            .any(|g| a.starts_with(&format!("{g}=")))
-        {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    let i = i.min(args.len());
+    let i = leading_globals(&args);
     let (globals, rest) = args.split_at(i);
     let out: Vec<String> = match rest.first().map(String::as_str) {
         None if sbc_name => run_args(false, false, true),
@@ -164,10 +223,33 @@ pub fn translate(argv: Vec<OsString>) -> Result<Vec<OsString>, String> {
         }
         _ => return Ok(argv),
     };
+    let mut out = out;
+    if no_tuning && matches!(out[0].as_str(), "review" | "thermal" | "env") {
+        out.insert(1, "--no-tune".into());
+    }
     let mut v = vec![prog];
     v.extend(globals.iter().cloned().map(OsString::from));
     v.extend(out.into_iter().map(OsString::from));
     Ok(v)
+}
+
+/// How many of `args` are leading global options with their values.
+fn leading_globals(args: &[String]) -> usize {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if GLOBALS_WITH_VALUE.contains(&a) {
+            i += 2;
+        } else if GLOBALS_WITH_VALUE
+            .iter()
+            .any(|g| a.starts_with(&format!("{g}=")))
+        {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i.min(args.len())
 }
 
 fn run_args(cpuminer: bool, stockfish: bool, sbc_name: bool) -> Vec<String> {
@@ -216,6 +298,87 @@ mod tests {
 
     fn t(args: &[&str]) -> Result<Vec<String>, String> {
         t_as("boardbench", args)
+    }
+
+    fn argv(prog: &str, args: &[&str]) -> Vec<OsString> {
+        std::iter::once(prog)
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect()
+    }
+
+    #[test]
+    fn sbc_bench_h_is_sbc_benchs_help() {
+        let h = sbc_bench_help(&argv("/usr/local/bin/sbc-bench", &["-h"])).unwrap();
+        assert!(h.starts_with("Usage: sbc-bench [-c]"), "{h}");
+        for switch in [
+            "-c ",
+            "-s [net]",
+            "-m [sec]",
+            "-r [sec]",
+            "-j ",
+            "-R ",
+            "-k ",
+            "-t [°C]",
+            "-T [°C]",
+            "-g [list]",
+            "-G ",
+            "-P args",
+            "-h ",
+        ] {
+            assert!(
+                h.contains(&format!("\n  {switch}")),
+                "{switch} missing:\n{h}"
+            );
+        }
+        for var in [
+            "MODE=unattended",
+            "MODE=extensive",
+            "MaxKHz=",
+            "MinKHz=",
+            "NOTUNING=yes",
+            "CPUINFOFILE=",
+            "ExecuteCommand=",
+        ] {
+            assert!(h.contains(&format!("\n  {var}")), "{var} missing:\n{h}");
+        }
+        assert!(
+            h.contains("Without a switch: the full benchmark run"),
+            "{h}"
+        );
+        // Global options may come first; --help under the name is the same help.
+        assert_eq!(
+            sbc_bench_help(&argv("sbc-bench", &["--sysroot", "/x", "--help"])).as_deref(),
+            Some(h.as_str())
+        );
+        // Under boardbench's name -h is boardbench's help; other sbc-bench switches are no help.
+        assert!(sbc_bench_help(&argv("boardbench", &["-h"])).is_none());
+        assert!(sbc_bench_help(&argv("sbc-bench", &["-m", "-h"])).is_none());
+        assert!(sbc_bench_help(&argv("sbc-bench", &[])).is_none());
+        // Every line fits a 100-column terminal.
+        assert!(h.lines().all(|l| l.chars().count() <= 100), "{h}");
+    }
+
+    #[test]
+    fn notuning_reaches_every_mode_that_tunes() {
+        let tr = |args: &[&str]| -> Vec<String> {
+            translate_with(argv("sbc-bench", args), true)
+                .unwrap()
+                .into_iter()
+                .skip(1)
+                .map(|s| s.into_string().unwrap())
+                .collect()
+        };
+        assert_eq!(
+            tr(&["-r", "30"]),
+            ["review", "--no-tune", "--interval", "30"]
+        );
+        assert_eq!(tr(&["-R"]), ["review", "--no-tune", "--quick"]);
+        assert_eq!(tr(&["-T", "60"])[..2], ["thermal", "--no-tune"]);
+        assert_eq!(tr(&["-G"])[..2], ["env", "--no-tune"]);
+        // run reads NOTUNING itself; monitor and kernel never tune.
+        assert_eq!(tr(&["-c"]), ["run", "--cpuminer", "--as-sbc-bench"]);
+        assert_eq!(tr(&["-m"]), ["monitor"]);
     }
 
     #[test]

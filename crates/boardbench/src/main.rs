@@ -11,10 +11,13 @@ mod monitor_view;
 mod run;
 mod session;
 
-use clap::Parser;
-
 fn main() {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(help) = compat::sbc_bench_help(&argv) {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(help.as_bytes());
+        std::process::exit(0);
+    }
     // sbc-bench's switches (`-m 5`, `-c`, `-k` …) and its name are translated first, so existing
     // users and scripts carry over.
     let argv = match compat::translate(argv) {
@@ -24,7 +27,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let cli = cli::Cli::parse_from(argv);
+    let cli = cli::Cli::parse_argv(argv);
     let code = match cmd::dispatch(&cli) {
         Ok(code) => code,
         Err(e) => {

@@ -137,6 +137,60 @@ pub fn restore_and_record(
     failed
 }
 
+/// A mode's controlled environment in one value: [`Tuning::start`] plans and applies, the
+/// restorer stays available for the mode's own writes (an OPP walk), [`Tuning::finish`]
+/// restores and returns what the result document lists. Dropping it restores too.
+#[derive(Debug)]
+pub struct Tuning {
+    root: probe::Root,
+    restorer: Restorer,
+    applied: Applied,
+    remarks: Vec<String>,
+}
+
+impl Tuning {
+    /// Plans the environment for `m` and applies it through a new restorer on `root`.
+    pub fn start(root: &probe::Root, m: &MachineInfo, o: &TuneOptions) -> Self {
+        let restorer = Restorer::new(root);
+        let plan = plan(m, o);
+        let applied = apply(root, &restorer, &plan);
+        Tuning {
+            root: root.clone(),
+            restorer,
+            applied,
+            remarks: plan.remarks,
+        }
+    }
+
+    /// Writes through the same ledger (restored with everything else).
+    pub fn restorer(&self) -> &Restorer {
+        &self.restorer
+    }
+
+    /// What the plan says the user should know (how a cap is applied, why it cannot be).
+    pub fn remarks(&self) -> &[String] {
+        &self.remarks
+    }
+
+    /// Writes the kernel refused, each "could not change X to V: reason" (not recorded).
+    pub fn refused(&self) -> &[String] {
+        &self.applied.failures
+    }
+
+    /// The planned changes that were made, without `after` yet.
+    pub fn settings(&self) -> &[SettingChange] {
+        &self.applied.settings
+    }
+
+    /// Restores everything now: the changes with the value read back after restoring, and the
+    /// files that could not be restored.
+    pub fn finish(mut self) -> (Vec<SettingChange>, Vec<String>) {
+        let mut settings = std::mem::take(&mut self.applied.settings);
+        let failed = restore_and_record(&self.root, &self.restorer, &mut settings);
+        (settings, failed)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

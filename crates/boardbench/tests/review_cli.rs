@@ -130,6 +130,63 @@ fn monitor_only_with_count_restores_and_execute_command_env_works() {
     assert_restored(&root, "rk3588-nvme");
 }
 
+/// A file the kernel refuses to change (EPERM, as the ASPM policy on a machine whose firmware
+/// owns ASPM): made immutable, so that even root's write fails. Skipped where `chattr` cannot
+/// (not root, a filesystem without the flag).
+#[test]
+fn a_refused_write_is_reported_once_and_the_review_stays_good() {
+    let (_d, root) = writable("rk3588-nvme");
+    let aspm = root.join(ASPM);
+    let immutable = |on: bool| {
+        Command::new("chattr")
+            .arg(if on { "+i" } else { "-i" })
+            .arg(&aspm)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !immutable(true) || std::fs::OpenOptions::new().write(true).open(&aspm).is_ok() {
+        immutable(false);
+        eprintln!("skipped: cannot make a file refuse writes here");
+        return;
+    }
+    let out = review(&root)
+        .args(["--quick", "--count", "1", "--interval", "0.2"])
+        .output()
+        .unwrap();
+    immutable(false);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let refusals: Vec<&str> = stdout
+        .lines()
+        .chain(stderr.lines())
+        .filter(|l| l.contains("could not change") || l.contains("could not restore"))
+        .collect();
+    assert_eq!(
+        refusals,
+        ["  could not change PCIe ASPM policy: Operation not permitted (os error 1)"],
+        "{stdout}{stderr}"
+    );
+    // The five other settings were changed and put back; the refused one never counted and was
+    // never written again.
+    assert!(
+        stdout.contains("Restored 5 setting(s) to their original values."),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read(&aspm).unwrap(),
+        std::fs::read(fixture("rk3588-nvme").join(ASPM)).unwrap()
+    );
+    for f in CHANGED.iter().filter(|f| **f != ASPM) {
+        assert_eq!(
+            std::fs::read(root.join(f)).unwrap(),
+            std::fs::read(fixture("rk3588-nvme").join(f)).unwrap(),
+            "{f} not restored"
+        );
+    }
+}
+
 #[test]
 fn a_failing_command_exits_2_and_still_restores() {
     let (_d, root) = writable("rk3588-nvme");

@@ -219,7 +219,13 @@ fn translate_with(argv: Vec<OsString>, no_tuning: bool) -> Result<Vec<OsString>,
             && rest[0].starts_with('-')
             && !rest[0].starts_with("--") =>
         {
-            return Err(format!("sbc-bench: unknown switch {} (see -h)", rest[0]));
+            // As sbc-bench: the usage with the error, exit 1.
+            let usage: Vec<&str> = SBC_BENCH_HELP.lines().take(2).collect();
+            return Err(format!(
+                "sbc-bench: unknown switch {} (see -h)\n{}",
+                rest[0],
+                usage.join("\n")
+            ));
         }
         _ => return Ok(argv),
     };
@@ -427,11 +433,9 @@ mod tests {
             t_as("sbc-bench.sh", &["-m", "3"]).unwrap(),
             ["monitor", "--interval", "3"]
         );
-        assert!(
-            t_as("sbc-bench", &["-x"])
-                .unwrap_err()
-                .contains("unknown switch")
-        );
+        let e = t_as("sbc-bench", &["-x"]).unwrap_err();
+        assert!(e.contains("unknown switch -x"), "{e}");
+        assert!(e.contains("\nUsage: sbc-bench [-c]"), "{e}");
         // no arguments as boardbench: clap shows the help
         assert!(t(&[]).unwrap().is_empty());
     }

@@ -55,10 +55,26 @@ fn legacy_policies(root: &Root, notes: &mut Notes) -> Vec<Policy> {
     v
 }
 
+/// Highest clock believed (100 GHz). Above it a value is a driver's error code or an unset
+/// field (18446744073709551615 = -1 as u64), shown as invalid rather than as some clock.
+pub const MAX_PLAUSIBLE_KHZ: u64 = 100_000_000;
+
+/// Reads a cpufreq frequency (kHz); a value beyond [`MAX_PLAUSIBLE_KHZ`] is absent with a note.
+pub fn read_khz(root: &Root, abs: &str) -> Result<u64, crate::Absent> {
+    let khz = root.read_u64(abs)?;
+    if khz > MAX_PLAUSIBLE_KHZ {
+        return Err(crate::Absent {
+            path: abs.to_string(),
+            reason: format!("invalid clock: {khz} kHz"),
+        });
+    }
+    Ok(khz)
+}
+
 /// Reads one policy directory.
 pub fn read_policy(root: &Root, notes: &mut Notes, base: &str, number: u32) -> Policy {
     let f = |name: &str| format!("{base}/{name}");
-    let num = |notes: &mut Notes, name: &str| notes.keep_optional(root.read_u64(&f(name)));
+    let num = |notes: &mut Notes, name: &str| notes.keep_optional(read_khz(root, &f(name)));
     let cpuinfo_min_khz = num(notes, "cpuinfo_min_freq");
     let cpuinfo_max_khz = num(notes, "cpuinfo_max_freq");
     let scaling_min_khz = num(notes, "scaling_min_freq");

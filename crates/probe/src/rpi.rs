@@ -68,11 +68,13 @@ impl CommandRunner for FixtureRunner {
     fn run(&mut self, args: &[&str]) -> Result<String, String> {
         // The message names the file relative to the root, so it is the same on every host.
         let name = format!("{}.txt", args.join(" "));
-        std::fs::read(self.dir.join(&name))
+        crate::bounded_read::read_whole(&self.dir.join(&name), crate::bounded_read::Kind::Text)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => format!("no recording {FIXTURE_DIR}/{name}"),
-                _ => format!("recording {FIXTURE_DIR}/{name}: {e}"),
+            .map_err(|e| match e {
+                crate::bounded_read::ReadError::Missing => {
+                    format!("no recording {FIXTURE_DIR}/{name}")
+                }
+                e => format!("recording {FIXTURE_DIR}/{name}: {e}"),
             })
     }
 }

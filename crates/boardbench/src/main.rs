@@ -8,6 +8,7 @@ mod cli;
 mod cmd;
 mod compat;
 mod monitor_view;
+mod output;
 mod restore;
 mod run;
 mod session;
@@ -25,13 +26,15 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let cli = cli::Cli::parse_from(argv);
-    let code = match cmd::dispatch(&cli) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("boardbench: {e:#}");
-            1
-        }
+    let cli = match cli::Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        // Help, version and usage errors, under the same output rule as the commands.
+        Err(e) => std::process::exit(output::run(|| {
+            e.print()?;
+            Ok(e.exit_code())
+        })),
     };
+    // Errors, a closed pipe and a full disk: one rule for every command (output.rs).
+    let code = output::run(|| cmd::dispatch(&cli));
     std::process::exit(code);
 }

@@ -64,10 +64,12 @@ pub fn run(command: impl FnOnce() -> anyhow::Result<i32>) -> i32 {
 /// The exit code for a command's error, printing it unless it is a closed pipe.
 fn from_error(e: &anyhow::Error) -> i32 {
     // Write errors arrive as io::Error, or inside serde_json's error (`to_writer`).
-    let io_kind = e.chain().find_map(|c| match c.downcast_ref::<std::io::Error>() {
-        Some(io) => Some(io.kind()),
-        None => c.downcast_ref::<serde_json::Error>()?.io_error_kind(),
-    });
+    let io_kind = e
+        .chain()
+        .find_map(|c| match c.downcast_ref::<std::io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => c.downcast_ref::<serde_json::Error>()?.io_error_kind(),
+        });
     if io_kind == Some(std::io::ErrorKind::BrokenPipe) {
         return CLOSED_PIPE;
     }

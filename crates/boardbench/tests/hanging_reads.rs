@@ -124,6 +124,29 @@ fn dev_zero_as_the_cpuinfo_file_is_refused_by_name() {
 }
 
 #[test]
+fn an_unset_cpufreq_value_is_shown_invalid_not_as_a_clock() {
+    let d = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3399", d.path());
+    let p = root.join("sys/devices/system/cpu/cpufreq/policy0");
+    for f in ["cpuinfo_max_freq", "scaling_max_freq"] {
+        std::fs::write(p.join(f), "18446744073709551615\n").unwrap();
+    }
+    std::fs::write(
+        p.join("scaling_available_frequencies"),
+        "408000 600000 18446744073709551615\n",
+    )
+    .unwrap();
+    let o = run_bounded(boardbench().arg("--sysroot").arg(&root).arg("info"), "info");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        text.contains("scaling_max_freq: invalid clock: 18446744073709551615 kHz"),
+        "{text}"
+    );
+    assert!(!text.contains(" 0 MHz"), "{text}");
+}
+
+#[test]
 fn monitor_samples_past_fifos_and_ends_promptly_on_signals() {
     let d = tempfile::tempdir().unwrap();
     let root = root_with_fifos(d.path());

@@ -71,6 +71,17 @@ pub fn read_khz(root: &Root, abs: &str) -> Result<u64, crate::Absent> {
     Ok(khz)
 }
 
+/// Removes clocks beyond [`MAX_PLAUSIBLE_KHZ`] from a list read from `abs`, with a note.
+fn drop_invalid_khz(notes: &mut Notes, abs: &str, list: &mut Vec<u64>) {
+    if let Some(&bad) = list.iter().find(|&&k| k > MAX_PLAUSIBLE_KHZ) {
+        notes.push(crate::Absent {
+            path: abs.to_string(),
+            reason: format!("invalid clock: {bad} kHz (left out)"),
+        });
+        list.retain(|&k| k <= MAX_PLAUSIBLE_KHZ);
+    }
+}
+
 /// Reads one policy directory.
 pub fn read_policy(root: &Root, notes: &mut Notes, base: &str, number: u32) -> Policy {
     let f = |name: &str| format!("{base}/{name}");
@@ -112,11 +123,18 @@ pub fn read_policy(root: &Root, notes: &mut Notes, base: &str, number: u32) -> P
         };
         (mm, src)
     };
+    let list_file = match opp_source {
+        OppSource::Available => "scaling_available_frequencies",
+        OppSource::TimeInState => "stats/time_in_state",
+        _ => "cpuinfo_min_freq",
+    };
+    drop_invalid_khz(notes, &f(list_file), &mut frequencies_khz);
     frequencies_khz.sort_unstable();
     frequencies_khz.dedup();
     let mut boost_khz = notes
         .keep_optional(root.read_u64_list(&f("scaling_boost_frequencies")))
         .unwrap_or_default();
+    drop_invalid_khz(notes, &f("scaling_boost_frequencies"), &mut boost_khz);
     boost_khz.sort_unstable();
     boost_khz.dedup();
 

@@ -83,4 +83,34 @@ fn an_unset_cpufreq_value_is_invalid_not_zero() {
     std::fs::write(dir.path().join("sys/v/max"), "18446744073709551615\n").unwrap();
     let e = cpufreq::read_khz(&Root::new(dir.path()), "/sys/v/max").unwrap_err();
     assert_eq!(e.reason, "invalid clock: 18446744073709551615 kHz");
+    // In a policy: the limits are absent, the list keeps its real clocks, and notes say why.
+    let p = dir.path().join("sys/p");
+    std::fs::create_dir_all(&p).unwrap();
+    for (f, v) in [
+        ("related_cpus", "0-3"),
+        ("cpuinfo_min_freq", "408000"),
+        ("cpuinfo_max_freq", "18446744073709551615"),
+        ("scaling_max_freq", "18446744073709551615"),
+        (
+            "scaling_available_frequencies",
+            "408000 1416000 18446744073709551615",
+        ),
+    ] {
+        std::fs::write(p.join(f), format!("{v}\n")).unwrap();
+    }
+    let mut notes = probe::Notes::default();
+    let pol = cpufreq::read_policy(&Root::new(dir.path()), &mut notes, "/sys/p", 0);
+    assert_eq!(pol.cpuinfo_max_khz, None);
+    assert_eq!(pol.scaling_max_khz, None);
+    assert_eq!(pol.frequencies_khz, [408_000, 1_416_000]);
+    let text: Vec<String> = notes.0.iter().map(|a| a.to_string()).collect();
+    assert!(
+        text.contains(&"/sys/p/cpuinfo_max_freq: invalid clock: 18446744073709551615 kHz".into()),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|t| t.starts_with("/sys/p/scaling_available_frequencies: invalid clock")),
+        "{text:?}"
+    );
 }

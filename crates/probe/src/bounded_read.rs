@@ -232,7 +232,30 @@ fn pool() -> std::sync::MutexGuard<'static, Pool> {
         .unwrap_or_else(|p| p.into_inner())
 }
 
+/// Starts a reader thread with every signal blocked (set while it is created, so it never has
+/// them open even for a moment): signals go to the command's own threads, never to a reader.
+/// Commands that take SIGINT/SIGTERM synchronously (`sigtimedwait` with the signals blocked
+/// in the main thread) rely on no other thread accepting them, and a reader may well be
+/// started before they block them.
 fn spawn_worker() -> Option<Sender<Job>> {
+    // SAFETY: sigset_t is plain data set up by sigfillset; pthread_sigmask changes only this
+    // thread's mask, and the old mask is put back right after the spawn.
+    let old = unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &all, &mut old);
+        old
+    };
+    let worker = spawn_worker_thread();
+    // SAFETY: restores the mask saved above.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    }
+    worker
+}
+
+fn spawn_worker_thread() -> Option<Sender<Job>> {
     let (tx, rx) = mpsc::channel::<Job>();
     std::thread::Builder::new()
         .name("probe-read".into())
@@ -327,6 +350,24 @@ pub fn with_timeout<T: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reader_threads_block_every_signal() {
+        let (tx, rx) = mpsc::channel();
+        with_timeout(Path::new("/test/mask"), READ_TIMEOUT, move || {
+            // SAFETY: reads this thread's mask into a zeroed set.
+            let blocked = unsafe {
+                let mut cur: libc::sigset_t = std::mem::zeroed();
+                libc::pthread_sigmask(libc::SIG_BLOCK, std::ptr::null(), &mut cur);
+                [libc::SIGINT, libc::SIGTERM, libc::SIGHUP]
+                    .iter()
+                    .all(|&s| libc::sigismember(&cur, s) == 1)
+            };
+            tx.send(blocked).unwrap();
+        })
+        .unwrap();
+        assert!(rx.recv().unwrap());
+    }
 
     #[test]
     fn a_hung_read_times_out_is_not_retried_and_its_thread_ends() {

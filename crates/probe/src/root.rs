@@ -108,8 +108,8 @@ impl Root {
         }
     }
 
-    /// The path named in notes: the user's cpuinfo file when /proc/cpuinfo is redirected.
-    fn shown(&self, abs: &str) -> String {
+    /// The path to name in notes: the user's cpuinfo file when /proc/cpuinfo is redirected.
+    pub fn shown(&self, abs: &str) -> String {
         match &self.cpuinfo_file {
             Some(f) if abs == "/proc/cpuinfo" => f.display().to_string(),
             _ => abs.to_string(),
@@ -437,6 +437,14 @@ mod tests {
         let r = Root::new("/nonexistent-root").with_cpuinfo_file(Some("/nonexistent".into()));
         let e = r.read("/proc/cpuinfo").unwrap_err();
         assert_eq!(e.to_string(), "/nonexistent: missing");
+        // A file of the user's without processors: the note names it too.
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("capture.txt");
+        std::fs::write(&f, "Hardware : x\n").unwrap();
+        let r = Root::new(d.path()).with_cpuinfo_file(Some(f.clone()));
+        let mut notes = Notes::default();
+        crate::cpuinfo::read(&r, &mut notes);
+        assert_eq!(notes.0[0].path, f.display().to_string());
     }
 
     #[test]

@@ -46,11 +46,19 @@ fn every_recorded_output_goes_through_every_parser() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // PROPTEST_CASES (default 256) sets the number of cases: scripts/test raises it.
+    #![proptest_config(ProptestConfig::default())]
 
     #[test]
     fn arbitrary_text(text in any::<String>()) {
         run_all_parsers(&text);
+    }
+
+    /// Tool output as bytes (a tool may print anything, including invalid UTF-8, which the
+    /// runner replaces): the fuzz target for every tool-output parser.
+    #[test]
+    fn arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        run_all_parsers(&String::from_utf8_lossy(&bytes));
     }
 
     #[test]

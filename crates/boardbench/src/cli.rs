@@ -59,9 +59,9 @@ impl Cli {
 
     /// Parses `argv` (after [`crate::compat::translate`]); exits with clap's message on errors
     /// and for `--help`/`--version`.
-    pub fn parse_argv(argv: Vec<OsString>) -> Cli {
-        let matches = Cli::command_for_help().get_matches_from(argv);
-        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    pub fn try_parse_argv(argv: Vec<OsString>) -> Result<Cli, clap::Error> {
+        let matches = Cli::command_for_help().try_get_matches_from(argv)?;
+        Cli::from_arg_matches(&matches)
     }
 }
 
@@ -172,20 +172,22 @@ mod tests {
 
     #[test]
     fn hidden_global_options_are_still_accepted() {
-        let cli = Cli::parse_argv(
+        let cli = Cli::try_parse_argv(
             ["boardbench", "--sysroot", "/x", "schema"]
                 .map(OsString::from)
                 .to_vec(),
-        );
+        )
+        .unwrap();
         assert_eq!(
             cli.globals.sysroot.as_deref(),
             Some(std::path::Path::new("/x"))
         );
-        let cli = Cli::parse_argv(
+        let cli = Cli::try_parse_argv(
             ["boardbench", "import", "--cpuinfo-file", "/c", "log.txt"]
                 .map(OsString::from)
                 .to_vec(),
-        );
+        )
+        .unwrap();
         assert!(cli.globals.cpuinfo_file.is_some());
     }
 

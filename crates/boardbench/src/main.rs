@@ -8,15 +8,18 @@ mod cli;
 mod cmd;
 mod compat;
 mod monitor_view;
+mod output;
 mod run;
 mod session;
 
 fn main() {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(help) = compat::sbc_bench_help(&argv) {
-        use std::io::Write;
-        let _ = std::io::stdout().write_all(help.as_bytes());
-        std::process::exit(0);
+        std::process::exit(output::run(|| {
+            use std::io::Write;
+            std::io::stdout().write_all(help.as_bytes())?;
+            Ok(0)
+        }));
     }
     // sbc-bench's switches (`-m 5`, `-c`, `-k` …) and its name are translated first, so existing
     // users and scripts carry over.
@@ -27,13 +30,15 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let cli = cli::Cli::parse_argv(argv);
-    let code = match cmd::dispatch(&cli) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("boardbench: {e:#}");
-            1
-        }
+    let cli = match cli::Cli::try_parse_argv(argv) {
+        Ok(cli) => cli,
+        // Help, version and usage errors, under the same output rule as the commands.
+        Err(e) => std::process::exit(output::run(|| {
+            e.print()?;
+            Ok(e.exit_code())
+        })),
     };
+    // Errors, a closed pipe and a full disk: one rule for every command (output.rs).
+    let code = output::run(|| cmd::dispatch(&cli));
     std::process::exit(code);
 }

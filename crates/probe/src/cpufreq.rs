@@ -55,10 +55,37 @@ fn legacy_policies(root: &Root, notes: &mut Notes) -> Vec<Policy> {
     v
 }
 
+/// Highest clock believed (100 GHz). Above it a value is a driver's error code or an unset
+/// field (18446744073709551615 = -1 as u64), shown as invalid rather than as some clock.
+pub const MAX_PLAUSIBLE_KHZ: u64 = 100_000_000;
+
+/// Reads a cpufreq frequency (kHz); a value beyond [`MAX_PLAUSIBLE_KHZ`] is absent with a note.
+pub fn read_khz(root: &Root, abs: &str) -> Result<u64, crate::Absent> {
+    let khz = root.read_u64(abs)?;
+    if khz > MAX_PLAUSIBLE_KHZ {
+        return Err(crate::Absent {
+            path: abs.to_string(),
+            reason: format!("invalid clock: {khz} kHz"),
+        });
+    }
+    Ok(khz)
+}
+
+/// Removes clocks beyond [`MAX_PLAUSIBLE_KHZ`] from a list read from `abs`, with a note.
+fn drop_invalid_khz(notes: &mut Notes, abs: &str, list: &mut Vec<u64>) {
+    if let Some(&bad) = list.iter().find(|&&k| k > MAX_PLAUSIBLE_KHZ) {
+        notes.push(crate::Absent {
+            path: abs.to_string(),
+            reason: format!("invalid clock: {bad} kHz (left out)"),
+        });
+        list.retain(|&k| k <= MAX_PLAUSIBLE_KHZ);
+    }
+}
+
 /// Reads one policy directory.
 pub fn read_policy(root: &Root, notes: &mut Notes, base: &str, number: u32) -> Policy {
     let f = |name: &str| format!("{base}/{name}");
-    let num = |notes: &mut Notes, name: &str| notes.keep_optional(root.read_u64(&f(name)));
+    let num = |notes: &mut Notes, name: &str| notes.keep_optional(read_khz(root, &f(name)));
     let cpuinfo_min_khz = num(notes, "cpuinfo_min_freq");
     let cpuinfo_max_khz = num(notes, "cpuinfo_max_freq");
     let scaling_min_khz = num(notes, "scaling_min_freq");
@@ -96,11 +123,18 @@ pub fn read_policy(root: &Root, notes: &mut Notes, base: &str, number: u32) -> P
         };
         (mm, src)
     };
+    let list_file = match opp_source {
+        OppSource::Available => "scaling_available_frequencies",
+        OppSource::TimeInState => "stats/time_in_state",
+        _ => "cpuinfo_min_freq",
+    };
+    drop_invalid_khz(notes, &f(list_file), &mut frequencies_khz);
     frequencies_khz.sort_unstable();
     frequencies_khz.dedup();
     let mut boost_khz = notes
         .keep_optional(root.read_u64_list(&f("scaling_boost_frequencies")))
         .unwrap_or_default();
+    drop_invalid_khz(notes, &f("scaling_boost_frequencies"), &mut boost_khz);
     boost_khz.sort_unstable();
     boost_khz.dedup();
 

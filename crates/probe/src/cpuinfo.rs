@@ -195,7 +195,7 @@ pub fn read(root: &crate::Root, notes: &mut crate::Notes) -> CpuInfo {
     let info = parse(&text);
     if info.processors.is_empty() {
         notes.push(crate::Absent {
-            path: "/proc/cpuinfo".into(),
+            path: root.shown("/proc/cpuinfo"),
             reason: "no `processor : N` entries".into(),
         });
     }

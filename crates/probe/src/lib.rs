@@ -5,6 +5,7 @@
 //! value that cannot be read is absent, and the reason is kept in [`Notes`].
 
 pub mod arm_parts;
+pub mod bounded_read;
 pub mod cpuinfo;
 pub mod monitor;
 pub mod root;

@@ -10,7 +10,6 @@
 //! The sampler takes a baseline reading of /proc/stat when it starts, so the first sample's CPU
 //! states cover a real interval (sbc-bench's first line is an average since boot).
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -286,24 +285,12 @@ impl Sampler {
 }
 
 /// Reads the beginning of a file (up to the buffer's size) into `buf`; `None` on any error.
-/// One open and normally one read: /proc and sysfs files produce their text on open.
+/// Through the probe's bounded reader: a FIFO or a hung sysfs read cannot stall the monitor
+/// (and Ctrl-C is not held up by one). /proc/stat's aggregate line is in the first page.
 fn read_into<'a>(path: &std::path::Path, buf: &'a mut [u8]) -> Option<&'a [u8]> {
-    let mut f = std::fs::File::open(path).ok()?;
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => {
-                n += k;
-                // /proc/stat: the aggregate line is all we need.
-                if buf[..n].contains(&b'\n') {
-                    break;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
+    let bytes = crate::bounded_read::read_head(path, buf.len()).ok()?;
+    let n = bytes.len();
+    buf[..n].copy_from_slice(&bytes);
     Some(&buf[..n])
 }
 
@@ -314,7 +301,10 @@ fn trimmed_str(text: &[u8]) -> Option<&str> {
 }
 
 fn parse_khz(text: &[u8]) -> Option<u64> {
-    trimmed_str(text)?.parse().ok().filter(|&k| k > 0)
+    trimmed_str(text)?
+        .parse()
+        .ok()
+        .filter(|&k| k > 0 && k <= crate::cpufreq::MAX_PLAUSIBLE_KHZ)
 }
 
 fn khz_to_mhz(khz: u64) -> u32 {

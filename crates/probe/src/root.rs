@@ -1,6 +1,13 @@
 //! The root directory every reader goes through.
+//!
+//! A [`Root`] maps machine paths ("/sys/…") into a directory (`/` live, a fixture tree in
+//! tests) and reads them through [`crate::bounded_read`]: regular files only, a size limit per
+//! kind of file, a time limit per read. Absent values keep the path *the user would recognise*
+//! (their cpuinfo file rather than /proc/cpuinfo) and why.
 
 use std::path::{Path, PathBuf};
+
+use crate::bounded_read::{self, Kind, ReadError};
 
 /// A filesystem root to read the machine from: `/` on the live system, a fixture tree in tests.
 #[derive(Debug, Clone)]
@@ -101,17 +108,41 @@ impl Root {
         }
     }
 
-    /// Reads a whole file as text (invalid UTF-8 is replaced, never an error).
-    pub fn read(&self, abs: &str) -> Result<String, Absent> {
-        match std::fs::read(self.path(abs)) {
-            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) => Err(Self::absent(abs, io_reason(&e))),
+    /// The path to name in notes: the user's cpuinfo file when /proc/cpuinfo is redirected.
+    pub fn shown(&self, abs: &str) -> String {
+        match &self.cpuinfo_file {
+            Some(f) if abs == "/proc/cpuinfo" => f.display().to_string(),
+            _ => abs.to_string(),
         }
+    }
+
+    fn failed(&self, abs: &str, e: ReadError) -> Absent {
+        Absent {
+            path: self.shown(abs),
+            reason: e.to_string(),
+        }
+    }
+
+    /// Reads a whole file as bytes, within the size limit of its kind ([`Kind::of`]).
+    pub fn read_bytes(&self, abs: &str) -> Result<Vec<u8>, Absent> {
+        self.read_kind(abs, Kind::of(abs))
+    }
+
+    fn read_kind(&self, abs: &str, kind: Kind) -> Result<Vec<u8>, Absent> {
+        bounded_read::read_whole(&self.path(abs), kind).map_err(|e| self.failed(abs, e))
+    }
+
+    /// Reads a whole file as text (invalid UTF-8 is replaced, never an error), within the size
+    /// limit of its kind.
+    pub fn read(&self, abs: &str) -> Result<String, Absent> {
+        let bytes = self.read_bytes(abs)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     /// Reads a one-value sysfs file, trimmed; an empty file is absent.
     pub fn read_value(&self, abs: &str) -> Result<String, Absent> {
-        let s = self.read(abs)?;
+        let bytes = self.read_kind(abs, Kind::Value)?;
+        let s = String::from_utf8_lossy(&bytes);
         let t = s.trim().trim_end_matches('\0').trim();
         if t.is_empty() {
             return Err(Self::absent(abs, "empty"));
@@ -217,20 +248,13 @@ impl Root {
     /// Reads at most `n` bytes from the start of a file, following links inside the root
     /// (ELF headers of /bin/sh).
     pub fn read_head(&self, abs: &str, n: usize) -> Result<Vec<u8>, Absent> {
-        use std::io::Read;
         let real = self.resolve(abs)?;
-        let f =
-            std::fs::File::open(self.path(&real)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
-        let mut buf = Vec::with_capacity(n);
-        f.take(n as u64)
-            .read_to_end(&mut buf)
-            .map_err(|e| Self::absent(abs, io_reason(&e)))?;
-        Ok(buf)
+        bounded_read::read_head(&self.path(&real), n).map_err(|e| self.failed(abs, e))
     }
 
     /// Reads a device-tree string property: NUL-separated strings (e.g. `compatible`).
     pub fn read_dt_strings(&self, abs: &str) -> Result<Vec<String>, Absent> {
-        let bytes = std::fs::read(self.path(abs)).map_err(|e| Self::absent(abs, io_reason(&e)))?;
+        let bytes = self.read_kind(abs, Kind::DeviceTree)?;
         let v: Vec<String> = bytes
             .split(|&b| b == 0)
             .filter(|s| !s.is_empty())
@@ -357,6 +381,70 @@ mod tests {
         );
         assert_eq!(r.read_value("/sys/x/empty").unwrap_err().reason, "empty");
         assert_eq!(r.read("/sys/x/none").unwrap_err().reason, "missing");
+    }
+
+    #[test]
+    fn refuses_fifos_and_devices_without_hanging() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("proc")).unwrap();
+        let fifo = d.path().join("proc/loadavg");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let r = Root::new(d.path());
+        let t0 = std::time::Instant::now();
+        let e = r.read("/proc/loadavg").unwrap_err();
+        assert_eq!(e.path, "/proc/loadavg");
+        assert_eq!(e.reason, "not a regular file (a FIFO)");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(1));
+        // The user's cpuinfo file is /dev/zero: refused, named, nothing allocated.
+        let z = Root::new(d.path()).with_cpuinfo_file(Some("/dev/zero".into()));
+        let e = z.read("/proc/cpuinfo").unwrap_err();
+        assert_eq!(e.path, "/dev/zero");
+        assert_eq!(e.reason, "not a regular file (a character device)");
+    }
+
+    #[test]
+    fn size_limits_per_kind_name_the_limit() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("sys/x")).unwrap();
+        // A sparse 40 MiB file: over every limit, cheap to create.
+        let big = std::fs::File::create(d.path().join("sys/x/big")).unwrap();
+        big.set_len(40 << 20).unwrap();
+        std::fs::write(d.path().join("sys/x/page"), vec![b'1'; 70 << 10]).unwrap();
+        let r = Root::new(d.path()).with_cpuinfo_file(Some(d.path().join("sys/x/big")));
+        let e = r.read("/proc/cpuinfo").unwrap_err();
+        assert!(e.path.ends_with("sys/x/big"), "{e}");
+        assert_eq!(
+            e.reason,
+            "larger than 32 MiB (the limit for a cpuinfo file)"
+        );
+        assert_eq!(
+            r.read_value("/sys/x/page").unwrap_err().reason,
+            "larger than 64 KiB (the limit for a sysfs value)"
+        );
+        // The same file as a whole sysfs file is within 1 MiB.
+        assert_eq!(r.read("/sys/x/page").unwrap().len(), 70 << 10);
+        assert_eq!(
+            r.read("/sys/x/big").unwrap_err().reason,
+            "larger than 1 MiB (the limit for a sysfs file)"
+        );
+        assert_eq!(r.read_head("/sys/x/big", 4).unwrap(), vec![0; 4]);
+    }
+
+    #[test]
+    fn a_missing_cpuinfo_file_is_named_as_given() {
+        let r = Root::new("/nonexistent-root").with_cpuinfo_file(Some("/nonexistent".into()));
+        let e = r.read("/proc/cpuinfo").unwrap_err();
+        assert_eq!(e.to_string(), "/nonexistent: missing");
+        // A file of the user's without processors: the note names it too.
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("capture.txt");
+        std::fs::write(&f, "Hardware : x\n").unwrap();
+        let r = Root::new(d.path()).with_cpuinfo_file(Some(f.clone()));
+        let mut notes = Notes::default();
+        crate::cpuinfo::read(&r, &mut notes);
+        assert_eq!(notes.0[0].path, f.display().to_string());
     }
 
     #[test]

@@ -32,7 +32,7 @@ impl CommandRunner for SystemRunner {
         let candidates = ["vcgencmd", "/usr/bin/vcgencmd", "/opt/vc/bin/vcgencmd"];
         let mut last = String::from("vcgencmd not found");
         for c in candidates {
-            match std::process::Command::new(c).args(args).output() {
+            match run_bounded(c, args) {
                 Ok(o) if o.status.success() => {
                     return Ok(String::from_utf8_lossy(&o.stdout).into_owned());
                 }
@@ -43,11 +43,44 @@ impl CommandRunner for SystemRunner {
                         String::from_utf8_lossy(&o.stderr).trim()
                     ));
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                    return Err(format!("vcgencmd {}: {e}", args.join(" ")));
+                }
                 Err(e) => last = format!("{c}: {e}"),
             }
         }
         Err(last)
     }
+}
+
+/// Runs a firmware query with the probe's read timeout: vcgencmd waits on the firmware's
+/// mailbox, which can stop answering; the monitor must go on (and end on Ctrl-C) regardless.
+/// The outputs are a line or two, far below a pipe's buffer, so reading them after the exit
+/// cannot block the child.
+fn run_bounded(program: &str, args: &[&str]) -> std::io::Result<std::process::Output> {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let deadline = std::time::Instant::now() + crate::bounded_read::READ_TIMEOUT;
+    while child.try_wait()?.is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "no answer within {} s",
+                    crate::bounded_read::READ_TIMEOUT.as_secs()
+                ),
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.wait_with_output()
 }
 
 /// Recorded outputs in a fixture tree.
@@ -68,11 +101,13 @@ impl CommandRunner for FixtureRunner {
     fn run(&mut self, args: &[&str]) -> Result<String, String> {
         // The message names the file relative to the root, so it is the same on every host.
         let name = format!("{}.txt", args.join(" "));
-        std::fs::read(self.dir.join(&name))
+        crate::bounded_read::read_whole(&self.dir.join(&name), crate::bounded_read::Kind::Text)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => format!("no recording {FIXTURE_DIR}/{name}"),
-                _ => format!("recording {FIXTURE_DIR}/{name}: {e}"),
+            .map_err(|e| match e {
+                crate::bounded_read::ReadError::Missing => {
+                    format!("no recording {FIXTURE_DIR}/{name}")
+                }
+                e => format!("recording {FIXTURE_DIR}/{name}: {e}"),
             })
     }
 }
@@ -212,4 +247,17 @@ pub fn throttled_names(t: &Throttled) -> Vec<&'static str> {
     .into_iter()
     .filter_map(|(b, n)| b.then_some(n))
     .collect()
+}
+
+#[cfg(test)]
+mod bounded_command_tests {
+    #[test]
+    fn a_firmware_query_that_does_not_answer_is_given_up() {
+        let t0 = std::time::Instant::now();
+        let e = super::run_bounded("sleep", &["30"]).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+        assert!(t0.elapsed() < std::time::Duration::from_secs(10));
+        let o = super::run_bounded("echo", &["volt=0.8563V"]).unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "volt=0.8563V\n");
+    }
 }

@@ -159,7 +159,7 @@ fn read_device(
         return None;
     }
     let usb_version = f("version");
-    let bos = std::fs::read(root.path(&format!("{dir}/bos_descriptors"))).ok();
+    let bos = root.read_bytes(&format!("{dir}/bos_descriptors")).ok();
     let (capable_mbps, capable_source) = match bos.as_deref().and_then(bos_max_mbps) {
         Some(v) => (Some(v), Some("BOS descriptor".to_string())),
         None => match usb_version.as_deref().and_then(|v| v.parse::<f64>().ok()) {
@@ -183,7 +183,7 @@ fn read_device(
         }
     }
     let uas_capable = storage
-        .then(|| std::fs::read(root.path(&format!("{dir}/descriptors"))).ok())
+        .then(|| root.read_bytes(&format!("{dir}/descriptors")).ok())
         .flatten()
         .map(|d| offers_uas(&d));
     let quirks = match (vendor_id, product_id) {

@@ -5,6 +5,8 @@
 //! `kernelinfo::assess` with today's date. Unlike sbc-bench, every kernel gets a verdict:
 //! distribution kernels, x86, virtual machines and release candidates included.
 
+use std::io::Write;
+
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
@@ -29,10 +31,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         .today
         .unwrap_or_else(|| chrono::Local::now().date_naive());
     let report = kernelinfo::assess(&input, today);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", kernelinfo::render(&report));
+        write!(out, "{}", kernelinfo::render(&report))?;
     }
     // The check itself completed; an unsupported kernel is a finding, not a failure.
     Ok(if report.release.is_some() { 0 } else { 1 })

@@ -2,13 +2,19 @@
 //! that are serialised, so it cannot drift from what `run`, `import` and `results` write.
 //! Tests validate every document they produce against it.
 
+use std::io::Write;
+
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
 pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    println!("{}", serde_json::to_string_pretty(&schema())?);
+    writeln!(
+        std::io::stdout().lock(),
+        "{}",
+        serde_json::to_string_pretty(&schema())?
+    )?;
     Ok(0)
 }
 

@@ -1,7 +1,7 @@
 //! The machine snapshot: every reader of the probe, assembled into one
 //! [`MachineInfo`] (serialisable; the notes of everything that could not be read included).
 
-use model::machine::{CpuTopology, MachineInfo, Note, SocGuess};
+use model::machine::{CpuTopology, MachineInfo, Note};
 
 use crate::{
     Notes, Root, cache, cluster, cpufreq, cpuinfo, identity, memory, rpi, soc, thermal, topology,
@@ -102,10 +102,6 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
         dt_model: device_tree.as_ref().and_then(|d| d.model.as_deref()),
         cpuinfo: &cpuinfo,
         max_khz_per_cluster: &max_khz,
-    })
-    .map(|g| SocGuess {
-        name: g.name,
-        why: g.why,
     });
     let rpi = identity::is_raspberry_pi(device_tree.as_ref())
         .then(|| rpi::VcGenCmd::for_root(root).firmware(&mut notes));

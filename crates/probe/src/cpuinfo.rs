@@ -202,13 +202,14 @@ fn serial_prefix(serial: &str) -> Option<String> {
     (hex && head != "00" && serial.len() >= 4).then_some(head)
 }
 
-/// Reads /proc/cpuinfo through the root (honours `CPUINFOFILE`). A missing or empty file gives
-/// an empty `CpuInfo` and a note.
+/// Reads /proc/cpuinfo through the root (honours `CPUINFOFILE`, and then records the file in
+/// `foreign_file`). A missing or empty file gives an empty `CpuInfo` and a note.
 pub fn read(root: &crate::Root, notes: &mut crate::Notes) -> CpuInfo {
     let Some(text) = notes.keep(root.read("/proc/cpuinfo")) else {
         return CpuInfo::default();
     };
-    let info = parse(&text);
+    let mut info = parse(&text);
+    info.foreign_file = foreign_file(root);
     if info.processors.is_empty() {
         notes.push(crate::Absent {
             path: "/proc/cpuinfo".into(),
@@ -216,6 +217,13 @@ pub fn read(root: &crate::Root, notes: &mut crate::Notes) -> CpuInfo {
         });
     }
     info
+}
+
+/// The file the root reads instead of its own /proc/cpuinfo, if any.
+pub fn foreign_file(root: &crate::Root) -> Option<String> {
+    let own = root.dir().join("proc/cpuinfo");
+    let read = root.path("/proc/cpuinfo");
+    (read != own).then(|| read.display().to_string())
 }
 
 fn processor(b: &Block, global_model: Option<&str>, global_flags: Option<&str>) -> Processor {

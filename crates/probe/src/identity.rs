@@ -1,8 +1,11 @@
 //! Who the machine is: kernel (uname fields), distribution, userland architecture,
-//! virtualisation, DMI and device tree. Everything is read through the root; only on the live
-//! system (`Root::is_host`) is `uname(2)` asked for the machine name when
-//! /proc/sys/kernel/arch (Linux 6.1+) is missing, so fixture trees give the same answer on
-//! every host.
+//! virtualisation, DMI and device tree — and the one rule that turns these into the device's
+//! name, so the run document, the log, review and `info` never disagree about it.
+//!
+//! Everything is read through the root; only on the live system (`Root::is_host`) is
+//! `uname(2)` asked for the machine name when /proc/sys/kernel/arch (Linux 6.1+) is missing,
+//! and the CPU for its hypervisor signature, so fixture trees give the same answer on every
+//! host.
 
 use model::cpu::CpuInfo;
 use model::machine::{DeviceTree, Distro, Dmi, Kernel, MachineInfo, Userland, Virtualization};

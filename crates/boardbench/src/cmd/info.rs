@@ -1,7 +1,9 @@
 //! `boardbench info`: what the machine is, as sbc-bench prints it when monitoring starts, and
 //! more: SoC and CPU, device, kernel and userland, the CPU topology table, caches, the chosen
 //! temperature source and why, memory and swap, virtualisation, and the notes of everything
-//! that could not be read. `--json` prints the snapshot document instead.
+//! that could not be read. `--json` prints the snapshot document instead. With a foreign cpuinfo
+//! (`--cpuinfo-file`, sbc-bench's CPUINFOFILE) the CPU line and a core-type table describe the
+//! file's processors, and the topology below is said to be this machine's.
 //!
 //! The text is a pure function of the snapshot ([`render`]), so fixture trees pin it.
 

@@ -90,7 +90,7 @@ fn identity(o: &mut String, m: &MachineInfo) {
     }
     match &id.soc {
         Some(s) => line(o, "SoC guess", format!("{} ({})", s.name, s.why)),
-        None => line(o, "SoC guess", "none"),
+        None => line(o, "SoC guess", no_soc_guess(m)),
     }
     line(o, "CPU", cpu_summary(m));
     if let Some(dt) = id.device_tree.as_ref().filter(|d| !d.compatible.is_empty()) {
@@ -147,6 +147,35 @@ fn identity(o: &mut String, m: &MachineInfo) {
         ),
         None => line(o, "Virtual", "none detected"),
     }
+}
+
+/// Without a guess, what the core types are ("unknown: 4× Cortex-A55 + 4× Cortex-A76"): they
+/// fit several SoCs or none the table knows. x86 and unnamed cores give "none".
+fn no_soc_guess(m: &MachineInfo) -> String {
+    if m.cpuinfo.family.as_deref() == Some("x86") {
+        return "none".into();
+    }
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for name in m
+        .cpuinfo
+        .processors
+        .iter()
+        .filter_map(|p| p.core_name.as_deref())
+    {
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => groups.push((name, 1)),
+        }
+    }
+    if groups.is_empty() {
+        return "none".into();
+    }
+    let set = groups
+        .iter()
+        .map(|(n, k)| format!("{k}× {n}"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    format!("unknown: {set} (core types alone do not single out a SoC)")
 }
 
 /// The hypervisor and the container, each named: "kvm guest", "kvm guest in a docker

@@ -96,7 +96,8 @@ where
 }
 
 /// The hardware lines printed above the live view on a terminal (sbc-bench prints its CPU
-/// info there): clusters with core names and clock ranges, and the temperature source.
+/// info there): clusters with core names and clock ranges, the SoC guess, sbc-bench's kernel /
+/// userland line and the temperature source.
 pub fn hardware_header(m: &MachineInfo, layout: &MonitorLayout) -> String {
     let mut out = String::new();
     let ncpu: usize = m.clusters.iter().map(|c| c.cpus.len()).sum();
@@ -127,6 +128,9 @@ pub fn hardware_header(m: &MachineInfo, layout: &MonitorLayout) -> String {
     if let Some(soc) = &m.identity.soc {
         let _ = writeln!(out, "SoC guess: {}", soc.name);
     }
+    if let Some(k) = kernel_userland(m) {
+        let _ = writeln!(out, "{k}");
+    }
     match &m.thermal_source {
         Some(t) => {
             let _ = writeln!(out, "Thermal source: {} ({})", t.path, t.name);
@@ -137,6 +141,35 @@ pub fn hardware_header(m: &MachineInfo, layout: &MonitorLayout) -> String {
         out.push_str("Raspberry Pi: \"fake\" is the kernel's clock, \"real\" the firmware's.\n");
     }
     out
+}
+
+/// sbc-bench's "Kernel: aarch64, Userland: arm64" with the kernel release in its `uname -r`/arch
+/// form: "Kernel: 6.1.0-rockchip/aarch64, Userland: armhf". A 32-bit userland on a 64-bit
+/// kernel (Raspberry Pi OS 32-bit) is what this line exists to show.
+fn kernel_userland(m: &MachineInfo) -> Option<String> {
+    let k = &m.identity.kernel;
+    let kernel = match (k.release.as_deref(), k.arch.as_deref()) {
+        (Some(r), Some(a)) => format!("{r}/{a}"),
+        (Some(x), None) | (None, Some(x)) => x.to_string(),
+        (None, None) => "unknown".into(),
+    };
+    let u = m.identity.userland.as_ref();
+    let userland = u
+        .and_then(|u| {
+            u.arch
+                .clone()
+                .or_else(|| u.dpkg_architectures.first().cloned())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    if k.release.is_none() && k.arch.is_none() && u.is_none() {
+        return None;
+    }
+    let mixed = if u.is_some_and(|u| u.mixed) {
+        " (32-bit userland on a 64-bit kernel)"
+    } else {
+        ""
+    };
+    Some(format!("Kernel: {kernel}, Userland: {userland}{mixed}"))
 }
 
 /// "cpu0-3", "cpu4", "cpu0,2,4".
@@ -439,5 +472,30 @@ mod tests {
             "{h}"
         );
         assert!(h.contains("Thermal source: /sys/class/thermal/thermal_zone0/temp (soc-thermal)"));
+        assert!(!h.contains("Kernel:"), "no kernel known, no line: {h}");
+    }
+
+    /// sbc-bench's kernel / userland line, from the fixture trees' snapshots.
+    #[test]
+    fn hardware_header_has_the_kernel_and_userland_line() {
+        let tree = |t: &str| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../probe/tests/roots")
+                .join(t)
+        };
+        let l = layout(ClockColumns::Single, &[0], &[0], false);
+        let pi = probe::snapshot::take(&probe::Root::new(tree("rpi4")));
+        let h = hardware_header(&pi, &l);
+        let line = h.lines().find(|l| l.starts_with("Kernel: ")).unwrap();
+        assert!(
+            line.ends_with("/aarch64, Userland: armhf (32-bit userland on a 64-bit kernel)"),
+            "{line}"
+        );
+        let vm = probe::snapshot::take(&probe::Root::new(tree("vm")));
+        let h = hardware_header(&vm, &l);
+        assert!(
+            h.contains("Kernel: 6.18.44-fc-v782/x86_64, Userland: amd64\n"),
+            "{h}"
+        );
     }
 }

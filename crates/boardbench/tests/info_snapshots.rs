@@ -18,6 +18,7 @@ const TREES: &[&str] = &[
     "amd-desktop",
     "arm64-20-policies",
     "vm",
+    "rpi1-armv6",
     "broken",
 ];
 
@@ -111,4 +112,36 @@ fn the_text_names_what_matters() {
         pi.contains("Throttled:  0x50005: under-voltage now"),
         "{pi}"
     );
+}
+
+/// issue 11 item 4: `--cpuinfo-file` (CPUINFOFILE) with another board's capture: the CPU line
+/// and the core-type table describe all of the file's processors; the topology is said to be
+/// this machine's.
+#[test]
+fn a_foreign_cpuinfo_describes_the_files_processors() {
+    if emulated() {
+        return;
+    }
+    let file = roots().join("rk3588/proc/cpuinfo");
+    let s = info("vm", &["--cpuinfo-file", file.to_str().unwrap()]);
+    for want in [
+        "CPU:        8 processors: 4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0",
+        "rk3588/proc/cpuinfo (core types from the file)",
+        "   0   Cortex-A55 / r2p0\n",
+        "   7   Cortex-A76 / r4p0\n",
+        "the topology, cpufreq, caches and temperatures below are this machine's",
+        "CPU topology of this machine",
+        "   1        0        -       -      -   -            AMD EPYC",
+        "SoC guess:  one of: Rockchip RK3588,",
+    ] {
+        assert!(s.contains(want), "missing {want:?} in\n{s}");
+    }
+    // An old uniprocessor capture (no `processor : N`): one ARM1176, the Pi 1's SoC.
+    let old = roots().join("rpi1-armv6/proc/cpuinfo");
+    let s = info("vm", &["--cpuinfo-file", old.to_str().unwrap()]);
+    assert!(
+        s.contains("CPU:        1 processor: 1× ARM1176 / r0p7"),
+        "{s}"
+    );
+    assert!(s.contains("SoC guess:  Broadcom BCM2835"), "{s}");
 }

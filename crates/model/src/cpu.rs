@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 /// A parsed /proc/cpuinfo.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CpuInfo {
+    /// The file read instead of this machine's /proc/cpuinfo (`--cpuinfo-file`, sbc-bench's
+    /// `CPUINFOFILE`): the processors are another machine's, the topology is not theirs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub foreign_file: Option<String>,
     /// Architecture family the file describes: "arm", "x86", "riscv", "loongarch", "mips".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<String>,

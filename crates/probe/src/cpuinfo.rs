@@ -133,7 +133,19 @@ pub fn parse(text: &str) -> CpuInfo {
     let global_flags = shared_src
         .and_then(|s| get(s, "Features"))
         .or_else(|| get(&global, "Features"));
-    let global_model = get_ne(&global, "Processor");
+    // "Processor name" on some Marvell Feroceon kernels.
+    let global_model = get_ne(&global, "Processor").or_else(|| get_ne(&global, "Processor name"));
+    // Uniprocessor ARM kernels of the 2.6/3.x era print one block with no `processor : N`
+    // line at all (`Processor : ARMv6-compatible processor rev 7 (v6l)`, then the MIDR): that
+    // block is CPU 0.
+    let uniprocessor =
+        blocks.is_empty() && (global_model.is_some() || get(&global, IMPLEMENTER).is_some());
+    if uniprocessor {
+        blocks.push(Block {
+            index: 0,
+            kv: Vec::new(),
+        });
+    }
 
     info.processors = blocks
         .iter()
@@ -150,11 +162,15 @@ pub fn parse(text: &str) -> CpuInfo {
                 p.core_name.clone_from(&c.core_name);
                 p.stepping.clone_from(&c.stepping);
             }
-            info.midr_note = Some(
+            info.midr_note = Some(if uniprocessor {
+                "one processor block without `processor : N` (uniprocessor kernel of the 2.6/3.x \
+                 era): the MIDR describes the only CPU"
+                    .into()
+            } else {
                 "MIDR printed once for all processors (old kernel format): it describes the CPU \
                  that read the file; other CPUs may differ"
-                    .into(),
-            );
+                    .into()
+            });
         }
         _ => {
             info.midr_note = Some(
@@ -186,13 +202,14 @@ fn serial_prefix(serial: &str) -> Option<String> {
     (hex && head != "00" && serial.len() >= 4).then_some(head)
 }
 
-/// Reads /proc/cpuinfo through the root (honours `CPUINFOFILE`). A missing or empty file gives
-/// an empty `CpuInfo` and a note.
+/// Reads /proc/cpuinfo through the root (honours `CPUINFOFILE`, and then records the file in
+/// `foreign_file`). A missing or empty file gives an empty `CpuInfo` and a note.
 pub fn read(root: &crate::Root, notes: &mut crate::Notes) -> CpuInfo {
     let Some(text) = notes.keep(root.read("/proc/cpuinfo")) else {
         return CpuInfo::default();
     };
-    let info = parse(&text);
+    let mut info = parse(&text);
+    info.foreign_file = foreign_file(root);
     if info.processors.is_empty() {
         notes.push(crate::Absent {
             path: root.shown("/proc/cpuinfo"),
@@ -200,6 +217,13 @@ pub fn read(root: &crate::Root, notes: &mut crate::Notes) -> CpuInfo {
         });
     }
     info
+}
+
+/// The file the root reads instead of its own /proc/cpuinfo, if any.
+pub fn foreign_file(root: &crate::Root) -> Option<String> {
+    let own = root.dir().join("proc/cpuinfo");
+    let read = root.path("/proc/cpuinfo");
+    (read != own).then(|| read.display().to_string())
 }
 
 fn processor(b: &Block, global_model: Option<&str>, global_flags: Option<&str>) -> Processor {
@@ -508,6 +532,32 @@ CPU architecture: 7\nCPU variant\t: 0x0\nCPU part\t: 0xc07\nCPU revision\t: 5\n\
             assert_eq!(p.flags, ["swp", "half", "thumb", "neon"]);
             assert_eq!(p.model_name.as_deref(), Some("ARMv7 Processor rev 5 (v7l)"));
         }
+    }
+
+    #[test]
+    fn uniprocessor_block_without_processor_lines_is_cpu0() {
+        let t = "Processor\t: ARMv6-compatible processor rev 7 (v6l)\nBogoMIPS\t: 697.95\n\
+Features\t: swp half thumb fastmult vfp edsp java tls\nCPU implementer\t: 0x41\n\
+CPU architecture: 7\nCPU variant\t: 0x0\nCPU part\t: 0xb76\nCPU revision\t: 7\n\n\
+Hardware\t: BCM2708\nRevision\t: 000e\nSerial\t\t: 00000000c4f8a1b2\n";
+        let c = parse(t);
+        assert_eq!(c.processors.len(), 1);
+        let p = &c.processors[0];
+        assert_eq!(p.index, 0);
+        assert_eq!(p.core_name.as_deref(), Some("ARM1176"));
+        assert_eq!(p.stepping.as_deref(), Some("r0p7"));
+        assert_eq!(
+            p.model_name.as_deref(),
+            Some("ARMv6-compatible processor rev 7 (v6l)")
+        );
+        assert_eq!(c.kernel_mode.as_deref(), Some("arm32"));
+        assert_eq!(c.hardware.as_deref(), Some("BCM2708"));
+        assert!(c.midr_note.as_deref().unwrap().contains("uniprocessor"));
+        // Cortex-A8 and ARM1136 boards of the same era.
+        let a8 = parse(&t.replace("0xb76", "0xc08").replace("0x0\n", "0x3\n"));
+        assert_eq!(a8.processors[0].core_name.as_deref(), Some("Cortex-A8"));
+        let arm1136 = parse(&t.replace("0xb76", "0xb36"));
+        assert_eq!(arm1136.processors[0].core_name.as_deref(), Some("ARM1136"));
     }
 
     #[test]

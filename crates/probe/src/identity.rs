@@ -1,11 +1,14 @@
 //! Who the machine is: kernel (uname fields), distribution, userland architecture,
-//! virtualisation, DMI and device tree. Everything is read through the root; only on the live
-//! system (`Root::is_host`) is `uname(2)` asked for the machine name when
-//! /proc/sys/kernel/arch (Linux 6.1+) is missing, so fixture trees give the same answer on
-//! every host.
+//! virtualisation, DMI and device tree — and the one rule that turns these into the device's
+//! name, so the run document, the log, review and `info` never disagree about it.
+//!
+//! Everything is read through the root; only on the live system (`Root::is_host`) is
+//! `uname(2)` asked for the machine name when /proc/sys/kernel/arch (Linux 6.1+) is missing,
+//! and the CPU for its hypervisor signature, so fixture trees give the same answer on every
+//! host.
 
 use model::cpu::CpuInfo;
-use model::machine::{DeviceTree, Distro, Dmi, Kernel, Userland, Virtualization};
+use model::machine::{DeviceTree, Distro, Dmi, Kernel, MachineInfo, Userland, Virtualization};
 
 use crate::{Notes, Root};
 
@@ -267,14 +270,93 @@ pub fn is_raspberry_pi(dt: Option<&DeviceTree>) -> bool {
     dt.is_some_and(|d| d.compatible.iter().any(|c| c.starts_with("raspberrypi,")))
 }
 
+/// Where fixture trees keep the hypervisor's CPUID signature (leaf 0x40000000, the 12 bytes of
+/// EBX, ECX, EDX as text), relative to the root.
+pub const CPUID_FIXTURE: &str = "/.fixture/cpuid/0x40000000.txt";
+
+/// The hypervisor's CPUID vendor signature (leaf 0x40000000), on x86 only: from the CPU on the
+/// live system (when CPUID.1:ECX bit 31 says a hypervisor is present), from [`CPUID_FIXTURE`]
+/// in a fixture tree.
+fn hypervisor_signature(root: &Root) -> Option<String> {
+    let raw = if root.is_host() {
+        live_hypervisor_signature()?
+    } else {
+        root.read(CPUID_FIXTURE).ok()?
+    };
+    let sig = raw.trim_matches(|c: char| c == '\0' || c.is_whitespace());
+    (!sig.is_empty()).then(|| sig.to_string())
+}
+
+#[cfg(target_arch = "x86_64")]
+fn live_hypervisor_signature() -> Option<String> {
+    use std::arch::x86_64::__cpuid;
+    // SAFETY: CPUID exists on every x86_64 CPU; leaf 1 is always valid, and leaf 0x40000000 is
+    // only asked when the hypervisor-present bit says a hypervisor answers it.
+    #[allow(unused_unsafe)]
+    let (present, regs) = unsafe {
+        let present = __cpuid(1).ecx & (1 << 31) != 0;
+        (present, present.then(|| __cpuid(0x4000_0000)))
+    };
+    let r = regs.filter(|_| present)?;
+    let bytes: Vec<u8> = [r.ebx, r.ecx, r.edx]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn live_hypervisor_signature() -> Option<String> {
+    None
+}
+
+/// CPUID hypervisor signature → kind. Sources: each hypervisor's documentation (KVM
+/// Documentation/virt/kvm/x86/cpuid.rst, Hyper-V TLFS, VMware KB 1009458, Xen's cpuid.h).
+fn hypervisor_kind(sig: &str) -> &'static str {
+    match sig {
+        "KVMKVMKVM" | "Linux KVM Hv" => "kvm",
+        "Microsoft Hv" => "hyperv",
+        "VMwareVMware" => "vmware",
+        "XenVMMXenVMM" => "xen",
+        "TCGTCGTCGTCG" => "qemu",
+        "VBoxVBoxVBox" => "virtualbox",
+        "bhyve bhyve" => "bhyve",
+        "lrpepyh  vr" | "prl hyperv" => "parallels",
+        "ACRNACRNACRN" => "acrn",
+        "QNXQVMBSQG" => "qnx",
+        "Apple VZ" | "VirtualApple" => "apple",
+        _ => "vm",
+    }
+}
+
+/// Whether the root file system is one a container runtime mounts (overlay, aufs, a Docker
+/// devicemapper volume), from /proc/self/mountinfo. `None` when it cannot be read.
+fn root_fs_of_a_container(root: &Root) -> Option<(bool, String)> {
+    let text = root.read("/proc/self/mountinfo").ok()?;
+    // Fields: id parent major:minor root mountpoint options… - fstype source superoptions.
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.split(' ').nth(4) == Some("/"))?;
+    let (_, after) = line.split_once(" - ")?;
+    let mut f = after.split(' ');
+    let (fstype, source) = (f.next()?, f.next().unwrap_or(""));
+    let container = matches!(fstype, "overlay" | "aufs" | "fuse-overlayfs" | "vfs")
+        || source.starts_with("/dev/mapper/docker");
+    Some((container, format!("{fstype} on {source}")))
+}
+
 /// Signs of a hypervisor or container. `None` when there are none.
 ///
-/// Evidence, each recorded: the x86 `hypervisor` cpuinfo flag (set by every x86 hypervisor),
-/// /sys/hypervisor/type (Xen), DMI vendor/product (QEMU, KVM, VMware, Hyper-V, VirtualBox,
-/// Xen, Parallels, bhyve, Amazon EC2 unless a `.metal` instance, Google), the device tree's
-/// /hypervisor node (KVM, Xen, Qualcomm Gunyah) and container markers (/.dockerenv,
-/// /run/.containerenv, /run/systemd/container). The kind comes from the most specific
-/// hypervisor evidence; a container is noted separately and is the kind only without one.
+/// Evidence, each recorded: the hypervisor's CPUID signature (x86 leaf 0x40000000: KVM,
+/// Hyper-V, VMware, Xen, QEMU TCG …), the x86 `hypervisor` cpuinfo flag (set by every x86
+/// hypervisor), /sys/hypervisor/type (Xen), DMI vendor/product (QEMU, KVM, VMware, Hyper-V,
+/// VirtualBox, Xen, Parallels, bhyve, Amazon EC2 unless a `.metal` instance, Google), the
+/// device tree's /hypervisor node (KVM, Xen, Qualcomm Gunyah) and container markers
+/// (/.dockerenv, /run/.containerenv, /run/systemd/container). The kind comes from the most
+/// specific hypervisor evidence; a container is noted separately and is the kind only without
+/// one. A marker file counts only if the root file system is one a runtime mounts: VM images
+/// built from container images keep a stale /.dockerenv on their ext4 root.
 pub fn read_virtualization(
     root: &Root,
     notes: &mut Notes,
@@ -288,6 +370,10 @@ pub fn read_virtualization(
             *kind = Some(k);
         }
     };
+    if let Some(sig) = hypervisor_signature(root) {
+        evidence.push(format!("CPUID 0x40000000 \"{sig}\""));
+        set(hypervisor_kind(&sig), &mut kind);
+    }
     if let Some(t) = notes.keep_optional(root.read_value("/sys/hypervisor/type")) {
         evidence.push(format!("/sys/hypervisor/type {t}"));
         set(if t == "xen" { "xen" } else { "vm" }, &mut kind);
@@ -350,6 +436,7 @@ pub fn read_virtualization(
     // A container is recorded beside the hypervisor (a container in a VM is both); it is the
     // kind only when there is no sign of a hypervisor.
     let mut container = None;
+    let root_fs = root_fs_of_a_container(root);
     for (p, what) in [
         ("/.dockerenv", "docker"),
         ("/run/.containerenv", "podman"),
@@ -362,6 +449,14 @@ pub fn read_virtualization(
                     .unwrap_or_else(|| "container".into()),
                 w => w.to_string(),
             };
+            // systemd writes its file only after detecting a container; the runtimes' marker
+            // files are also left behind in VM images made from container images.
+            if let Some((false, fs)) = root_fs.as_ref().filter(|_| !what.is_empty()) {
+                evidence.push(format!(
+                    "{p} exists, but / is {fs}: left over from an image, not a container"
+                ));
+                continue;
+            }
             evidence.push(format!("{p} exists ({name})"));
             container.get_or_insert(name);
         }
@@ -373,6 +468,102 @@ pub fn read_virtualization(
         kind: kind?.to_string(),
         evidence,
         container,
+    })
+}
+
+/// Values some firmware puts in DMI fields instead of a name.
+fn dmi_placeholder(v: &str) -> bool {
+    let l = v.trim().to_ascii_lowercase();
+    l.is_empty()
+        || [
+            "to be filled by o.e.m.",
+            "system product name",
+            "system manufacturer",
+            "default string",
+            "not applicable",
+            "not specified",
+            "none",
+            "o.e.m.",
+            "oem",
+            "unknown",
+            "x.x",
+            "0123456789",
+            "type1productconfigid",
+        ]
+        .contains(&l.as_str())
+}
+
+/// Where the device name came from (see [`device_name_with_source`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceNameSource {
+    DeviceTree,
+    CpuinfoModel,
+    Dmi,
+    Soc,
+    CpuModel,
+}
+
+impl DeviceNameSource {
+    pub fn label(self) -> &'static str {
+        match self {
+            DeviceNameSource::DeviceTree => "device tree",
+            DeviceNameSource::CpuinfoModel => "cpuinfo Model",
+            DeviceNameSource::Dmi => "DMI",
+            DeviceNameSource::Soc => "SoC guess",
+            DeviceNameSource::CpuModel => "CPU model",
+        }
+    }
+}
+
+/// The device's name as its user knows it — the one rule every output uses: the device-tree
+/// model ("Radxa ROCK 5B"), the Raspberry Pi `Model` line of cpuinfo, DMI's product name with
+/// its vendor ("LENOVO 21CBCTO1WW", placeholders such as "To Be Filled By O.E.M." skipped), a
+/// SoC guess that names one SoC, else the CPU model ("AMD EPYC 9B45 128-Core Processor"). Never
+/// the host name: a VM called "vm" is not a device.
+pub fn device_name(m: &MachineInfo) -> Option<String> {
+    device_name_with_source(m).map(|(n, _)| n)
+}
+
+/// [`device_name`] and where it came from.
+pub fn device_name_with_source(m: &MachineInfo) -> Option<(String, DeviceNameSource)> {
+    let clean = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let id = &m.identity;
+    let dt = id.device_tree.as_ref().and_then(|d| d.model.as_deref());
+    let dmi = id
+        .dmi
+        .product_name
+        .as_deref()
+        .filter(|p| !dmi_placeholder(p))
+        .map(|p| match id.dmi.sys_vendor.as_deref() {
+            Some(v) if !dmi_placeholder(v) && !p.starts_with(v.trim()) => {
+                format!("{} {p}", v.trim())
+            }
+            _ => p.to_string(),
+        });
+    let soc = id
+        .soc
+        .as_ref()
+        .map(|s| s.name.as_str())
+        .filter(|n| !n.starts_with("one of:") && !n.contains("family"));
+    let cpu_model = m
+        .cpuinfo
+        .processors
+        .iter()
+        .filter_map(|p| p.model_name.as_deref())
+        // ARM kernels' "ARMv7 Processor rev 5 (v7l)" names an architecture, not a CPU.
+        .find(|_| m.cpuinfo.family.as_deref() != Some("arm"))
+        .map(str::to_string);
+    [
+        (dt.map(str::to_string), DeviceNameSource::DeviceTree),
+        (m.cpuinfo.model.clone(), DeviceNameSource::CpuinfoModel),
+        (dmi, DeviceNameSource::Dmi),
+        (soc.map(str::to_string), DeviceNameSource::Soc),
+        (cpu_model, DeviceNameSource::CpuModel),
+    ]
+    .into_iter()
+    .find_map(|(name, source)| {
+        let name = clean(&name?);
+        (!name.is_empty()).then_some((name, source))
     })
 }
 

@@ -1,7 +1,7 @@
 //! The machine snapshot: every reader of the probe, assembled into one
 //! [`MachineInfo`] (serialisable; the notes of everything that could not be read included).
 
-use model::machine::{CpuTopology, MachineInfo, Note, SocGuess};
+use model::machine::{CpuTopology, MachineInfo, Note};
 
 use crate::{
     Notes, Root, cache, cluster, cpufreq, cpuinfo, identity, memory, rpi, soc, thermal, topology,
@@ -23,6 +23,18 @@ pub fn take(root: &Root) -> MachineInfo {
 pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
     let mut notes = Notes::default();
     let cpuinfo = cpuinfo::read(root, &mut notes);
+    // With a foreign cpuinfo (CPUINFOFILE) the clusters, topology labels and virtualisation
+    // are still this machine's: they read its own /proc/cpuinfo. The file's processors stay in
+    // `cpuinfo` and alone name the SoC (the device tree is this machine's, not the file's).
+    let foreign = cpuinfo.foreign_file.is_some();
+    // A tree without a cpuinfo of its own (a bare capture under study) is the file's machine.
+    let own_cpuinfo = if foreign {
+        Some(cpuinfo::read(&Root::new(root.dir()), &mut Notes::default()))
+            .filter(|c| !c.processors.is_empty())
+            .unwrap_or_else(|| cpuinfo.clone())
+    } else {
+        cpuinfo.clone()
+    };
 
     let mut cpus = topology::read_sets(root, &mut notes);
     let policies = cpufreq::read_policies(root, &mut notes);
@@ -31,7 +43,7 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
     if cpus.possible.is_empty() {
         // No CPU list in sysfs (a partial tree, a bare cpuinfo capture): the processors
         // cpuinfo lists, else the CPUs the cpufreq policies name, all taken as online.
-        let mut v: Vec<u32> = cpuinfo.processors.iter().map(|p| p.index).collect();
+        let mut v: Vec<u32> = own_cpuinfo.processors.iter().map(|p| p.index).collect();
         if v.is_empty() {
             v = policies
                 .iter()
@@ -45,7 +57,7 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
         cpus.online = v;
     }
     let ids = topology::read_ids(root, &mut notes, &cpus);
-    let mut clusters = cluster::group(&ids, &policies, &cpuinfo);
+    let mut clusters = cluster::group(&ids, &policies, &own_cpuinfo);
     for c in &mut clusters {
         if let Some(&first) = c.online_cpus().first() {
             c.caches = cache::read_caches(root, &mut notes, first);
@@ -60,7 +72,7 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
         .iter()
         .map(|id| {
             let cluster = cluster_of.get(&id.cpu).copied();
-            let label = cpuinfo
+            let label = own_cpuinfo
                 .processors
                 .iter()
                 .find(|p| p.index == id.cpu)
@@ -89,23 +101,20 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
     let thermal_source = thermal::choose(&sensors, opts.thermal_override.as_deref());
     let memory = memory::read(root, &mut notes);
 
-    let kernel = identity::read_kernel(root, &mut notes, &cpuinfo);
+    let kernel = identity::read_kernel(root, &mut notes, &own_cpuinfo);
     let userland = identity::read_userland(root, &mut notes, &kernel);
     let distro = identity::read_distro(root, &mut notes);
     let dmi = identity::read_dmi(root, &mut notes);
     let device_tree = identity::read_device_tree(root, &mut notes);
-    let virtualization = identity::read_virtualization(root, &mut notes, &cpuinfo, &dmi);
+    let virtualization = identity::read_virtualization(root, &mut notes, &own_cpuinfo, &dmi);
     let max_khz: Vec<u64> = clusters.iter().filter_map(|c| c.max_khz).collect();
     let no_strings = Vec::new();
+    let own_dt = device_tree.as_ref().filter(|_| !foreign);
     let soc = soc::guess(&soc::SocHints {
-        dt_compatible: device_tree.as_ref().map_or(&no_strings, |d| &d.compatible),
-        dt_model: device_tree.as_ref().and_then(|d| d.model.as_deref()),
+        dt_compatible: own_dt.map_or(&no_strings, |d| &d.compatible),
+        dt_model: own_dt.and_then(|d| d.model.as_deref()),
         cpuinfo: &cpuinfo,
-        max_khz_per_cluster: &max_khz,
-    })
-    .map(|g| SocGuess {
-        name: g.name,
-        why: g.why,
+        max_khz_per_cluster: if foreign { &[] } else { &max_khz },
     });
     let rpi = identity::is_raspberry_pi(device_tree.as_ref())
         .then(|| rpi::VcGenCmd::for_root(root).firmware(&mut notes));

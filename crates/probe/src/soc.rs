@@ -14,9 +14,10 @@
 //! "Allwinner SoC family"), vendor product pages for core configurations, and the sbc-bench
 //! cpuinfo collection (shared fixtures) for what real `Hardware` lines look like.
 //!
-//! A guess that cannot decide between two SoCs says so: in the name when the two are die
-//! siblings ("Amlogic S922X or A311D"), otherwise in `why`. Family-only answers ("Allwinner sun8i
-//! family") never pretend to name the SoC.
+//! A wrong answer is worse than none. Evidence that fits several SoCs says so in the name:
+//! "one of: Allwinner H616, Allwinner H618, …" (one BSP ID, one core set shared across makers),
+//! "Amlogic S922X or A311D" for die siblings, "… family" where the members are not listed.
+//! Only evidence that singles out one SoC gives one name.
 
 use model::cpu::CpuInfo;
 
@@ -31,14 +32,9 @@ pub struct SocHints<'a> {
     pub max_khz_per_cluster: &'a [u64],
 }
 
-/// A named SoC and the evidence for it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SocGuess {
-    /// "Rockchip RK3588".
-    pub name: String,
-    /// The evidence, for the reader ("device-tree compatible rockchip,rk3588").
-    pub why: String,
-}
+/// A named SoC ("Rockchip RK3588", or "one of: …" where the evidence fits several) and the
+/// evidence for it ("device-tree compatible rockchip,rk3588"): the document's own type.
+pub use model::machine::SocGuess;
 
 fn found(name: impl Into<String>, why: impl Into<String>) -> Option<SocGuess> {
     Some(SocGuess {
@@ -256,11 +252,28 @@ fn raspberry_pi(c: &CpuInfo, dt_model: Option<&str>, sig: &Signature) -> Option<
     if let Some((_, name)) = RPI_MODELS.iter().find(|(m, _)| model.starts_with(m)) {
         return found(*name, format!("board model \"{model}\""));
     }
+    // The Raspberry Pi kernels of the 3.x era call the BCM2835 by its family name BCM2708 (and
+    // the BCM2836/BCM2837 BCM2709); old-style revision codes (0002…0015) are all Pi 1 boards.
+    let old_code = c
+        .revision
+        .as_deref()
+        .and_then(|r| u32::from_str_radix(r.trim(), 16).ok())
+        .is_some_and(|r| (0x2..=0x15).contains(&r));
+    if hw == "BCM2708" || (old_code && matches!(hw, "BCM2708" | "BCM2835")) {
+        let r = c.revision.as_deref().unwrap_or("none");
+        return found(
+            "Broadcom BCM2835",
+            format!("cpuinfo Hardware \"{hw}\" (the Pi 1 SoC), revision code {r}"),
+        );
+    }
     // Core type of the Broadcom Pi SoCs.
     let by_core = [
         ("ARM1176", "Broadcom BCM2835"),
         ("Cortex-A7", "Broadcom BCM2836"),
-        ("Cortex-A53", "Broadcom BCM2837"),
+        (
+            "Cortex-A53",
+            "one of: Broadcom BCM2837, Broadcom BCM2710A1 (RP3A0)",
+        ),
         ("Cortex-A72", "Broadcom BCM2711"),
         ("Cortex-A76", "Broadcom BCM2712"),
     ];
@@ -316,33 +329,34 @@ static HARDWARE: &[(&str, &str, &str, &str)] = &[
     // (needle, signature or "", name, note)
     // Allwinner BSP IDs (sunXiwYpZ).
     ("sun8iw3", "", "Allwinner A23", ""),
-    ("sun8iw5", "", "Allwinner A33", "R16 shares the ID"),
-    ("sun8iw6", "", "Allwinner A83T", "H8 shares the ID"),
-    ("sun8iw7", "", "Allwinner H3", "H2+ shares the ID"),
-    ("sun8iw11", "", "Allwinner R40", "V40, A40i and T3 share the ID"),
+    ("sun8iw5", "", "one of: Allwinner A33, Allwinner R16", "one BSP ID"),
+    ("sun8iw6", "", "one of: Allwinner A83T, Allwinner H8", "one BSP ID"),
+    ("sun8iw7", "", "one of: Allwinner H3, Allwinner H2+", "one BSP ID"),
+    ("sun8iw11", "", "one of: Allwinner R40, Allwinner V40, Allwinner A40i, Allwinner T3", "one BSP ID"),
     ("sun9iw1", "", "Allwinner A80", ""),
-    ("sun50iw10", "", "Allwinner A133", "A100 shares the ID"),
+    ("sun50iw10", "", "one of: Allwinner A133, Allwinner A100", "one BSP ID"),
     ("sun50iw11", "", "Allwinner R329", ""),
-    ("sun50iw1", "", "Allwinner A64", "H64/R18 share the ID; Armbian kernels print it for other sun50i SoCs too"),
+    ("sun50iw1", "", "one of: Allwinner A64, Allwinner H5, Allwinner H6, Allwinner H616", "A64's ID (H64/R18 share it), which Armbian's arm64 kernels print for every sun50i SoC"),
     ("sun50iw2", "", "Allwinner H5", ""),
     ("sun50iw3", "", "Allwinner A63", ""),
     ("sun50iw6", "", "Allwinner H6", ""),
-    ("sun50iw9", "", "Allwinner H616", "H618, H313 and T507 share the ID"),
-    ("sun55iw3", "", "Allwinner A523", "T527 shares the ID"),
+    ("sun50iw9", "", "one of: Allwinner H616, Allwinner H618, Allwinner H313, Allwinner T507", "one BSP ID"),
+    ("sun55iw3", "", "one of: Allwinner A523, Allwinner T527", "one BSP ID"),
     ("sun20iw1", "", "Allwinner D1", ""),
     // Allwinner mainline-era family names: only the core count narrows them.
     ("sun4i", "", "Allwinner A10", ""),
     ("sun5i", "", "Allwinner sun5i family", "A13, A10s or R8"),
-    ("sun6i", "", "Allwinner A31", "A31s shares the family"),
+    ("sun6i", "", "one of: Allwinner A31, Allwinner A31s", "sun6i family"),
     ("sun7i", "", "Allwinner A20", ""),
-    ("sun8i", "1xCortex-A7", "Allwinner V3s", "sun8i family with one Cortex-A7"),
+    ("sun8i", "1xCortex-A7", "one of: Allwinner V3s, Allwinner S3, Allwinner V3", "sun8i family with one Cortex-A7"),
     ("sun8i", "2xCortex-A7", "Allwinner A23", "sun8i family with two Cortex-A7"),
-    ("sun8i", "8xCortex-A7", "Allwinner A83T", "sun8i family with eight Cortex-A7"),
-    ("sun8i", "", "Allwinner sun8i family", "H3, H2+, R40, A33 and R16 all have 4×Cortex-A7"),
+    ("sun8i", "8xCortex-A7", "one of: Allwinner A83T, Allwinner H8", "sun8i family with eight Cortex-A7"),
+    ("sun8i", "4xCortex-A7", "one of: Allwinner H3, Allwinner H2+, Allwinner R40, Allwinner A33, Allwinner R16", "sun8i family with four Cortex-A7"),
+    ("sun8i", "", "Allwinner sun8i family", ""),
     ("sun9i", "", "Allwinner A80", ""),
     // Amlogic 32-bit kernels: the core type separates Meson8b from Meson8/8m2.
     ("Amlogic Meson", "4xCortex-A5", "Amlogic S805", "Meson8b (4×Cortex-A5)"),
-    ("Amlogic Meson", "4xCortex-A9", "Amlogic Meson8 family", "S802 and S812 both have 4×Cortex-A9"),
+    ("Amlogic Meson", "4xCortex-A9", "one of: Amlogic S802, Amlogic S812", "Meson8/Meson8m2: both have 4×Cortex-A9"),
     ("Oxsemi NAS", "", "PLX NAS7820 (Oxford OX820)", ""),
     ("Comcerto 2000", "", "Mindspeed Comcerto 2000", ""),
     ("OMAP4", "", "TI OMAP4", "OMAP4430/4460/4470"),
@@ -357,23 +371,23 @@ static HARDWARE: &[(&str, &str, &str, &str)] = &[
     ("i.MX6 Quad/DualLite", "4xCortex-A9", "NXP i.MX6 Quad", ""),
     ("i.MX6 Quad/DualLite", "2xCortex-A9", "NXP i.MX6 DualLite", ""),
     ("STi SoC", "", "STMicroelectronics STiH4xx family", "STiH407/410/415/416/418"),
-    ("Feroceon-KW", "", "Marvell Kirkwood 88F6281", "Kirkwood family (88F6180/6192/6281/6282)"),
+    ("Feroceon-KW", "", "one of: Marvell Kirkwood 88F6281, Marvell Kirkwood 88F6282, Marvell Kirkwood 88F6192, Marvell Kirkwood 88F6180", "Kirkwood family"),
     ("Armada-370", "", "Marvell Armada 370", ""),
     ("ARM-Versatile Express", "2xCortex-A15+3xCortex-A7", "ARM V2P-CA15_A7 (TC2) test chip", "Versatile Express"),
     ("GPL32900", "", "GeneralPlus GPL32900 family", ""),
     ("bigfish", "4xCortex-A53", "HiSilicon Hi3798 family (Hi3798CV200/MV200)", "HiSilicon set-top-box platform \"bigfish\""),
     ("hi6210sft", "", "HiSilicon Kirin 620 (Hi6210SFT/Hi6220)", ""),
-    ("hi6620", "", "HiSilicon Kirin 910 (Hi6620)", ""),
-    ("hi6250", "", "HiSilicon Kirin 650 (Hi6250)", ""),
-    ("hi3650", "", "HiSilicon Kirin 950 (Hi3650)", ""),
+    ("hi6620", "", "one of: HiSilicon Kirin 910 (Hi6620), HiSilicon Kirin 910T", "one BSP ID"),
+    ("hi6250", "", "one of: HiSilicon Kirin 650 (Hi6250), HiSilicon Kirin 655, HiSilicon Kirin 658, HiSilicon Kirin 659", "one BSP ID"),
+    ("hi3650", "", "one of: HiSilicon Kirin 950 (Hi3650), HiSilicon Kirin 955", "one BSP ID"),
     ("hi3660", "", "HiSilicon Kirin 960 (Hi3660)", ""),
     ("hi3751", "", "HiSilicon Hi3751 family", "V310/V320/V510/V530… cannot be told apart"),
-    ("RK30board", "2xCortex-A9", "Rockchip RK3066", "RK30 BSP with two Cortex-A9"),
+    ("RK30board", "2xCortex-A9", "one of: Rockchip RK3066, Rockchip RK3168", "RK30 BSP with two Cortex-A9"),
     ("RK30board", "4xCortex-A9", "Rockchip RK3188", "RK30 BSP with four Cortex-A9"),
     ("RK29board", "", "Rockchip RK2918", ""),
     ("Rockchip", "4xCortex-A9", "Rockchip RK3188", "Rockchip with 4×Cortex-A9"),
     ("Rockchip", "4xCortex-A17", "Rockchip RK3288", "Rockchip with 4×Cortex-A17"),
-    ("Rockchip", "4xCortex-A7", "Rockchip RK3229/RK3228", "Rockchip with 4×Cortex-A7"),
+    ("Rockchip", "4xCortex-A7", "one of: Rockchip RK3228, Rockchip RK3229, Rockchip RK3126, Rockchip RK3128, Rockchip RV1126", "Rockchip with 4×Cortex-A7"),
     ("SAMSUNG EXYNOS", "4xCortex-A7+4xCortex-A15", "Samsung Exynos 5422", "Exynos 5420/5800 have the same cores"),
     // Qualcomm BSP codenames (Android `Hardware : Qualcomm Technologies, Inc <CODENAME>`).
     ("msmnile", "", "Qualcomm SM8150 (Snapdragon 855)", "codename msmnile"),
@@ -382,9 +396,9 @@ static HARDWARE: &[(&str, &str, &str, &str)] = &[
     ("taro", "", "Qualcomm SM8450 (Snapdragon 8 Gen 1)", "codename taro"),
     ("kalama", "", "Qualcomm SM8550 (Snapdragon 8 Gen 2)", "codename kalama"),
     ("pineapple", "", "Qualcomm SM8650 (Snapdragon 8 Gen 3)", "codename pineapple"),
-    ("bengal", "", "Qualcomm SM6115 (Snapdragon 662)", "codename bengal (Snapdragon 460 shares it)"),
+    ("bengal", "", "one of: Qualcomm SM6115 (Snapdragon 662), Qualcomm SM4250 (Snapdragon 460)", "codename bengal"),
     ("trinket", "", "Qualcomm SM6125 (Snapdragon 665)", "codename trinket"),
-    ("lito", "", "Qualcomm SM7250 (Snapdragon 765)", "codename lito"),
+    ("lito", "", "one of: Qualcomm SM7250 (Snapdragon 765), Qualcomm SM7225 (Snapdragon 750G)", "codename lito"),
     ("atoll", "", "Qualcomm SM7125 (Snapdragon 720G)", "codename atoll"),
 ];
 
@@ -403,6 +417,9 @@ static HARDWARE_TOKENS: &[(&str, &str)] = &[
     ("IPQ", "Qualcomm IPQ"),
     ("SDA", "Qualcomm SDA"),
     ("SMDK", "Samsung Exynos "),
+    ("S3C", "Samsung S3C"),
+    ("S5PC", "Samsung S5PC"),
+    ("S5PV", "Samsung S5PV"),
     ("EXYNOS", "Samsung Exynos "),
     ("KIRIN", "HiSilicon Kirin "),
     ("HI", "HiSilicon Hi"),
@@ -450,10 +467,16 @@ fn from_hardware(c: &CpuInfo, sig: &Signature) -> Option<SocGuess> {
         }
     }
     // Model tokens. "MSM 8610" is written with a space in some BSPs.
+    // Samsung's SMDK reference boards carry the S3C24xx/S3C64xx and S5PC1xx/S5PV2xx numbers
+    // too; only the others are Exynos.
     let joined = hw
         .to_ascii_uppercase()
         .replace("MSM ", "MSM")
-        .replace("APQ ", "APQ");
+        .replace("APQ ", "APQ")
+        .replace("SMDK24", "S3C24")
+        .replace("SMDK64", "S3C64")
+        .replace("SMDKC1", "S5PC1")
+        .replace("SMDKV2", "S5PV2");
     for word in joined.split(|c: char| !c.is_ascii_alphanumeric()) {
         for (prefix, spelled) in HARDWARE_TOKENS {
             if word.strip_prefix(prefix).is_some_and(is_model_number) {
@@ -562,77 +585,84 @@ fn from_model_names(c: &CpuInfo) -> Option<SocGuess> {
 // 6. Topology signature
 // ---------------------------------------------------------------------------------------------
 
-/// Core-type signature → SoC, first match. Counts are exact ("*" = any count); a "/rXpY"
-/// suffix requires that stepping. Only signatures that (nearly) single out a SoC are listed;
-/// common ones (4×Cortex-A53, 8×Cortex-A53, 4×Cortex-A55, 4×Cortex-A7 …) are deliberately
-/// absent. Sources: vendor product pages and datasheets for the core configurations, the
-/// sbc-bench cpuinfo collection for the steppings.
+/// Core-type signature → the SoCs with exactly that core set, first match. Counts are exact
+/// ("*" = any count); a "/rXpY" suffix requires that stepping. One candidate names the SoC;
+/// several give "one of: …" — a core set shared by SoCs of different makers (Kirin 980 and
+/// RK3588 both have 4×Cortex-A55 + 4×Cortex-A76) must never be answered with one of them.
+/// Common sets (4×Cortex-A53, 8×Cortex-A53, 4×Cortex-A55, 4×Cortex-A7 …) fit dozens of SoCs
+/// and are deliberately absent. Sources: vendor product pages and datasheets for the core
+/// configurations, the sbc-bench cpuinfo collection for the steppings.
 #[rustfmt::skip]
-static TOPOLOGY: &[(&str, &str, &str)] = &[
-    // Rockchip
-    ("4xCortex-A55+4xCortex-A76", "Rockchip RK3588 (or RK3588S)", "Unisoc UMS9620/T820 and MediaTek Dimensity 1000 variants have the same core set"),
-    ("4xCortex-A53+2xCortex-A72", "Rockchip RK3399", "MediaTek MT8176 and Snapdragon 650 have the same core set"),
-    ("4xCortex-A53+4xCortex-A72", "Rockchip RK3576", "Snapdragon 652 has the same core set"),
-    ("4xCortex-A17", "Rockchip RK3288", ""),
-    // Amlogic
-    ("2xCortex-A53+4xCortex-A73", "Amlogic S922X or A311D", "G12B: both have 4×A73 + 2×A53"),
-    // MediaTek
-    ("2xCortex-A53+2xCortex-A72", "MediaTek MT8173", ""),
-    ("8xCortex-A53+2xCortex-A72", "MediaTek Helio X20/X25 (MT6797)", ""),
-    ("4xCortex-A35+4xCortex-A53+2xCortex-A73", "MediaTek Helio X30 (MT6799)", ""),
-    // Samsung
-    ("4xCortex-A7+4xCortex-A15", "Samsung Exynos 5422", "Exynos 5420/5800 have the same cores"),
-    ("6xCortex-A53+2xCortex-A73", "Samsung Exynos 7885", "Exynos 7884/7904 have the same core set"),
-    ("4xCortex-A53+*xexynos-m1", "Samsung Exynos 8890", "Mongoose M1 cores"),
-    ("4xCortex-A55+4xexynos-m3", "Samsung Exynos 9810", "Mongoose M3 cores"),
-    ("4xCortex-A55+2xCortex-A75+2xexynos-m4", "Samsung Exynos 9820", "Exynos 9825 has the same cores"),
-    ("8xCortex-A76", "Samsung Exynos Auto V9", ""),
-    // Google
-    ("4xCortex-A55+2xCortex-A76+2xCortex-X1", "Google Tensor G1", ""),
-    ("4xCortex-A55+2xCortex-A78+2xCortex-X1", "Google Tensor G2", ""),
-    ("4xCortex-A510+4xCortex-A715+1xCortex-X3", "Google Tensor G3", ""),
-    // Qualcomm
-    ("4xKryo-3XX-Silver+4xKryo-3XX-Gold", "Qualcomm Snapdragon 845 (SDM845)", ""),
-    ("4xKryo-4XX-Silver+4xKryo-4XX-Gold", "Qualcomm Snapdragon 855 (SM8150)", "855+/860 are the same die"),
-    ("4xKryo-4XX-Silver+4xCortex-A77", "Qualcomm Snapdragon 865 (SM8250)", "870 is the same die"),
-    ("4xCortex-A510+3xCortex-A710+1xCortex-X2", "Qualcomm Snapdragon 8 Gen 1 (SM8450)", "8+ Gen 1 and MediaTek Dimensity 9000 have the same core set"),
-    ("2xCortex-A520+5xCortex-A720+1xCortex-X4", "Qualcomm Snapdragon 8 Gen 3 (SM8650)", ""),
-    ("4xCortex-A55+4xCortex-A78", "Qualcomm QCS6490 (Snapdragon 778G class)", "MediaTek Dimensity 1100/1200 have the same core set"),
-    ("8xOryon", "Qualcomm Snapdragon 8 Elite (SM8750)", "the Snapdragon X Plus X1P-42-100 also has 8 Oryon cores"),
-    ("12xOryon", "Qualcomm Snapdragon X Elite (X1E)", ""),
-    // Apple, Cix, NVIDIA, HiSilicon, Phytium
-    ("4xIcestorm-M1+4xFirestorm-M1", "Apple M1", ""),
-    ("8xCortex-A720+4xCortex-A520", "Cix P1 (CD8180)", ""),
-    ("*xCarmel", "NVIDIA Xavier (T194)", "Carmel cores"),
-    ("*xCortex-A78AE", "NVIDIA Orin (T234)", "Cortex-A78AE cores"),
-    ("2xDenver", "NVIDIA Tegra K1 (T132, Denver)", ""),
-    ("4xCortex-A57/r1p1", "NVIDIA Tegra X1 (T210)", "Cortex-A57 r1p1"),
-    ("4xCortex-A57/r1p3", "NVIDIA Tegra X2 (T186) with the Denver cores off", "Cortex-A57 r1p3"),
-    ("2xDenver 2+4xCortex-A57", "NVIDIA Tegra X2 (T186)", ""),
-    ("*xKunpeng-920", "HiSilicon Kunpeng 920", ""),
-    ("4xFTC663", "Phytium FT-2000/4", ""),
-    ("64xFTC662", "Phytium FT-2000+/64", ""),
-    ("8x0x70:0x862", "Phytium D3000", "Phytium part 0x862"),
+static TOPOLOGY: &[(&str, &[&str], &str)] = &[
+    // Big.LITTLE sets used by several vendors.
+    ("4xCortex-A55+4xCortex-A76", &["Rockchip RK3588", "Rockchip RK3588S", "HiSilicon Kirin 980", "HiSilicon Kirin 985", "HiSilicon Kirin 990", "MediaTek Dimensity 800", "MediaTek Dimensity 820", "Unisoc UMS9620 (T820)"], ""),
+    ("4xCortex-A53+2xCortex-A72", &["Rockchip RK3399", "MediaTek MT8176", "Qualcomm Snapdragon 650 (MSM8956)", "NXP i.MX8 QuadMax"], ""),
+    ("4xCortex-A53+4xCortex-A72", &["Rockchip RK3576", "HiSilicon Kirin 950", "HiSilicon Kirin 955", "Qualcomm Snapdragon 652 (MSM8976)", "Qualcomm Snapdragon 653 (MSM8976SG)"], ""),
+    ("4xCortex-A55+4xCortex-A78", &["Qualcomm QCS6490", "Qualcomm Snapdragon 778G (SM7325)", "MediaTek Genio 1200 (MT8395)", "MediaTek Kompanio 1380 (MT8195)", "MediaTek Dimensity 1100", "MediaTek Dimensity 1200", "MediaTek Dimensity 8100", "Samsung Exynos 1380"], ""),
+    ("4xCortex-A7+4xCortex-A15", &["Samsung Exynos 5422", "Samsung Exynos 5420", "Samsung Exynos 5800", "Allwinner A80", "Renesas R-Car H2"], ""),
+    ("4xCortex-A510+3xCortex-A710+1xCortex-X2", &["Qualcomm Snapdragon 8 Gen 1 (SM8450)", "Qualcomm Snapdragon 8+ Gen 1 (SM8475)", "MediaTek Dimensity 9000", "Samsung Exynos 2200"], ""),
+    ("4xKryo-4XX-Silver+4xKryo-4XX-Gold", &["Qualcomm Snapdragon 855 (SM8150)", "Qualcomm Snapdragon 8cx (SC8180X)"], "855+/860 are the SM8150 die"),
+    ("4xKryo-3XX-Silver+4xKryo-3XX-Gold", &["Qualcomm Snapdragon 845 (SDM845)", "Qualcomm Snapdragon 850 (SDM850)"], ""),
+    ("8xOryon", &["Qualcomm Snapdragon 8 Elite (SM8750)", "Qualcomm Snapdragon X Plus (X1P-42-100)"], ""),
+    ("6xCortex-A53+2xCortex-A73", &["Samsung Exynos 7885", "Samsung Exynos 7884", "Samsung Exynos 7904"], ""),
+    // Samsung Mongoose: M1 (Exynos 8890, r1p1) and M2 (Exynos 8895) share part number 0x001.
+    ("4xCortex-A53+*xexynos-m1/r1p1", &["Samsung Exynos 8890"], "Mongoose M1 cores (r1p1)"),
+    ("4xCortex-A53+*xexynos-m1", &["Samsung Exynos 8890", "Samsung Exynos 8895"], "Mongoose M1 and M2 share the part number"),
+    ("4xCortex-A55+4xexynos-m3", &["Samsung Exynos 9810"], "Mongoose M3 cores"),
+    ("4xCortex-A55+2xCortex-A75+2xexynos-m4", &["Samsung Exynos 9820", "Samsung Exynos 9825"], ""),
+    // Sets only one SoC (or one die) is known to have.
+    ("4xCortex-A17", &["Rockchip RK3288"], ""),
+    ("2xCortex-A53+4xCortex-A73", &["Amlogic S922X or A311D"], "G12B: both have 4×A73 + 2×A53"),
+    ("2xCortex-A53+2xCortex-A72", &["MediaTek MT8173"], ""),
+    ("8xCortex-A53+2xCortex-A72", &["MediaTek Helio X20/X25 (MT6797)"], ""),
+    ("4xCortex-A35+4xCortex-A53+2xCortex-A73", &["MediaTek Helio X30 (MT6799)"], ""),
+    ("8xCortex-A76", &["Samsung Exynos Auto V9"], ""),
+    ("4xCortex-A55+2xCortex-A76+2xCortex-X1", &["Google Tensor G1"], ""),
+    ("4xCortex-A55+2xCortex-A78+2xCortex-X1", &["Google Tensor G2"], ""),
+    ("4xCortex-A510+4xCortex-A715+1xCortex-X3", &["Google Tensor G3"], ""),
+    ("4xKryo-4XX-Silver+4xCortex-A77", &["Qualcomm Snapdragon 865 (SM8250)"], "870 is the same die"),
+    ("2xCortex-A520+5xCortex-A720+1xCortex-X4", &["Qualcomm Snapdragon 8 Gen 3 (SM8650)"], ""),
+    ("12xOryon", &["Qualcomm Snapdragon X Elite (X1E)"], ""),
+    ("4xIcestorm-M1+4xFirestorm-M1", &["Apple M1"], ""),
+    ("8xCortex-A720+4xCortex-A520", &["Cix P1 (CD8180)"], ""),
+    ("*xCarmel", &["NVIDIA Xavier (T194)"], "Carmel cores"),
+    ("*xCortex-A78AE", &["NVIDIA Orin (T234)"], "Cortex-A78AE cores"),
+    ("2xDenver", &["NVIDIA Tegra K1 (T132, Denver)"], ""),
+    ("4xCortex-A57/r1p1", &["NVIDIA Tegra X1 (T210)"], "Cortex-A57 r1p1"),
+    ("4xCortex-A57/r1p3", &["NVIDIA Tegra X2 (T186) with the Denver cores off"], "Cortex-A57 r1p3"),
+    ("2xDenver 2+4xCortex-A57", &["NVIDIA Tegra X2 (T186)"], ""),
+    ("*xKunpeng-920", &["HiSilicon Kunpeng 920"], ""),
+    ("4xFTC663", &["Phytium FT-2000/4"], ""),
+    ("64xFTC662", &["Phytium FT-2000+/64"], ""),
+    ("8x0x70:0x862", &["Phytium D3000"], "Phytium part 0x862"),
     // Servers and cloud
-    ("*xNeoverse-V1", "AWS Graviton3", "Neoverse-V1 cores"),
-    ("128xNeoverse-N1", "Ampere Altra Max", ""),
-    ("96xNeoverse-N1", "Ampere Altra Max", ""),
-    ("80xNeoverse-N1", "Ampere Altra", ""),
-    ("32xX-Gene", "Ampere eMAG (X-Gene 3)", ""),
-    ("*xThunderX-88XX", "Cavium ThunderX CN88xx", ""),
-    ("*xAzure-Cobalt-100", "Microsoft Azure Cobalt 100", ""),
-    ("*xAmpere-1", "AmpereOne", ""),
-    ("*xAmpere-1a", "AmpereOne", ""),
+    ("*xNeoverse-V1", &["AWS Graviton3"], "Neoverse-V1 cores"),
+    ("128xNeoverse-N1", &["Ampere Altra Max"], ""),
+    ("96xNeoverse-N1", &["Ampere Altra Max"], ""),
+    ("80xNeoverse-N1", &["Ampere Altra"], ""),
+    ("32xX-Gene", &["Ampere eMAG (X-Gene 3)"], ""),
+    ("*xThunderX-88XX", &["Cavium ThunderX CN88xx"], ""),
+    ("*xAzure-Cobalt-100", &["Microsoft Azure Cobalt 100"], ""),
+    ("*xAmpere-1", &["AmpereOne"], ""),
+    ("*xAmpere-1a", &["AmpereOne"], ""),
     // RISC-V (core name = uarch, else isa)
-    ("1xthead,c906", "Allwinner D1", "single T-Head C906 (D1s/F133 too)"),
-    ("4xsifive,u74-mc", "StarFive JH7110", "the SiFive FU740 also shows four U74 cores"),
-    ("2xsifive,u74-mc", "StarFive JH7100", ""),
-    ("4xsifive,u54-mc", "SiFive FU540", ""),
-    ("4xsifive,rocket0", "SiFive FU540", "early kernels name the U54 \"rocket0\""),
-    ("1xandestech,ax45mp", "Renesas RZ/Five", ""),
-    ("4xthead,c910", "T-Head TH1520", ""),
-    ("64xrv64imafdcv", "Sophgo SG2042", "64 RISC-V harts with vector extension"),
+    ("1xthead,c906", &["Allwinner D1", "Allwinner D1s", "Sophgo CV1800B", "Sophgo SG2002", "Bouffalo BL808"], "one T-Head C906 visible to Linux"),
+    ("4xsifive,u74-mc", &["StarFive JH7110", "SiFive FU740"], ""),
+    ("2xsifive,u74-mc", &["StarFive JH7100"], ""),
+    ("4xsifive,u54-mc", &["SiFive FU540", "Microchip PolarFire SoC (MPFS)"], ""),
+    ("4xsifive,rocket0", &["SiFive FU540"], "early kernels name the U54 \"rocket0\""),
+    ("1xandestech,ax45mp", &["Renesas RZ/Five"], ""),
+    ("4xthead,c910", &["T-Head TH1520"], ""),
+    ("64xrv64imafdcv", &["Sophgo SG2042"], "64 RISC-V harts with vector extension"),
 ];
+
+/// The name of a guess that fits several SoCs.
+fn one_of(candidates: &[&str]) -> String {
+    match candidates {
+        [one] => (*one).to_string(),
+        _ => format!("one of: {}", candidates.join(", ")),
+    }
+}
 
 /// Per core type: (core key, count, distinct steppings), sorted by key. The key is the core
 /// name, or "0xII:0xPPP" for unnamed ARM parts.
@@ -664,7 +694,8 @@ impl Signature {
         groups.sort();
         Signature {
             groups,
-            per_cpu: c.shared_cores.is_empty(),
+            // One processor: the MIDR printed once describes it.
+            per_cpu: c.shared_cores.is_empty() || c.processors.len() == 1,
         }
     }
 
@@ -710,16 +741,19 @@ fn from_topology(sig: &Signature, max_khz: &[u64]) -> Option<SocGuess> {
     if !sig.per_cpu || sig.groups.is_empty() {
         return None;
     }
-    let (_, name, note) = TOPOLOGY.iter().find(|(spec, _, _)| sig.matches(spec))?;
+    let (_, candidates, note) = TOPOLOGY.iter().find(|(spec, _, _)| sig.matches(spec))?;
     let mut why = format!("core types only: {}", sig.describe());
     if !max_khz.is_empty() {
         let mhz: Vec<String> = max_khz.iter().map(|k| (k / 1000).to_string()).collect();
         why.push_str(&format!(", cluster max {} MHz", mhz.join("/")));
     }
+    if candidates.len() > 1 {
+        why.push_str(", a core set several SoCs have");
+    }
     if !note.is_empty() {
         why.push_str(&format!(" ({note})"));
     }
-    found(*name, why)
+    found(one_of(candidates), why)
 }
 
 #[cfg(test)]
@@ -877,7 +911,10 @@ mod tests {
             "no revision code, no core type: no guess"
         );
         let aw = "processor : 0\n\nHardware\t: sun50iw9\n";
-        assert_eq!(name(cpus(aw)).as_deref(), Some("Allwinner H616"));
+        assert_eq!(
+            name(cpus(aw)).as_deref(),
+            Some("one of: Allwinner H616, Allwinner H618, Allwinner H313, Allwinner T507")
+        );
         let mtk = "processor : 0\n\nHardware\t: MT6771V/C\n";
         assert_eq!(name(cpus(mtk)).as_deref(), Some("MediaTek MT6771V"));
         let qc =
@@ -885,6 +922,82 @@ mod tests {
         assert_eq!(name(cpus(qc)).as_deref(), Some("Qualcomm MSM8974"));
         let sam = "processor : 0\n\nHardware\t: SAMSUNG JF\n";
         assert_eq!(name(cpus(sam)), None, "a phone codename is not a SoC");
+    }
+
+    /// The cases of a wrong single name: evidence several SoCs fit gives all of them.
+    #[test]
+    fn shared_evidence_gives_every_candidate() {
+        let big_little = |little: (&str, &str), big: (&str, &str)| -> String {
+            (0..8)
+                .map(|i| {
+                    let (part, variant) = if i < 4 { little } else { big };
+                    arm_cpu(i, part, variant)
+                })
+                .collect()
+        };
+        // Kirin 980 has RK3588's core set; a MediaTek Genio 1200 a QCS6490's.
+        let kirin980 = name(cpus(&big_little(("0xd05", "0x1"), ("0xd0b", "0x1")))).unwrap();
+        assert!(kirin980.starts_with("one of: "), "{kirin980}");
+        assert!(kirin980.contains("HiSilicon Kirin 980") && kirin980.contains("RK3588"));
+        let genio = name(cpus(&big_little(("0xd05", "0x2"), ("0xd41", "0x1")))).unwrap();
+        assert!(
+            genio.contains("Genio 1200") && genio.contains("QCS6490"),
+            "{genio}"
+        );
+        // Kirin 950's 4×A53 + 4×A72 is RK3576's too.
+        let kirin950 = name(cpus(&big_little(("0xd03", "0x0"), ("0xd08", "0x0")))).unwrap();
+        assert!(kirin950.contains("Kirin 950") && kirin950.contains("RK3576"));
+        // Exynos 8895's Mongoose M2 has the M1's part number: only the M1 stepping is 8890.
+        let mongoose = |variant: &str, rev: &str| -> String {
+            (0..8)
+                .map(|i| {
+                    if i < 4 {
+                        arm_cpu(i, "0xd03", "0x0")
+                    } else {
+                        format!(
+                            "processor\t: {i}\nFeatures\t: fp asimd\nCPU implementer\t: 0x53\n\
+                             CPU variant\t: {variant}\nCPU part\t: 0x001\nCPU revision\t: {rev}\n\n"
+                        )
+                    }
+                })
+                .collect()
+        };
+        assert_eq!(
+            name(cpus(&mongoose("0x1", "1"))).as_deref(),
+            Some("Samsung Exynos 8890")
+        );
+        assert_eq!(
+            name(cpus(&mongoose("0x4", "0"))).as_deref(),
+            Some("one of: Samsung Exynos 8890, Samsung Exynos 8895")
+        );
+        // Armbian prints the A64's ID on an H5.
+        let h5 =
+            "processor : 0\nCPU implementer : 0x41\nCPU part : 0xd03\n\nHardware\t: sun50iw1p1\n";
+        let h5 = name(cpus(h5)).unwrap();
+        assert!(
+            h5.contains("Allwinner H5") && h5.contains("Allwinner A64"),
+            "{h5}"
+        );
+        // SMDK6410 is Samsung's S3C6410 reference board, not an Exynos.
+        let s3c = "Processor\t: ARMv6-compatible processor rev 7 (v6l)\nCPU implementer\t: 0x41\n\
+                   CPU part\t: 0xb76\n\nHardware\t: SMDK6410\n";
+        assert_eq!(name(cpus(s3c)).as_deref(), Some("Samsung S3C6410"));
+        let smdk = "processor : 0\n\nHardware\t: SMDK4210\n";
+        assert_eq!(name(cpus(smdk)).as_deref(), Some("Samsung Exynos 4210"));
+    }
+
+    /// 2.6/3.x-era Raspberry Pi kernels: one `Processor` block, `Hardware : BCM2708`.
+    #[test]
+    fn old_raspberry_pi_kernel_is_bcm2835() {
+        let t = "Processor\t: ARMv6-compatible processor rev 7 (v6l)\nBogoMIPS\t: 697.95\n\
+                 CPU implementer\t: 0x41\nCPU architecture: 7\nCPU variant\t: 0x0\n\
+                 CPU part\t: 0xb76\nCPU revision\t: 7\n\nHardware\t: BCM2708\nRevision\t: 000e\n";
+        let g = cpus(t).unwrap();
+        assert_eq!(g.name, "Broadcom BCM2835");
+        assert!(g.why.contains("BCM2708"), "{}", g.why);
+        // Without the Hardware line the single ARM1176 says nothing distinctive.
+        let bare = t.replace("Hardware\t: BCM2708\n", "");
+        assert_eq!(cpus(&bare), None);
     }
 
     #[test]

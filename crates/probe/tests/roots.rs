@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use boardbench_probe as probe;
 use model::machine::{MachineInfo, OppSource, SensorKind, SwapKind};
-use probe::Root;
 use probe::snapshot::{self, Options};
+use probe::{Root, identity};
 
 fn tree(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -33,6 +33,7 @@ fn well_formed_trees_read_without_notes() {
         "amd-desktop",
         "arm64-20-policies",
         "vm",
+        "rpi1-armv6",
     ] {
         let m = snap(t);
         assert!(m.notes.is_empty(), "{t}: {:?}", m.notes);
@@ -197,12 +198,95 @@ fn identity_of_boards_and_pcs() {
     );
     assert_eq!(amd.identity.device_tree, None);
 
+    // issue 11 item 16: a Firecracker KVM guest whose image kept a /.dockerenv on its ext4
+    // root is a KVM guest (named by CPUID), not a docker container.
     let vm = snap("vm");
     let v = vm.identity.virtualization.as_ref().unwrap();
-    assert_eq!(v.kind, "vm");
-    assert_eq!(v.evidence, ["cpuinfo flag hypervisor"]);
+    assert_eq!((v.kind.as_str(), v.container.as_deref()), ("kvm", None));
+    assert_eq!(v.evidence[0], "CPUID 0x40000000 \"KVMKVMKVM\"");
+    assert_eq!(v.evidence[1], "cpuinfo flag hypervisor");
+    assert!(
+        v.evidence[2].contains("/.dockerenv exists, but / is ext4 on /dev/vda"),
+        "{:?}",
+        v.evidence
+    );
+    // The device is named by its CPU, never by its host name.
+    assert_eq!(
+        identity::device_name_with_source(&vm),
+        Some(("AMD EPYC".to_string(), identity::DeviceNameSource::CpuModel))
+    );
     // Not treated as one cluster because it is virtual (#116): the topology decides.
     assert_eq!(cpus(&vm), [vec![0, 1]]);
+}
+
+/// One device-name rule: device tree, cpuinfo Model, DMI (placeholders skipped), a SoC guess
+/// that names one SoC, the CPU model.
+#[test]
+fn device_names_follow_one_rule() {
+    let name = |t: &str| identity::device_name(&snap(t));
+    assert_eq!(name("rk3588").as_deref(), Some("Radxa ROCK 5 Model B"));
+    assert_eq!(
+        name("rpi4").as_deref(),
+        Some("Raspberry Pi 4 Model B Rev 1.4")
+    );
+    assert_eq!(
+        name("rpi1-armv6").as_deref(),
+        Some("Broadcom BCM2835"),
+        "no DT, no Model line: the SoC"
+    );
+    let amd = snap("amd-desktop");
+    let dmi = identity::device_name_with_source(&amd).unwrap();
+    assert_eq!(dmi.1, identity::DeviceNameSource::Dmi);
+    // A placeholder product name falls through to the CPU model.
+    let mut oem = amd.clone();
+    oem.identity.dmi.product_name = Some("To Be Filled By O.E.M.".into());
+    let (n, source) = identity::device_name_with_source(&oem).unwrap();
+    assert_eq!(source, identity::DeviceNameSource::CpuModel, "{n}");
+    assert!(n.contains("Ryzen"), "{n}");
+}
+
+/// issue 11 item 5: a 2013 Raspberry Pi kernel's cpuinfo has no `processor : N` entries.
+#[test]
+fn old_uniprocessor_arm_cpuinfo_is_one_arm1176() {
+    let m = snap("rpi1-armv6");
+    assert_eq!(m.cpuinfo.processors.len(), 1);
+    assert_eq!(
+        m.cpuinfo.processors[0].core_label().as_deref(),
+        Some("ARM1176 / r0p7")
+    );
+    assert_eq!(cpus(&m), [vec![0]]);
+    assert_eq!(m.clusters[0].core_name.as_deref(), Some("ARM1176"));
+    let soc = m.identity.soc.unwrap();
+    assert_eq!(soc.name, "Broadcom BCM2835");
+    assert!(soc.why.contains("BCM2708"), "{}", soc.why);
+}
+
+/// issue 11 item 4: a foreign cpuinfo describes its own processors and names its own SoC; the
+/// clusters stay this machine's.
+#[test]
+fn a_foreign_cpuinfo_keeps_this_machines_topology() {
+    let root = Root::new(tree("vm")).with_cpuinfo_file(Some(tree("rk3588").join("proc/cpuinfo")));
+    let m = snapshot::take(&root);
+    assert!(
+        m.cpuinfo
+            .foreign_file
+            .as_deref()
+            .unwrap()
+            .ends_with("rk3588/proc/cpuinfo")
+    );
+    assert_eq!(m.cpuinfo.processors.len(), 8);
+    assert_eq!(cpus(&m), [vec![0, 1]], "the VM's two CPUs");
+    assert_eq!(m.clusters[0].core_name.as_deref(), Some("AMD EPYC"));
+    assert!(
+        m.topology
+            .iter()
+            .all(|t| t.core_label.as_deref() == Some("AMD EPYC"))
+    );
+    assert!(m.identity.soc.unwrap().name.contains("RK3588"));
+    // The VM's own cpuinfo still says it is a guest.
+    assert_eq!(m.identity.virtualization.unwrap().kind, "kvm");
+    // Not foreign: the tree's own file.
+    assert_eq!(snap("vm").cpuinfo.foreign_file, None);
 }
 
 #[test]

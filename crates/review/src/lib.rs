@@ -63,22 +63,6 @@ impl Review {
     }
 }
 
-/// The device's name as the user knows it.
-pub fn device_name(m: &MachineInfo) -> Option<String> {
-    let id = &m.identity;
-    id.device_tree
-        .as_ref()
-        .and_then(|d| d.model.clone())
-        .or_else(|| {
-            let d = &id.dmi;
-            match (&d.sys_vendor, &d.product_name) {
-                (Some(v), Some(p)) => Some(format!("{v} {p}")),
-                (None, Some(p)) => Some(p.clone()),
-                _ => None,
-            }
-        })
-}
-
 /// Reviews the machine behind `root`, whose snapshot is `m`.
 pub fn review(root: &Root, m: &MachineInfo) -> Review {
     let cmdline = system::read_cmdline(root);
@@ -114,7 +98,7 @@ pub fn review(root: &Root, m: &MachineInfo) -> Review {
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
 
     Review {
-        device: device_name(m),
+        device: probe::identity::device_name(m),
         governors,
         aspm_policy,
         pcie,

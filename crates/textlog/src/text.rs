@@ -172,23 +172,13 @@ pub fn offset_of(doc: &ResultDocument) -> FixedOffset {
     utc
 }
 
-/// The device name: what the user called it, else the device tree model, else DMI, else what an
-/// imported log said.
+/// The device name: what the user called it (or the run recorded), else what an imported log
+/// said, else the probe's one rule ([`probe::identity::device_name`]) on the machine snapshot.
 pub fn device_name(doc: &ResultDocument) -> Option<String> {
-    let m = doc.machine.as_ref();
-    let id = m.map(|m| &m.identity);
-    let dmi = id.and_then(|i| {
-        let name = i.dmi.product_name.as_deref()?;
-        Some(match i.dmi.sys_vendor.as_deref() {
-            Some(v) if !name.starts_with(v) => format!("{v} {name}"),
-            _ => name.to_string(),
-        })
-    });
     [
         doc.device.clone(),
         doc.imported.as_ref().and_then(|i| i.device.clone()),
-        id.and_then(|i| i.device_tree.as_ref()?.model.clone()),
-        dmi,
+        doc.machine.as_ref().and_then(probe::identity::device_name),
     ]
     .into_iter()
     .flatten()

@@ -1,7 +1,9 @@
 //! `boardbench info`: what the machine is, as sbc-bench prints it when monitoring starts, and
 //! more: SoC and CPU, device, kernel and userland, the CPU topology table, caches, the chosen
 //! temperature source and why, memory and swap, virtualisation, and the notes of everything
-//! that could not be read. `--json` prints the snapshot document instead.
+//! that could not be read. `--json` prints the snapshot document instead. With a foreign cpuinfo
+//! (`--cpuinfo-file`, sbc-bench's CPUINFOFILE) the CPU line and a core-type table describe the
+//! file's processors, and the topology below is said to be this machine's.
 //!
 //! The text is a pure function of the snapshot ([`render`]), so fixture trees pin it.
 
@@ -43,6 +45,7 @@ pub fn render(m: &MachineInfo) -> String {
     let mut o = String::new();
     identity(&mut o, m);
     o.push('\n');
+    foreign_processors(&mut o, m);
     topology(&mut o, m);
     caches(&mut o, m);
     o.push('\n');
@@ -65,7 +68,6 @@ fn line(o: &mut String, key: &str, value: impl std::fmt::Display) {
 
 fn identity(o: &mut String, m: &MachineInfo) {
     let id = &m.identity;
-    let dt_model = id.device_tree.as_ref().and_then(|d| d.model.clone());
     let dmi_model = match (&id.dmi.sys_vendor, &id.dmi.product_name) {
         (Some(v), Some(p)) => Some(match &id.dmi.product_version {
             Some(ver) if ver != p && !ver.is_empty() => format!("{v} {p} ({ver})"),
@@ -75,10 +77,9 @@ fn identity(o: &mut String, m: &MachineInfo) {
         (None, Some(p)) => Some(p.clone()),
         (None, None) => None,
     };
-    match (dt_model, &m.cpuinfo.model) {
-        (Some(d), _) => line(o, "Device", format!("{d} (device tree)")),
-        (None, Some(c)) => line(o, "Device", format!("{c} (cpuinfo)")),
-        (None, None) => {}
+    match probe::identity::device_name_with_source(m) {
+        Some((name, source)) => line(o, "Device", format!("{name} ({})", source.label())),
+        None => line(o, "Device", "unknown"),
     }
     if let Some(d) = dmi_model {
         line(o, "DMI", d);
@@ -89,7 +90,7 @@ fn identity(o: &mut String, m: &MachineInfo) {
     }
     match &id.soc {
         Some(s) => line(o, "SoC guess", format!("{} ({})", s.name, s.why)),
-        None => line(o, "SoC guess", "none"),
+        None => line(o, "SoC guess", no_soc_guess(m)),
     }
     line(o, "CPU", cpu_summary(m));
     if let Some(dt) = id.device_tree.as_ref().filter(|d| !d.compatible.is_empty()) {
@@ -142,14 +143,134 @@ fn identity(o: &mut String, m: &MachineInfo) {
         Some(v) => line(
             o,
             "Virtual",
-            format!("{} ({})", v.kind, v.evidence.join("; ")),
+            format!("{} ({})", virtualization(v), v.evidence.join("; ")),
         ),
         None => line(o, "Virtual", "none detected"),
     }
 }
 
+/// Without a guess, what the core types are ("unknown: 4× Cortex-A55 + 4× Cortex-A76"): they
+/// fit several SoCs or none the table knows. x86 and unnamed cores give "none".
+fn no_soc_guess(m: &MachineInfo) -> String {
+    if m.cpuinfo.family.as_deref() == Some("x86") {
+        return "none".into();
+    }
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for name in m
+        .cpuinfo
+        .processors
+        .iter()
+        .filter_map(|p| p.core_name.as_deref())
+    {
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => groups.push((name, 1)),
+        }
+    }
+    if groups.is_empty() {
+        return "none".into();
+    }
+    let set = groups
+        .iter()
+        .map(|(n, k)| format!("{k}× {n}"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    format!("unknown: {set} (core types alone do not single out a SoC)")
+}
+
+/// The hypervisor and the container, each named: "kvm guest", "kvm guest in a docker
+/// container", "docker container", "guest of an unknown hypervisor".
+fn virtualization(v: &model::machine::Virtualization) -> String {
+    let guest = match v.kind.as_str() {
+        "container" => None,
+        "vm" => Some("guest of an unknown hypervisor".to_string()),
+        k => Some(format!("{k} guest")),
+    };
+    match (guest, v.container.as_deref()) {
+        (Some(g), Some(c)) => format!("{g} in a {c} container"),
+        (Some(g), None) => g,
+        (None, Some(c)) => format!("{c} container"),
+        (None, None) => "container".into(),
+    }
+}
+
+/// With a foreign cpuinfo, the file's processors: counted per core type as sbc-bench counts
+/// them ("4× Cortex-A53 / r0p4, 4× Cortex-A73 / r0p2"), in the order they first appear.
+fn file_cpu_summary(m: &MachineInfo) -> String {
+    let c = &m.cpuinfo;
+    let n = c.processors.len();
+    let count = match n {
+        0 => "no processors".to_string(),
+        1 => "1 processor".to_string(),
+        n => format!("{n} processors"),
+    };
+    // The MIDR joined with '&' (HiSilicon vendor kernels): the core types, not who has them.
+    if c.processors.iter().all(|p| p.core_name.is_none()) && c.shared_cores.len() > 1 {
+        let shared: Vec<String> = c
+            .shared_cores
+            .iter()
+            .map(|s| match (&s.core_name, &s.stepping) {
+                (Some(n), Some(st)) => format!("{n} / {st}"),
+                (Some(n), None) => n.clone(),
+                (None, _) => "unknown core".into(),
+            })
+            .collect();
+        return format!(
+            "{count}: {} (which processor has which is unknown)",
+            shared.join(" + ")
+        );
+    }
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for p in &c.processors {
+        let label = processor_label(p);
+        match parts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += 1,
+            None => parts.push((label, 1)),
+        }
+    }
+    if parts.is_empty() {
+        return format!("unknown ({count} in the file)");
+    }
+    let list = parts
+        .iter()
+        .map(|(l, n)| format!("{n}× {l}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("{count}: {list}")
+}
+
+/// "Cortex-A76 / r4p0", else the model name, else "unknown core".
+fn processor_label(p: &model::cpu::Processor) -> String {
+    p.core_label()
+        .or_else(|| p.model_name.clone())
+        .unwrap_or_else(|| "unknown core".into())
+}
+
+/// The core-type table of a foreign cpuinfo's processors, and what the rest describes.
+fn foreign_processors(o: &mut String, m: &MachineInfo) {
+    let Some(file) = &m.cpuinfo.foreign_file else {
+        return;
+    };
+    let _ = writeln!(o, "Processors in {file} (core types from the file)");
+    let _ = writeln!(o, " CPU   core type");
+    for p in &m.cpuinfo.processors {
+        let _ = writeln!(o, "{:>4}   {}", p.index, processor_label(p));
+    }
+    if let Some(note) = &m.cpuinfo.midr_note {
+        let _ = writeln!(o, "Note: {note}.");
+    }
+    let _ = writeln!(
+        o,
+        "The file is not this machine's /proc/cpuinfo: the topology, cpufreq, caches and \
+         temperatures below are this machine's, not the file's machine's (which are absent).\n"
+    );
+}
+
 /// "4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0".
 fn cpu_summary(m: &MachineInfo) -> String {
+    if m.cpuinfo.foreign_file.is_some() {
+        return file_cpu_summary(m);
+    }
     let mut parts: Vec<(String, usize)> = Vec::new();
     for c in &m.clusters {
         let label = c.core_label().unwrap_or_else(|| {
@@ -200,7 +321,12 @@ fn cpu_range(cpus: &[u32]) -> String {
 fn topology(o: &mut String, m: &MachineInfo) {
     let _ = writeln!(
         o,
-        "CPU topology (clusters, cpufreq policies, clock speeds; online: {}{})",
+        "CPU topology{} (clusters, cpufreq policies, clock speeds; online: {}{})",
+        if m.cpuinfo.foreign_file.is_some() {
+            " of this machine"
+        } else {
+            ""
+        },
         cpu_range(&m.cpus.online),
         if m.cpus.offline.is_empty() {
             String::new()

@@ -23,22 +23,6 @@ pub fn snapshot(root: &probe::Root, m: &MachineInfo) -> StateSnapshot {
     probe::runstate::snapshot(root, m, s.iso, s.unix_ms)
 }
 
-/// Device tree model, DMI product, or the host name (read through the root like everything else,
-/// so a replayed fixture machine never takes this host's name).
-pub fn device_name(root: &probe::Root, m: &MachineInfo) -> Option<String> {
-    let id = &m.identity;
-    id.device_tree
-        .as_ref()
-        .and_then(|d| d.model.clone())
-        .or_else(|| id.dmi.product_name.clone())
-        .or_else(|| {
-            root.read_value("/proc/sys/kernel/hostname")
-                .ok()
-                .map(|h| h.trim().to_string())
-                .filter(|h| !h.is_empty())
-        })
-}
-
 /// Assembles a mode's result document (run, thermal, graph, env) and computes its findings.
 pub fn document(
     root: &probe::Root,
@@ -51,7 +35,7 @@ pub fn document(
     let mut doc = ResultDocument {
         schema_version: SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: device.or_else(|| device_name(root, machine)),
+        device: device.or_else(|| probe::identity::device_name(machine)),
         started: Some(started.iso.clone()),
         finished: Some(stamp::now().iso),
         machine: Some(machine.clone()),

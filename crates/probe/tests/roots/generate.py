@@ -12,7 +12,10 @@ import struct
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[4] / "shared" / "fixtures" / "cpuinfo"
+# shared/fixtures/cpuinfo beside the checkout (a git worktree sits one level deeper).
+SHARED = next((p / "shared" / "fixtures" / "cpuinfo" for p in HERE.parents
+               if (p / "shared" / "fixtures" / "cpuinfo").is_dir()),
+              HERE.parents[4] / "shared" / "fixtures" / "cpuinfo")
 CPU = "sys/devices/system/cpu"
 
 
@@ -530,6 +533,38 @@ def vm():
         'VERSION_ID="12"\nVERSION="12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n'
         'HOME_URL="https://www.debian.org/"\n')
     t.shell(64, 62, merged_usr=False)
+    # The VM image was made from a container image: a stale /.dockerenv on an ext4 root. KVM
+    # answers CPUID leaf 0x40000000 with its signature.
+    t.w("/.dockerenv", "", nl=False)
+    t.w("/proc/self/mountinfo",
+        "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard\n"
+        "28 27 0:5 / /dev rw,nosuid - devtmpfs devtmpfs rw,size=12341828k\n", nl=False)
+    t.w("/.fixture/cpuid/0x40000000.txt", "KVMKVMKVM")
+
+
+def rpi1_armv6():
+    """A Raspberry Pi 1 Model B on a 3.6 kernel of 2013: the old uniprocessor ARM cpuinfo (one
+    `Processor` block, no `processor : N`), `Hardware : BCM2708`, an old-style revision code,
+    no device tree, no DMI."""
+    t = Tree("rpi1-armv6")
+    t.w("/proc/cpuinfo", "Processor\t: ARMv6-compatible processor rev 7 (v6l)\n"
+        "BogoMIPS\t: 697.95\n"
+        "Features\t: swp half thumb fastmult vfp edsp java tls \n"
+        "CPU implementer\t: 0x41\nCPU architecture: 7\nCPU variant\t: 0x0\n"
+        "CPU part\t: 0xb76\nCPU revision\t: 7\n\n"
+        "Hardware\t: BCM2708\nRevision\t: 000e\nSerial\t\t: 00000000a1b2c3d4\n", nl=False)
+    t.cpus("0")
+    t.cpu(0, 0, 0)
+    t.policy(0, "0", 700000, 700000, "powersave", "BCM2708 cpufreq",
+             governors="ondemand userspace powersave conservative performance")
+    t.zone(0, "bcm2835_thermal", 44388)
+    t.meminfo(448748, 380000, 410000, 102396, 102396)
+    t.swaps([("/var/swap", "file", 102396, 0, -1)])
+    t.kernel("3.6.11+", "#538 PREEMPT Fri Aug 30 20:42:08 BST 2013")
+    t.os_release("Raspbian GNU/Linux 7 (wheezy)", "Raspbian GNU/Linux", "raspbian", "7",
+                 "wheezy")
+    t.shell(32, 40, flags=0x05000400, merged_usr=False)
+    t.w("/var/lib/dpkg/arch", "armhf")
 
 
 def broken():
@@ -598,4 +633,5 @@ if __name__ == "__main__":
     amd_desktop()
     arm64_20_policies()
     vm()
+    rpi1_armv6()
     broken()

@@ -23,6 +23,7 @@ pub mod signals;
 mod summary;
 mod sysinfo;
 mod text;
+mod truncation;
 pub mod version;
 
 use model::document::ResultDocument;
@@ -48,10 +49,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
     if text.trim().is_empty() {
         return Err(ImportError::Empty);
     }
-    let lines: Vec<&str> = text
-        .lines()
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    let lines = truncation::complete_lines(text);
     let header = lines.first().and_then(|l| sysinfo::header(l));
     // Logs older than v0.4 start with lsb_release output and carry tinymembench/7-Zip.
     let old_style = header.is_none()
@@ -67,10 +65,19 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         .and_then(version::Version::parse);
     let era = version::Era::of(version);
 
-    let memory = memory::memory_runs(&lines);
-    let sevenzip = sevenzip::sevenzip(&lines);
-    let openssl = openssl::openssl(&lines);
-    let cpuminer = miner::cpuminer(&lines);
+    let summary_line = summary::summary_line(&lines, version);
+    let partial = !truncation::reached_end(&lines, summary_line.is_some());
+    // A cut log: the headline figures come only from blocks sbc-bench finished.
+    let finished = if partial {
+        truncation::finished_blocks(&lines)
+    } else {
+        lines.len()
+    };
+    let bench = &lines[..finished];
+    let memory = memory::memory_runs(bench);
+    let sevenzip = sevenzip::sevenzip(bench);
+    let openssl = openssl::openssl(bench);
+    let cpuminer = miner::cpuminer(bench);
     if memory.is_empty() && sevenzip.is_none() && openssl.is_none() && cpuminer.is_none() {
         return Err(if old_style {
             ImportError::NotSbcBench
@@ -111,7 +118,12 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
             "cpuminer ran but the log has no `Total Scores:` line (log cut off?)".to_string(),
         );
     }
-    let summary_line = summary::summary_line(&lines, version);
+    if partial {
+        problems.splice(
+            0..0,
+            cut_off_problems(&lines, finished, &headline, miner::cpuminer(&lines).is_some()),
+        );
+    }
     let kernel_machine = iostat.as_ref().and_then(|i| i.machine.clone());
     Ok(ImportedLog {
         source: source.to_string(),
@@ -140,7 +152,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         sevenzip,
         openssl,
         cpuminer,
-        stockfish: miner::stockfish(&lines),
+        stockfish: miner::stockfish(bench),
         monitor: monitor::monitor_tables(&lines),
         throttling: aftermath::throttling(&lines),
         swap: aftermath::swap(&lines),
@@ -148,8 +160,52 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         validation: aftermath::validation(&lines),
         summary_line,
         headline,
+        partial,
         problems,
     })
+}
+
+/// What the problems list says about a log that stops before sbc-bench's end: where it stops,
+/// which unfinished block was ignored, which headline figures are therefore missing.
+fn cut_off_problems(
+    lines: &[&str],
+    finished: usize,
+    h: &model::imported::Headline,
+    cpuminer_seen: bool,
+) -> Vec<String> {
+    let mut out = vec![format!(
+        "log cut off after line {}: it ends before sbc-bench's end (the summary row, or the \
+         system information after the benchmarks)",
+        lines.len()
+    )];
+    let rest = &lines[(finished + 1).min(lines.len())..];
+    if rest.iter().any(|l| !l.trim().is_empty()) {
+        let what = truncation::unfinished_block_name(rest)
+            .map_or_else(|| "the unfinished last block".to_string(), |n| format!("the unfinished {n} block"));
+        out.push(format!(
+            "{what} (lines {}-{}) is not used for figures",
+            finished + 2,
+            lines.len()
+        ));
+    }
+    let mut missing: Vec<&str> = [
+        ("7-zip multi", h.zip_multi.is_none()),
+        ("7-zip single", h.zip_single.is_none()),
+        ("AES", h.aes.is_none()),
+        ("memcpy", h.memcpy.is_none()),
+        ("memset", h.memset.is_none()),
+    ]
+    .iter()
+    .filter(|(_, gone)| *gone)
+    .map(|(n, _)| *n)
+    .collect();
+    if cpuminer_seen && h.khs.is_none() {
+        missing.push("kH/s (cpuminer)");
+    }
+    if !missing.is_empty() {
+        out.push(format!("missing figures: {}", missing.join(", ")));
+    }
+    out
 }
 
 /// Imports raw file bytes: text check, parse, checksum, result document.

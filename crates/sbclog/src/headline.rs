@@ -44,7 +44,13 @@ pub fn derive(i: &Inputs) -> Headline {
         aes: aes(i, era),
         memcpy: mem(i, era, memory::memcpy),
         memset: mem(i, era, memory::memset),
-        khs: i.total_scores.get(1).or(i.total_scores.first()).copied(),
+        // A hash rate is finite and positive; anything else is a damaged list.
+        khs: i
+            .total_scores
+            .get(1)
+            .or(i.total_scores.first())
+            .copied()
+            .filter(|v| v.is_finite() && *v >= 0.0),
     }
 }
 

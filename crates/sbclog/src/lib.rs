@@ -14,6 +14,7 @@ mod aftermath;
 mod clock;
 mod document;
 pub mod headline;
+pub mod input;
 mod memory;
 mod miner;
 mod monitor;
@@ -42,6 +43,12 @@ pub enum ImportError {
     NotSbcBench,
     #[error("truncated sbc-bench log: no benchmark results (ends after {0} lines)")]
     NoResults(usize),
+    #[error("larger than {} MiB: not an sbc-bench log", .0 / (1024 * 1024))]
+    TooLarge(u64),
+    #[error("the file holds {0} sbc-bench logs, one after another; import them one by one")]
+    SeveralLogs(usize),
+    #[error("{0}")]
+    Read(String),
 }
 
 /// Parses the text of one log. `source` is the file name recorded in the result.
@@ -121,7 +128,12 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
     if partial {
         problems.splice(
             0..0,
-            cut_off_problems(&lines, finished, &headline, miner::cpuminer(&lines).is_some()),
+            cut_off_problems(
+                &lines,
+                finished,
+                &headline,
+                miner::cpuminer(&lines).is_some(),
+            ),
         );
     }
     let kernel_machine = iostat.as_ref().and_then(|i| i.machine.clone());
@@ -180,8 +192,10 @@ fn cut_off_problems(
     )];
     let rest = &lines[(finished + 1).min(lines.len())..];
     if rest.iter().any(|l| !l.trim().is_empty()) {
-        let what = truncation::unfinished_block_name(rest)
-            .map_or_else(|| "the unfinished last block".to_string(), |n| format!("the unfinished {n} block"));
+        let what = truncation::unfinished_block_name(rest).map_or_else(
+            || "the unfinished last block".to_string(),
+            |n| format!("the unfinished {n} block"),
+        );
         out.push(format!(
             "{what} (lines {}-{}) is not used for figures",
             finished + 2,
@@ -208,8 +222,35 @@ fn cut_off_problems(
     out
 }
 
-/// Imports raw file bytes: text check, parse, checksum, result document.
+/// Imports the raw bytes of one log: text check, parse, checksum, result document. Several
+/// logs one after another are refused ([`import_logs`] imports each).
 pub fn import_bytes(bytes: &[u8], source: &str) -> Result<ResultDocument, ImportError> {
+    let logs = input::split_logs(bytes);
+    if logs.len() > 1 {
+        return Err(ImportError::SeveralLogs(logs.len()));
+    }
+    import_one(bytes, source)
+}
+
+/// Imports every log of a file (usually one; several when logs were concatenated): one result
+/// per log, in file order. Source names get ` (log k of n)` when there are several.
+pub fn import_logs(bytes: &[u8], source: &str) -> Vec<Result<ResultDocument, ImportError>> {
+    let logs = input::split_logs(bytes);
+    let n = logs.len();
+    logs.into_iter()
+        .enumerate()
+        .map(|(k, range)| {
+            let name = if n > 1 {
+                format!("{source} (log {} of {n})", k + 1)
+            } else {
+                source.to_string()
+            };
+            import_one(&bytes[range], &name)
+        })
+        .collect()
+}
+
+fn import_one(bytes: &[u8], source: &str) -> Result<ResultDocument, ImportError> {
     if bytes.is_empty() {
         return Err(ImportError::Empty);
     }

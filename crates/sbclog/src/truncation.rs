@@ -106,7 +106,12 @@ mod tests {
     #[test]
     fn end_is_the_summary_row_or_system_info_after_the_results() {
         let sep = "#".repeat(74);
-        let ended = ["Tot: 1 2 3", "Total: 3", &sep, "Linux 6.1 (h) 01/01/26 _aarch64_ (4 CPU)"];
+        let ended = [
+            "Tot: 1 2 3",
+            "Total: 3",
+            &sep,
+            "Linux 6.1 (h) 01/01/26 _aarch64_ (4 CPU)",
+        ];
         assert!(reached_end(&ended, false));
         let cut = ["Linux 6.1 (h) 01/01/26 _aarch64_ (4 CPU)", "Tot: 1 2 3"];
         assert!(!reached_end(&cut, false));

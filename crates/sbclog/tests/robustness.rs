@@ -154,9 +154,17 @@ fn a_cut_log_never_gives_a_different_figure_and_is_marked_partial() {
                 ("memcpy", h.memcpy, w.memcpy),
                 ("memset", h.memset, w.memset),
             ] {
-                assert!(got.is_none() || got == want, "{at}: {field} {got:?}, whole log {want:?}");
+                assert!(
+                    got.is_none() || got == want,
+                    "{at}: {field} {got:?}, whole log {want:?}"
+                );
             }
-            assert!(h.khs.is_none() || h.khs == w.khs, "{at}: kH/s {:?} vs {:?}", h.khs, w.khs);
+            assert!(
+                h.khs.is_none() || h.khs == w.khs,
+                "{at}: kH/s {:?} vs {:?}",
+                h.khs,
+                w.khs
+            );
             if bench_end.is_none_or(|end| cut < end) {
                 assert!(imp.partial, "{at}: not marked partial");
                 assert!(
@@ -170,7 +178,9 @@ fn a_cut_log_never_gives_a_different_figure_and_is_marked_partial() {
             }
         }
     }
-    println!("{cuts_total} cuts: {errors} refused (no finished results), {partial} partial documents");
+    println!(
+        "{cuts_total} cuts: {errors} refused (no finished results), {partial} partial documents"
+    );
     assert!(errors > 0 && partial > 0);
 }
 
@@ -186,10 +196,17 @@ fn the_reported_cuts_give_no_wrong_numbers() {
         assert!(imp.partial);
         assert_eq!(imp.headline.zip_multi, None);
         assert_eq!(imp.headline.zip_single, Some(2306));
-        assert!(imp.problems.iter().any(|p| p.contains("7-zip multi")), "{:?}", imp.problems);
+        assert!(
+            imp.problems.iter().any(|p| p.contains("7-zip multi")),
+            "{:?}",
+            imp.problems
+        );
     }
     let miner = at("** cpuminer-multi") + 200;
-    let imp = import_bytes(&bytes[..miner], "x").unwrap().imported.unwrap();
+    let imp = import_bytes(&bytes[..miner], "x")
+        .unwrap()
+        .imported
+        .unwrap();
     assert!(imp.partial);
     assert_eq!(imp.headline.khs, None);
     assert_eq!(imp.headline.zip_multi, Some(12350));

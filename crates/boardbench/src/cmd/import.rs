@@ -44,11 +44,11 @@ pub struct Args {
     pub tags: Vec<String>,
 }
 
-/// One log's outcome, for the summary line.
+/// What happened to one log in the database, for the summary line.
 enum Stored {
     New(i64),
     Already(i64),
-    NotStored,
+    No,
 }
 
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
@@ -117,7 +117,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             }
         }
         let stored = match store.as_mut() {
-            None => Stored::NotStored,
+            None => Stored::No,
             Some(s) => match s.add_document(&doc, &args.tags) {
                 Ok(store::Added::New(id)) => Stored::New(id),
                 Ok(store::Added::Duplicate(id)) => Stored::Already(id),
@@ -233,7 +233,7 @@ fn summary(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     let run = match stored {
         Stored::New(id) => format!("run {id}"),
         Stored::Already(id) => format!("run {id} (already stored)"),
-        Stored::NotStored => "-".into(),
+        Stored::No => "-".into(),
     };
     let device = doc.device.as_deref().unwrap_or("-");
     let h = imp.map(|i| i.headline.clone()).unwrap_or_default();

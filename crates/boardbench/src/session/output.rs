@@ -35,7 +35,8 @@ impl DocumentArgs {
                 .with_context(|| format!("writing {}", out.display()))?;
         }
         if !self.no_store {
-            if let Err(e) = store::Location::resolve(self.db.as_deref())
+            let loc = store::Location::resolve(self.db.as_deref());
+            if let Err(e) = loc
                 .and_then(|loc| store::Store::open(&loc))
                 .and_then(|mut s| s.add_document(doc, &self.tags))
             {

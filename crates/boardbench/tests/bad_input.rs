@@ -88,6 +88,19 @@ fn a_file_of_concatenated_logs_imports_each() {
     }
 }
 
+#[test]
+fn results_add_of_dev_zero_is_refused_without_filling_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let o = bb(&["results", "add", "--db", p(&db), "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("/dev/zero: not a result document"),
+        "{}",
+        err(&o)
+    );
+}
+
 // ---- item 2: never overwrite ----
 
 #[test]

@@ -603,6 +603,35 @@ fn summary(r: Vec<Val>) -> RunSummary {
     }
 }
 
+/// The largest result-document file read (a long run with every monitor series is a few MB).
+pub const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a result-document file, at most [`MAX_DOCUMENT_BYTES`]: `/dev/zero` or a huge file
+/// is one clear error, not a full memory.
+pub fn read_document_file(path: &std::path::Path) -> Result<String, Error> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    if f.metadata()?.is_dir() {
+        return Err(Error::Other("is a directory".into()));
+    }
+    let mut f = f;
+    let mut bytes = Vec::new();
+    (&mut f).take(8192).read_to_end(&mut bytes)?;
+    // JSON text never holds a NUL byte.
+    if bytes.contains(&0) {
+        return Err(Error::NotADocument("binary data, not JSON".into()));
+    }
+    f.take(MAX_DOCUMENT_BYTES + 1 - bytes.len() as u64)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(Error::NotADocument(format!(
+            "larger than {} MiB",
+            MAX_DOCUMENT_BYTES / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::NotADocument("not UTF-8 text".into()))
+}
+
 /// A result document: an object with a known `schema_version` whose measurements and findings
 /// have the row shape the database stores.
 fn check_document(doc: &Value) -> Result<(Vec<Measurement>, Vec<Finding>), Error> {

@@ -57,7 +57,7 @@ impl Db<'_> {
 fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {
-        let text = std::fs::read_to_string(path)
+        let text = store::read_document_file(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let v: serde_json::Value =
             serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;

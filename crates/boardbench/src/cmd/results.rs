@@ -249,7 +249,7 @@ fn add(
 ) -> anyhow::Result<i32> {
     let mut failed = 0;
     for file in files {
-        let result = std::fs::read_to_string(file)
+        let result = store::read_document_file(file)
             .map_err(|e| e.to_string())
             .and_then(|text| store.add_json(&text, tags).map_err(|e| e.to_string()));
         match result {

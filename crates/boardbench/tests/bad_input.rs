@@ -332,6 +332,29 @@ fn impossible_values_are_refused() {
         assert_eq!(o.status.code(), Some(1), "{value} {unit}");
         assert!(err(&o).contains("7zip/multi"), "{}", err(&o));
     }
+    // An imported document whose headline says -5 kH/s.
+    let text = std::fs::read_to_string(logs().join("Xd38a.txt")).unwrap();
+    let out_dir = dir.path().join("o");
+    let log = dir.path().join("neg.txt");
+    std::fs::write(
+        &log,
+        text.replace("Total Scores: 18.85,18.74", "Total Scores: -18.85,-18.74"),
+    )
+    .unwrap();
+    let o = bb(&["import", "--no-store", "--out", p(&out_dir), p(&log)]);
+    ok(&o);
+    let mut imported: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("neg.json")).unwrap()).unwrap();
+    assert!(
+        imported["imported"]["headline"]["khs"].is_null(),
+        "a negative hash rate was derived"
+    );
+    imported["imported"]["headline"]["khs"] = serde_json::json!(-18.74);
+    let f = dir.path().join("neg-headline.json");
+    std::fs::write(&f, imported.to_string()).unwrap();
+    let o = bb(&["results", "add", "--db", p(&db), p(&f)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("headline kH/s"), "{}", err(&o));
     let good = dir.path().join("good.json");
     std::fs::write(&good, doc("1234", "MIPS")).unwrap();
     ok(&bb(&["results", "add", "--db", p(&db), p(&good)]));

@@ -321,6 +321,20 @@ impl Store {
         let text = serde_json::to_string(&doc)?;
         let hash = sha256_hex(text.as_bytes());
         let c = extract::columns(&doc);
+        let h = &c.headline;
+        for (name, value, unit) in [
+            ("7-zip multi", h.zip_multi, "MIPS"),
+            ("7-zip single", h.zip_single, "MIPS"),
+            ("AES", h.aes, "kB/s"),
+            ("memcpy", h.memcpy, "MB/s"),
+            ("memset", h.memset, "MB/s"),
+            ("kH/s", h.khs, "kH/s"),
+        ] {
+            if let Some(v) = value {
+                ranges::check(v, unit)
+                    .map_err(|why| Error::NotADocument(format!("headline {name}: {why}")))?;
+            }
+        }
         self.in_transaction(|db| {
             let h = c.headline;
             let inserted = db.query(

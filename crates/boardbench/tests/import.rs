@@ -8,9 +8,13 @@ fn logs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
 }
 
+/// `boardbench import --no-store …` (these tests are about documents, not the database).
 fn boardbench(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    assert_eq!(args[0], "import");
     Command::new(env!("CARGO_BIN_EXE_boardbench"))
-        .args(args)
+        .arg("import")
+        .arg("--no-store")
+        .args(&args[1..])
         .output()
         .expect("run boardbench")
 }

@@ -68,7 +68,7 @@ fn postgres_store_round_trip() {
     let Some(url) = fresh_db("roundtrip") else {
         return;
     };
-    let loc = Location::parse(&url);
+    let loc = Location::parse(&url).unwrap();
     let mut s = Store::open(&loc).unwrap();
     assert_eq!(s.schema_version().unwrap(), store::schema::latest());
     drop(s);

@@ -89,7 +89,12 @@ pub struct ImportedLog {
     pub summary_line: Option<SummaryLine>,
     /// The six headline numbers, derived from the log by sbc-bench's rules of its version.
     pub headline: Headline,
-    /// Sections that were missing or cut off; non-empty means the log is partial.
+    /// true when the log ends before sbc-bench's own end (its summary row, or the system
+    /// information after the benchmarks): a cut log. Its figures come only from finished blocks.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+    /// Sections that were missing or cut off (for a partial log: where it stops and which
+    /// figures are missing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
 }

@@ -44,7 +44,13 @@ pub fn derive(i: &Inputs) -> Headline {
         aes: aes(i, era),
         memcpy: mem(i, era, memory::memcpy),
         memset: mem(i, era, memory::memset),
-        khs: i.total_scores.get(1).or(i.total_scores.first()).copied(),
+        // A hash rate is finite and positive; anything else is a damaged list.
+        khs: i
+            .total_scores
+            .get(1)
+            .or(i.total_scores.first())
+            .copied()
+            .filter(|v| v.is_finite() && *v >= 0.0),
     }
 }
 
@@ -73,12 +79,14 @@ fn saturating_sum(v: &[u64]) -> u64 {
     v.iter().fold(0u64, |a, &b| a.saturating_add(b))
 }
 
-/// Max of the single-threaded ratings. Single-core machines: before v0.9.9 the row repeats
-/// the rounded multi value, from v0.9.9 on it is the raw rating of the one run.
+/// Max of the single-threaded ratings; empty when the log has none (logs before v0.8.4 often
+/// ran 7-Zip multi-threaded only). Single-core machines (CPU count 1 in the log): before v0.9.9
+/// the row repeats the rounded multi value, from v0.9.9 on it is the raw rating of the one run.
+/// One multi-threaded run alone does not make a machine single-core: without the CPU count the
+/// column stays empty rather than repeating the multi figure.
 fn zip_single(i: &Inputs, zip_multi: Option<u64>) -> Option<u64> {
     let z = i.sevenzip?;
-    let single_core = i.cpu_count == Some(1) || (z.single.is_empty() && z.totals.len() == 1);
-    if single_core {
+    if i.cpu_count == Some(1) {
         return match i.version {
             Some(v) if v >= Version(0, 9, 9) => z.totals.iter().max().copied().or(zip_multi),
             _ => zip_multi,
@@ -143,6 +151,49 @@ fn mem(i: &Inputs, era: Era, pick: fn(&MemoryRun) -> Option<f64>) -> Option<u64>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn run(rating: u64) -> model::imported::SevenZipRun {
+        model::imported::SevenZipRun {
+            cluster: None,
+            threads: Some(4),
+            rating,
+        }
+    }
+
+    /// Issue 11 item 7: an old log with only multi-threaded 7-Zip runs has no single figure,
+    /// whatever the number of runs; a single-core machine repeats the multi figure.
+    #[test]
+    fn no_single_threaded_run_leaves_the_single_column_empty() {
+        for runs in [vec![3679], vec![3679, 3688, 3664]] {
+            let z = SevenZip {
+                version: None,
+                single: Vec::new(),
+                multi: runs.iter().map(|&r| run(r)).collect(),
+                totals: runs.clone(),
+            };
+            for cpus in [None, Some(4)] {
+                let h = derive(&Inputs {
+                    version: Version::parse("0.6.2"),
+                    cpu_count: cpus,
+                    sevenzip: Some(&z),
+                    openssl: None,
+                    memory: &[],
+                    total_scores: &[],
+                });
+                assert!(h.zip_multi.is_some());
+                assert_eq!(h.zip_single, None, "{runs:?} with {cpus:?} CPUs");
+            }
+            let single_core = derive(&Inputs {
+                version: Version::parse("0.6.2"),
+                cpu_count: Some(1),
+                sevenzip: Some(&z),
+                openssl: None,
+                memory: &[],
+                total_scores: &[],
+            });
+            assert_eq!(single_core.zip_single, single_core.zip_multi);
+        }
+    }
 
     #[test]
     fn r10_is_printf_rounding() {

@@ -14,6 +14,7 @@ mod aftermath;
 mod clock;
 mod document;
 pub mod headline;
+pub mod input;
 mod memory;
 mod miner;
 mod monitor;
@@ -23,6 +24,7 @@ pub mod signals;
 mod summary;
 mod sysinfo;
 mod text;
+mod truncation;
 pub mod version;
 
 use model::document::ResultDocument;
@@ -41,6 +43,12 @@ pub enum ImportError {
     NotSbcBench,
     #[error("truncated sbc-bench log: no benchmark results (ends after {0} lines)")]
     NoResults(usize),
+    #[error("larger than {} MiB: not an sbc-bench log", .0 / (1024 * 1024))]
+    TooLarge(u64),
+    #[error("the file holds {0} sbc-bench logs, one after another; import them one by one")]
+    SeveralLogs(usize),
+    #[error("{0}")]
+    Read(String),
 }
 
 /// Parses the text of one log. `source` is the file name recorded in the result.
@@ -48,10 +56,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
     if text.trim().is_empty() {
         return Err(ImportError::Empty);
     }
-    let lines: Vec<&str> = text
-        .lines()
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    let lines = truncation::complete_lines(text);
     let header = lines.first().and_then(|l| sysinfo::header(l));
     // Logs older than v0.4 start with lsb_release output and carry tinymembench/7-Zip.
     let old_style = header.is_none()
@@ -67,10 +72,19 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         .and_then(version::Version::parse);
     let era = version::Era::of(version);
 
-    let memory = memory::memory_runs(&lines);
-    let sevenzip = sevenzip::sevenzip(&lines);
-    let openssl = openssl::openssl(&lines);
-    let cpuminer = miner::cpuminer(&lines);
+    let summary_line = summary::summary_line(&lines, version);
+    let partial = !truncation::reached_end(&lines, summary_line.is_some());
+    // A cut log: the headline figures come only from blocks sbc-bench finished.
+    let finished = if partial {
+        truncation::finished_blocks(&lines)
+    } else {
+        lines.len()
+    };
+    let bench = &lines[..finished];
+    let memory = memory::memory_runs(bench);
+    let sevenzip = sevenzip::sevenzip(bench);
+    let openssl = openssl::openssl(bench);
+    let cpuminer = miner::cpuminer(bench);
     if memory.is_empty() && sevenzip.is_none() && openssl.is_none() && cpuminer.is_none() {
         return Err(if old_style {
             ImportError::NotSbcBench
@@ -111,7 +125,17 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
             "cpuminer ran but the log has no `Total Scores:` line (log cut off?)".to_string(),
         );
     }
-    let summary_line = summary::summary_line(&lines, version);
+    if partial {
+        problems.splice(
+            0..0,
+            cut_off_problems(
+                &lines,
+                finished,
+                &headline,
+                miner::cpuminer(&lines).is_some(),
+            ),
+        );
+    }
     let kernel_machine = iostat.as_ref().and_then(|i| i.machine.clone());
     Ok(ImportedLog {
         source: source.to_string(),
@@ -140,7 +164,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         sevenzip,
         openssl,
         cpuminer,
-        stockfish: miner::stockfish(&lines),
+        stockfish: miner::stockfish(bench),
         monitor: monitor::monitor_tables(&lines),
         throttling: aftermath::throttling(&lines),
         swap: aftermath::swap(&lines),
@@ -148,12 +172,85 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         validation: aftermath::validation(&lines),
         summary_line,
         headline,
+        partial,
         problems,
     })
 }
 
-/// Imports raw file bytes: text check, parse, checksum, result document.
+/// What the problems list says about a log that stops before sbc-bench's end: where it stops,
+/// which unfinished block was ignored, which headline figures are therefore missing.
+fn cut_off_problems(
+    lines: &[&str],
+    finished: usize,
+    h: &model::imported::Headline,
+    cpuminer_seen: bool,
+) -> Vec<String> {
+    let mut out = vec![format!(
+        "log cut off after line {}: it ends before sbc-bench's end (the summary row, or the \
+         system information after the benchmarks)",
+        lines.len()
+    )];
+    let rest = &lines[(finished + 1).min(lines.len())..];
+    if rest.iter().any(|l| !l.trim().is_empty()) {
+        let what = truncation::unfinished_block_name(rest).map_or_else(
+            || "the unfinished last block".to_string(),
+            |n| format!("the unfinished {n} block"),
+        );
+        out.push(format!(
+            "{what} (lines {}-{}) is not used for figures",
+            finished + 2,
+            lines.len()
+        ));
+    }
+    let mut missing: Vec<&str> = [
+        ("7-zip multi", h.zip_multi.is_none()),
+        ("7-zip single", h.zip_single.is_none()),
+        ("AES", h.aes.is_none()),
+        ("memcpy", h.memcpy.is_none()),
+        ("memset", h.memset.is_none()),
+    ]
+    .iter()
+    .filter(|(_, gone)| *gone)
+    .map(|(n, _)| *n)
+    .collect();
+    if cpuminer_seen && h.khs.is_none() {
+        missing.push("kH/s (cpuminer)");
+    }
+    if !missing.is_empty() {
+        out.push(format!("missing figures: {}", missing.join(", ")));
+    }
+    out
+}
+
+/// Imports the raw bytes of one log: text check, parse, checksum, result document. Several
+/// logs one after another are refused ([`import_logs`] imports each).
 pub fn import_bytes(bytes: &[u8], source: &str) -> Result<ResultDocument, ImportError> {
+    let logs = input::split_logs(bytes);
+    if logs.len() > 1 {
+        return Err(ImportError::SeveralLogs(logs.len()));
+    }
+    import_one(bytes, source)
+}
+
+/// Imports every log of a file (usually one; several when logs were concatenated): one result
+/// per log, in file order. Source names get ` (log k of n)` when there are several.
+pub fn import_logs(bytes: &[u8], source: &str) -> Vec<Result<ResultDocument, ImportError>> {
+    let logs = input::split_logs(bytes);
+    let n = logs.len();
+    logs.into_iter()
+        .enumerate()
+        .map(|(k, range)| {
+            let name = if n > 1 {
+                format!("{source} (log {} of {n})", k + 1)
+            } else {
+                source.to_string()
+            };
+            import_one(&bytes[range], &name)
+        })
+        .collect()
+}
+
+fn import_one(bytes: &[u8], source: &str) -> Result<ResultDocument, ImportError> {
     if bytes.is_empty() {
         return Err(ImportError::Empty);
     }

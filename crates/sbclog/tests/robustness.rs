@@ -63,41 +63,158 @@ fn bad_inputs_give_one_clear_error() {
     }
 }
 
-#[test]
-fn every_fixture_cut_at_several_points_never_panics() {
+/// Cut points for one log: a spread of byte offsets (pseudo-random, seeded by the log's length)
+/// plus line ends. `BOARDBENCH_CUT_POINTS` sets how many per log (default 24, 8 under
+/// emulation); every cut is checked, so more points only take longer.
+fn cut_points(len: usize, text: &[u8]) -> Vec<usize> {
     let emulated = std::env::var_os("BOARDBENCH_EMULATED").is_some();
-    let step = if emulated { 7 } else { 1 };
-    let (mut errors, mut partial, mut whole) = (0, 0, 0);
-    for path in log_files().iter().step_by(step) {
-        let bytes = std::fs::read(path).unwrap();
+    let n: usize = std::env::var("BOARDBENCH_CUT_POINTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if emulated { 8 } else { 24 });
+    let mut x = len as u64 | 1;
+    let mut cuts: Vec<usize> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % len as u64) as usize
+        })
+        .collect();
+    // Cuts right after a newline: the last line looks complete.
+    let newlines: Vec<usize> = text
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    if !newlines.is_empty() {
+        for k in 0..n / 2 {
+            cuts.push(newlines[(k * 7919 + len) % newlines.len()]);
+        }
+    }
+    cuts.retain(|&c| c > 0 && c < len);
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts
+}
+
+/// The line index (0-based) of the system information that follows the benchmarks, if any:
+/// a cut before it loses benchmark output.
+fn end_of_benchmarks(text: &str) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let last_result = lines.iter().rposition(|l| {
+        l.trim_start().starts_with("standard mem")
+            || l.trim_start().starts_with("libc mem")
+            || l.starts_with("Tot:")
+            || l.starts_with("Total:")
+            || l.starts_with("Total Scores")
+            || l.starts_with("Compression:")
+            || l.starts_with("aes-")
+    })?;
+    let io = lines
+        .iter()
+        .rposition(|l| l.starts_with("Linux ") && l.trim_end().ends_with("CPU)"))?;
+    (io > last_result).then_some(io)
+}
+
+/// Issue 16 item 3: a log cut anywhere never yields a headline figure that differs from the
+/// whole log's, and a cut inside the benchmarks is always marked partial with problems that
+/// say so.
+#[test]
+fn a_cut_log_never_gives_a_different_figure_and_is_marked_partial() {
+    let (mut errors, mut partial, mut cuts_total) = (0, 0, 0);
+    for path in log_files() {
+        let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        for frac in [0.001, 0.05, 0.2, 0.4, 0.6, 0.8, 0.97] {
+        let whole = import_bytes(&bytes, &name).unwrap().imported.unwrap();
+        assert!(!whole.partial, "{name}: the whole log is marked partial");
+        let text = String::from_utf8_lossy(&bytes);
+        let bench_end = end_of_benchmarks(&text).map(|line| {
+            text.split_inclusive('\n')
+                .take(line)
+                .map(str::len)
+                .sum::<usize>()
+        });
+        let w = whole.headline;
+        for cut in cut_points(bytes.len(), &bytes) {
+            cuts_total += 1;
             // Byte cuts may split a UTF-8 character; the importer must cope.
-            let cut = &bytes[..((bytes.len() as f64 * frac) as usize).max(1)];
-            match import_bytes(cut, &name) {
-                Err(e) => {
-                    errors += 1;
-                    assert!(!e.to_string().is_empty());
-                }
-                Ok(doc) => {
-                    let imp = doc.imported.expect("imported part");
-                    // Without the 7-Zip `Total:` line the document must say it is partial.
-                    if imp.sevenzip.as_ref().is_none_or(|z| z.totals.is_empty()) {
-                        assert!(
-                            !imp.problems.is_empty(),
-                            "{name} cut at {frac}: unmarked partial"
-                        );
-                        assert_eq!(imp.headline.zip_multi, None, "{name} cut at {frac}");
-                        partial += 1;
-                    } else {
-                        whole += 1;
-                    }
-                }
+            let Ok(doc) = import_bytes(&bytes[..cut], &name) else {
+                errors += 1;
+                continue;
+            };
+            let imp = doc.imported.unwrap();
+            let h = &imp.headline;
+            let at = format!("{name} cut at byte {cut} of {}", bytes.len());
+            for (field, got, want) in [
+                ("7zip multi", h.zip_multi, w.zip_multi),
+                ("7zip single", h.zip_single, w.zip_single),
+                ("aes", h.aes, w.aes),
+                ("memcpy", h.memcpy, w.memcpy),
+                ("memset", h.memset, w.memset),
+            ] {
+                assert!(
+                    got.is_none() || got == want,
+                    "{at}: {field} {got:?}, whole log {want:?}"
+                );
+            }
+            assert!(
+                h.khs.is_none() || h.khs == w.khs,
+                "{at}: kH/s {:?} vs {:?}",
+                h.khs,
+                w.khs
+            );
+            if bench_end.is_none_or(|end| cut < end) {
+                assert!(imp.partial, "{at}: not marked partial");
+                assert!(
+                    imp.problems.iter().any(|p| p.contains("cut off")),
+                    "{at}: {:?}",
+                    imp.problems
+                );
+            }
+            if imp.partial {
+                partial += 1;
             }
         }
     }
-    println!("cut logs: {errors} errors, {partial} partial documents, {whole} with all benchmarks");
+    println!(
+        "{cuts_total} cuts: {errors} refused (no finished results), {partial} partial documents"
+    );
     assert!(errors > 0 && partial > 0);
+}
+
+/// The three cuts of issue 16: inside 7-Zip's `Total:` line, after its second number, inside
+/// the cpuminer section.
+#[test]
+fn the_reported_cuts_give_no_wrong_numbers() {
+    let bytes = std::fs::read(fixtures().join("Xd38a.txt")).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    let at = |needle: &str| text.find(needle).unwrap() + needle.len();
+    for cut in [at("Total: 12252,12314,12"), at("Total: 12252,12314")] {
+        let imp = import_bytes(&bytes[..cut], "x").unwrap().imported.unwrap();
+        assert!(imp.partial);
+        assert_eq!(imp.headline.zip_multi, None);
+        assert_eq!(imp.headline.zip_single, Some(2306));
+        assert!(
+            imp.problems.iter().any(|p| p.contains("7-zip multi")),
+            "{:?}",
+            imp.problems
+        );
+    }
+    let miner = at("** cpuminer-multi") + 200;
+    let imp = import_bytes(&bytes[..miner], "x")
+        .unwrap()
+        .imported
+        .unwrap();
+    assert!(imp.partial);
+    assert_eq!(imp.headline.khs, None);
+    assert_eq!(imp.headline.zip_multi, Some(12350));
+    assert!(
+        imp.problems.iter().any(|p| p.contains("cpuminer")),
+        "{:?}",
+        imp.problems
+    );
 }
 
 #[test]

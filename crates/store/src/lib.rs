@@ -13,11 +13,18 @@
 //! - [`extract`]: indexed columns and the Results.md headline from a document.
 //! - [`compare`]: side-by-side comparison of runs (ratios, per-GHz, beyond-spread flags).
 //! - [`location`]: where the database is (`--db`, `BOARDBENCH_DB`, the default path).
+//! - [`ranges`]: the physical range of each unit (values outside it are refused).
+//! - [`filter`]: `results list` filters as SQL (LIKE wildcards escaped, dates checked).
+//!
+//! Commands that only read open the database with [`Store::open_read`]: read-only, no
+//! migrations, and never a new file — a read-only database or a mistyped path stays as it is.
 
 pub mod backend;
 pub mod compare;
 pub mod extract;
+pub mod filter;
 pub mod location;
+pub mod ranges;
 pub mod schema;
 
 use backend::{Dialect, Exec, Val};
@@ -43,6 +50,12 @@ pub enum Error {
         "the database has schema version {0}, newer than this boardbench knows ({1}); update boardbench"
     )]
     SchemaTooNew(i64, i64),
+    #[error("no results database at {0} yet")]
+    NoDatabase(String),
+    #[error(
+        "the database {0} has schema version {1}, older than this boardbench ({2}); a writing command (`boardbench results add`) upgrades it"
+    )]
+    SchemaTooOld(String, i64, i64),
     #[error("{0}")]
     Other(String),
 }
@@ -164,6 +177,61 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing database for reading only: no file or directory is created, nothing
+    /// is migrated, and a database the user may only read is readable.
+    pub fn open_read(loc: &Location) -> Result<Store, Error> {
+        let mut store = match loc {
+            Location::Sqlite(path) => {
+                if !path.is_file() {
+                    return Err(Error::NoDatabase(path.display().to_string()));
+                }
+                let mut store = Store {
+                    conn: Conn::Sqlite(sqlite_read_only(path, false)?),
+                };
+                // A WAL database whose -shm file is missing in a directory the user cannot
+                // write cannot be opened normally; nobody can be writing to it then, so it is
+                // read as immutable.
+                if let Err(Error::Sqlite(e)) = store.read_version()
+                    && !e.to_string().contains("no such table")
+                {
+                    store = Store {
+                        conn: Conn::Sqlite(sqlite_read_only(path, true)?),
+                    };
+                }
+                store
+            }
+            Location::Postgres(url) => Store {
+                conn: Conn::Postgres(Box::new(postgres::Client::connect(url, postgres::NoTls)?)),
+            },
+        };
+        let have = match store.read_version() {
+            Ok(v) => v,
+            // No schema_version table: an empty file or another program's database.
+            Err(Error::Sqlite(e)) if e.to_string().contains("no such table") => 0,
+            Err(Error::Postgres(e))
+                if e.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) =>
+            {
+                0
+            }
+            Err(e) => return Err(e),
+        };
+        if have == 0 {
+            return Err(Error::NoDatabase(loc.display()));
+        }
+        if have > schema::latest() {
+            return Err(Error::SchemaTooNew(have, schema::latest()));
+        }
+        if have < schema::latest() {
+            return Err(Error::SchemaTooOld(loc.display(), have, schema::latest()));
+        }
+        Ok(store)
+    }
+
+    /// The schema version without creating the version table (0 = no migrations applied).
+    fn read_version(&mut self) -> Result<i64, Error> {
+        schema::current_version(self.db())
+    }
+
     pub fn dialect(&self) -> Dialect {
         match self.conn {
             Conn::Sqlite(_) => Dialect::Sqlite,
@@ -253,6 +321,20 @@ impl Store {
         let text = serde_json::to_string(&doc)?;
         let hash = sha256_hex(text.as_bytes());
         let c = extract::columns(&doc);
+        let h = &c.headline;
+        for (name, value, unit) in [
+            ("7-zip multi", h.zip_multi, "MIPS"),
+            ("7-zip single", h.zip_single, "MIPS"),
+            ("AES", h.aes, "kB/s"),
+            ("memcpy", h.memcpy, "MB/s"),
+            ("memset", h.memset, "MB/s"),
+            ("kH/s", h.khs, "kH/s"),
+        ] {
+            if let Some(v) = value {
+                ranges::check(v, unit)
+                    .map_err(|why| Error::NotADocument(format!("headline {name}: {why}")))?;
+            }
+        }
         self.in_transaction(|db| {
             let h = c.headline;
             let inserted = db.query(
@@ -349,41 +431,12 @@ impl Store {
         })
     }
 
-    /// Runs matching the filter, oldest first (by start time, then id).
+    /// Runs matching the filter, oldest first (by start time, then id). A date that does not
+    /// parse is an error, not an empty (or complete) list.
     pub fn list(&mut self, f: &Filter) -> Result<Vec<RunSummary>, Error> {
-        let mut sql = format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1=1");
-        let mut params = Vec::new();
-        let mut like = |col: &str, v: &Option<String>, sql: &mut String| {
-            if let Some(v) = v {
-                sql.push_str(&format!(" AND lower({col}) LIKE ?"));
-                params.push(Val::Text(format!("%{}%", v.to_lowercase())));
-            }
-        };
-        like("device", &f.device, &mut sql);
-        like("soc", &f.soc, &mut sql);
-        if let Some(a) = &f.arch {
-            sql.push_str(" AND lower(arch) = ?");
-            params.push(Val::Text(a.to_lowercase()));
-        }
-        if let Some(k) = &f.kernel {
-            sql.push_str(" AND kernel LIKE ?");
-            params.push(Val::Text(format!("{}%", k)));
-        }
-        if let Some(s) = &f.since {
-            sql.push_str(" AND started >= ?");
-            params.push(Val::Text(s.clone()));
-        }
-        if let Some(u) = &f.until {
-            // ISO strings compare as text; '~' sorts after every character of a timestamp,
-            // so "2026-05-05" includes the whole day.
-            sql.push_str(" AND started <= ?");
-            params.push(Val::Text(format!("{u}~")));
-        }
-        if let Some(t) = &f.tag {
-            sql.push_str(" AND id IN (SELECT run_id FROM tags WHERE tag = ?)");
-            params.push(Val::Text(t.clone()));
-        }
-        sql.push_str(" ORDER BY started, id");
+        let (conditions, params) = filter::sql(f)?;
+        let sql =
+            format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1=1{conditions} ORDER BY started, id");
         let rows = self.db().query(&sql, &params)?;
         let mut tags = self.all_tags()?;
         Ok(rows
@@ -564,6 +617,35 @@ fn summary(r: Vec<Val>) -> RunSummary {
     }
 }
 
+/// The largest result-document file read (a long run with every monitor series is a few MB).
+pub const MAX_DOCUMENT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a result-document file, at most [`MAX_DOCUMENT_BYTES`]: `/dev/zero` or a huge file
+/// is one clear error, not a full memory.
+pub fn read_document_file(path: &std::path::Path) -> Result<String, Error> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    if f.metadata()?.is_dir() {
+        return Err(Error::Other("is a directory".into()));
+    }
+    let mut f = f;
+    let mut bytes = Vec::new();
+    (&mut f).take(8192).read_to_end(&mut bytes)?;
+    // JSON text never holds a NUL byte.
+    if bytes.contains(&0) {
+        return Err(Error::NotADocument("binary data, not JSON".into()));
+    }
+    f.take(MAX_DOCUMENT_BYTES + 1 - bytes.len() as u64)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(Error::NotADocument(format!(
+            "larger than {} MiB",
+            MAX_DOCUMENT_BYTES / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::NotADocument("not UTF-8 text".into()))
+}
+
 /// A result document: an object with a known `schema_version` whose measurements and findings
 /// have the row shape the database stores.
 fn check_document(doc: &Value) -> Result<(Vec<Measurement>, Vec<Finding>), Error> {
@@ -582,9 +664,42 @@ fn check_document(doc: &Value) -> Result<(Vec<Measurement>, Vec<Finding>), Error
     let rows = |key: &str| obj.get(key).cloned().unwrap_or(Value::Array(Vec::new()));
     let measurements: Vec<Measurement> = serde_json::from_value(rows("measurements"))
         .map_err(|e| Error::NotADocument(format!("measurements: {e}")))?;
+    for m in &measurements {
+        ranges::check(m.value, &m.unit).map_err(|why| {
+            Error::NotADocument(format!(
+                "measurement {}/{} ({} threads): {why}",
+                m.suite, m.test, m.threads
+            ))
+        })?;
+    }
     let findings: Vec<Finding> = serde_json::from_value(rows("findings"))
         .map_err(|e| Error::NotADocument(format!("findings: {e}")))?;
     Ok((measurements, findings))
+}
+
+/// A read-only SQLite connection; `immutable` also tells SQLite that nobody writes the file
+/// (no locks, no -shm file needed).
+fn sqlite_read_only(
+    path: &std::path::Path,
+    immutable: bool,
+) -> Result<rusqlite::Connection, Error> {
+    use rusqlite::OpenFlags;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let c = if immutable {
+        let mut uri = String::from("file:");
+        for ch in path.to_string_lossy().chars() {
+            match ch {
+                '?' | '#' | '%' => uri.push_str(&format!("%{:02X}", ch as u32)),
+                c => uri.push(c),
+            }
+        }
+        uri.push_str("?immutable=1");
+        rusqlite::Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)?
+    } else {
+        rusqlite::Connection::open_with_flags(path, flags)?
+    };
+    c.busy_timeout(std::time::Duration::from_secs(30))?;
+    Ok(c)
 }
 
 fn cpus_text(cpus: &[u32]) -> Val {

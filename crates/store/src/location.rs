@@ -1,11 +1,15 @@
 //! Where the database is: `--db` / `BOARDBENCH_DB` text, or the default file.
 //!
 //! Accepted: `postgres://…` / `postgresql://…` (a server), `sqlite:PATH` or a plain file path.
+//! Any other `scheme://` (a typo such as `postgress://`, or `mysql://`) is an error: taken as a
+//! path it would silently create a local file named after the URL.
 //! Default: root uses /var/lib/boardbench/results.sqlite (shared by every user of the board);
 //! others `$XDG_DATA_HOME/boardbench/results.sqlite`, else
 //! `~/.local/share/boardbench/results.sqlite`.
 
 use std::path::{Path, PathBuf};
+
+use crate::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
@@ -16,17 +20,30 @@ pub enum Location {
 
 impl Location {
     /// Parses `--db` text.
-    pub fn parse(s: &str) -> Location {
+    pub fn parse(s: &str) -> Result<Location, Error> {
         let s = s.trim();
-        if s.starts_with("postgres://") || s.starts_with("postgresql://") {
-            Location::Postgres(s.to_string())
-        } else if let Some(p) = s.strip_prefix("sqlite://") {
-            Location::Sqlite(PathBuf::from(p))
-        } else if let Some(p) = s.strip_prefix("sqlite:") {
-            Location::Sqlite(PathBuf::from(p))
-        } else {
-            Location::Sqlite(PathBuf::from(s))
-        }
+        Ok(
+            if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+                Location::Postgres(s.to_string())
+            } else if let Some(p) = s.strip_prefix("sqlite://") {
+                Location::Sqlite(PathBuf::from(p))
+            } else if let Some(p) = s.strip_prefix("sqlite:") {
+                Location::Sqlite(PathBuf::from(p))
+            } else if let Some((scheme, _)) = s.split_once("://")
+                && !scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            {
+                return Err(Error::Other(format!(
+                    "unknown database URL scheme {scheme}:// in {}: use a file path, sqlite:PATH \
+                     or postgres://user@host/db",
+                    hide_password(s)
+                )));
+            } else {
+                Location::Sqlite(PathBuf::from(s))
+            },
+        )
     }
 
     /// The default SQLite file for the current user.
@@ -42,10 +59,10 @@ impl Location {
     }
 
     /// `--db` if given, else the default.
-    pub fn resolve(db: Option<&str>) -> Location {
+    pub fn resolve(db: Option<&str>) -> Result<Location, Error> {
         match db.map(str::trim).filter(|s| !s.is_empty()) {
             Some(s) => Location::parse(s),
-            None => Location::default_sqlite(),
+            None => Ok(Location::default_sqlite()),
         }
     }
 
@@ -99,17 +116,29 @@ mod tests {
     #[test]
     fn parses_db_urls() {
         assert_eq!(
-            Location::parse("postgres://u@h/db"),
+            Location::parse("postgres://u@h/db").unwrap(),
             Location::Postgres("postgres://u@h/db".into())
         );
         assert_eq!(
-            Location::parse("sqlite:/tmp/x.db"),
+            Location::parse("sqlite:/tmp/x.db").unwrap(),
             Location::Sqlite("/tmp/x.db".into())
         );
         assert_eq!(
-            Location::parse("rel/x.db"),
+            Location::parse("rel/x.db").unwrap(),
             Location::Sqlite("rel/x.db".into())
         );
+    }
+
+    #[test]
+    fn unknown_schemes_are_errors() {
+        for bad in ["mysql://127.0.0.1/x", "postgress://u@h/db", "http://x/y"] {
+            let e = Location::parse(bad).unwrap_err().to_string();
+            assert!(e.contains("unknown database URL scheme"), "{e}");
+        }
+        let e = Location::parse("postgress://bob:secret@h/db")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("secret"), "{e}");
     }
 
     #[test]

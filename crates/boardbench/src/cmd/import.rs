@@ -1,15 +1,24 @@
-//! `boardbench import FILE… [--out DIR]`: sbc-bench logs → result documents.
+//! `boardbench import FILE… [--out DIR] [--no-store] [--db URL] [--tag T]`: sbc-bench logs →
+//! result documents, stored in the results database by default (as `run` stores its own).
 //!
-//! One file without `--out`: the document as JSON on stdout. Several files without `--out`: one
-//! summary line per file (file, sbc-bench version, device, the six headline numbers). With
-//! `--out DIR`: `DIR/<stem>.json` per log. A bad file gives one line on stderr
-//! (`import: <file>: <reason>`) and the others are still imported; exit code 1 if any failed.
+//! Output: one log without `--out` prints its document as JSON on stdout (as before storing
+//! existed); otherwise one summary line per log (file, run id, sbc-bench version, device, the
+//! six headline numbers). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
+//! on stderr (`import: <file>: <reason>`) and the others are still imported; exit code 1 if any
+//! failed.
+//!
+//! Nothing is ever overwritten: two logs with the same stem in one call become `<stem>.json` and
+//! `<stem>-2.json`; a file that already exists in DIR is an error for that log unless `--force`.
+//! A file is read up to 256 MiB (binary data refused after 8 KiB), and a file holding several
+//! logs one after another imports each as its own run (`<stem>-1.json`, `<stem>-2.json` …).
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use model::document::ResultDocument;
 use model::imported::Headline;
+use store::{Location, Store};
 
 use crate::cli::Globals;
 
@@ -21,80 +30,215 @@ pub struct Args {
     /// Write one `<stem>.json` result document per log into this directory.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Overwrite documents that already exist in --out DIR.
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    /// Do not store the imported runs in the results database.
+    #[arg(long)]
+    pub no_store: bool,
+    /// Results database (default: SQLite in the user's data directory; postgres://… for labs).
+    #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
+    pub db: Option<String>,
+    /// Tags for the stored runs (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+}
+
+/// What happened to one log in the database, for the summary line.
+enum Stored {
+    New(i64),
+    Already(i64),
+    No,
 }
 
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
+    let mut store = if args.no_store {
+        None
+    } else {
+        let loc = Location::resolve(args.db.as_deref())?;
+        let s = Store::open(&loc).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot open the results database {}: {e} (--no-store imports without it)",
+                loc.display()
+            )
+        })?;
+        Some(s)
+    };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut failed = 0usize;
+    // Every log of every file, in order; a file-level failure is one entry.
+    let mut logs: Vec<(PathBuf, Option<usize>, Result<ResultDocument, String>)> = Vec::new();
     for file in &args.files {
-        match import_one(file) {
-            Ok(doc) => {
-                let written = match &args.out {
-                    Some(dir) => write_document(dir, file, &doc),
-                    None => {
-                        let printed = if args.files.len() == 1 {
-                            serde_json::to_writer_pretty(&mut out, &doc)
-                                .map_err(std::io::Error::from)
-                                .and_then(|()| writeln!(out))
-                        } else {
-                            writeln!(out, "{}", summary(file, &doc))
-                        };
-                        match printed {
-                            // The reader went away (`| head`): stop quietly.
-                            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
-                            Err(e) => return Err(e.into()),
-                            Ok(()) => Ok(()),
-                        }
-                    }
-                };
-                if let Err(reason) = written {
-                    eprintln!("import: {}: {reason}", file.display());
-                    failed += 1;
+        match read(file) {
+            Err(reason) => logs.push((file.clone(), None, Err(reason))),
+            Ok(bytes) => {
+                let docs = sbclog::import_logs(&bytes, &display_name(file));
+                if docs.len() > 1 {
+                    eprintln!(
+                        "import: {}: holds {} sbc-bench logs one after another; importing each",
+                        file.display(),
+                        docs.len()
+                    );
+                }
+                let several = docs.len() > 1;
+                for (k, doc) in docs.into_iter().enumerate() {
+                    let part = several.then_some(k + 1);
+                    logs.push((file.clone(), part, doc.map_err(|e| e.to_string())));
                 }
             }
+        }
+    }
+    let print_document = args.out.is_none() && logs.len() == 1;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut names = OutputNames::default();
+    let mut failed = 0usize;
+    for (file, part, doc) in logs {
+        let label = match part {
+            Some(k) => format!("{} (log {k})", file.display()),
+            None => file.display().to_string(),
+        };
+        let doc = match doc {
+            Ok(doc) => doc,
             Err(reason) => {
-                eprintln!("import: {}: {reason}", file.display());
+                eprintln!("import: {label}: {reason}");
                 failed += 1;
+                continue;
             }
+        };
+        if let Some(dir) = &args.out {
+            let path = dir.join(names.next(&file, part));
+            if let Err(reason) = write_document(&path, &doc, args.force) {
+                eprintln!("import: {label}: {reason}");
+                failed += 1;
+                continue;
+            }
+        }
+        let stored = match store.as_mut() {
+            None => Stored::No,
+            Some(s) => match s.add_document(&doc, &args.tags) {
+                Ok(store::Added::New(id)) => Stored::New(id),
+                Ok(store::Added::Duplicate(id)) => Stored::Already(id),
+                Err(e) => {
+                    eprintln!("import: {label}: not stored: {e}");
+                    failed += 1;
+                    continue;
+                }
+            },
+        };
+        let printed = if print_document {
+            if let Stored::New(id) | Stored::Already(id) = stored {
+                eprintln!("import: {label}: stored as run {id}");
+            }
+            serde_json::to_writer_pretty(&mut out, &doc)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+        } else {
+            writeln!(out, "{}", summary(&label, &stored, &doc))
+        };
+        match printed {
+            // The reader went away (`| head`): stop quietly.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(e) => return Err(e.into()),
+            Ok(()) => {}
         }
     }
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-fn import_one(file: &Path) -> Result<ResultDocument, String> {
-    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
-    let name = file.file_name().map_or_else(
+fn display_name(file: &Path) -> String {
+    file.file_name().map_or_else(
         || file.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
-    );
-    sbclog::import_bytes(&bytes, &name).map_err(|e| e.to_string())
+    )
 }
 
-fn write_document(dir: &Path, file: &Path, doc: &ResultDocument) -> Result<(), String> {
-    let stem = file
-        .file_stem()
-        .map_or_else(|| "log".into(), |s| s.to_string_lossy().into_owned());
-    let path = dir.join(format!("{stem}.json"));
-    let json = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())?;
-    std::fs::write(&path, json + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// The file's bytes, bounded (see `sbclog::input`).
+fn read(file: &Path) -> Result<Vec<u8>, String> {
+    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
+    let meta = f.metadata().map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("is a directory".into());
+    }
+    if meta.is_file() && meta.len() > sbclog::input::MAX_LOG_BYTES {
+        return Err(sbclog::ImportError::TooLarge(sbclog::input::MAX_LOG_BYTES).to_string());
+    }
+    sbclog::input::read_log(f, sbclog::input::MAX_LOG_BYTES).map_err(|e| e.to_string())
 }
 
-/// `file  version  device  | multi | single | aes | memcpy | memset | kH/s |`, "-" for missing.
-fn summary(file: &Path, doc: &ResultDocument) -> String {
+/// Unique output names within one call: `<stem>.json`, then `<stem>-2.json` … for the same stem;
+/// the logs of a file with several get `<stem>-<k>.json`.
+#[derive(Default)]
+struct OutputNames {
+    used: HashSet<String>,
+}
+
+impl OutputNames {
+    fn next(&mut self, file: &Path, part: Option<usize>) -> String {
+        let stem = file
+            .file_stem()
+            .map_or_else(|| "log".into(), |s| s.to_string_lossy().into_owned());
+        let base = match part {
+            Some(k) => format!("{stem}-{k}"),
+            None => stem,
+        };
+        let mut name = format!("{base}.json");
+        let mut n = 2;
+        while !self.used.insert(name.clone()) {
+            name = format!("{base}-{n}.json");
+            n += 1;
+        }
+        name
+    }
+}
+
+/// Writes a new file; an existing one is an error unless `force`.
+fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())? + "\n";
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut f = options.open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!(
+                "{} already exists (not overwritten; --force overwrites)",
+                path.display()
+            )
+        } else {
+            format!("cannot write {}: {e}", path.display())
+        }
+    })?;
+    f.write_all(json.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |`, "-" for
+/// missing; `(partial)` after the version for a cut log.
+fn summary(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     let imp = doc.imported.as_ref();
     let version = imp
         .and_then(|i| i.sbc_bench_version.as_deref())
         .unwrap_or("pre-v0.4");
+    let partial = if imp.is_some_and(|i| i.partial) {
+        " (partial)"
+    } else {
+        ""
+    };
+    let run = match stored {
+        Stored::New(id) => format!("run {id}"),
+        Stored::Already(id) => format!("run {id} (already stored)"),
+        Stored::No => "-".into(),
+    };
     let device = doc.device.as_deref().unwrap_or("-");
     let h = imp.map(|i| i.headline.clone()).unwrap_or_default();
     format!(
-        "{}\t{version}\t{device}\t{}",
-        file.display(),
+        "{label}\t{run}\t{version}{partial}\t{device}\t{}",
         headline_cells(&h)
     )
 }
@@ -110,4 +254,19 @@ fn headline_cells(h: &Headline) -> String {
         n(h.memcpy),
         n(h.memset)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_names_never_repeat() {
+        let mut n = OutputNames::default();
+        assert_eq!(n.next(Path::new("a/results.log"), None), "results.json");
+        assert_eq!(n.next(Path::new("b/results.log"), None), "results-2.json");
+        assert_eq!(n.next(Path::new("c/results.log"), None), "results-3.json");
+        assert_eq!(n.next(Path::new("all.txt"), Some(1)), "all-1.json");
+        assert_eq!(n.next(Path::new("all.txt"), Some(2)), "all-2.json");
+    }
 }

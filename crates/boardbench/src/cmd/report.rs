@@ -2,9 +2,10 @@
 //! page for a run (summary, findings, charts as inline SVG; no scripts, no network).
 //!
 //! RUN is a result-document JSON file (from `run --out`, `import --out`, `results show --json`)
-//! or the id of a run in the results database. The database is only read, and only opened when
-//! an id is given; a missing SQLite file is an error rather than a new empty database. The page
-//! itself is rendered by the `report` crate.
+//! or the id of a run in the results database. The database is only read (opened read-only), and
+//! only opened when an id is given; a missing SQLite file is an error rather than a new empty
+//! database. A run given twice (as RUN and in `--against`, or twice in `--against`, by id or by
+//! the same document) is drawn once. The page itself is rendered by the `report` crate.
 
 use std::path::{Path, PathBuf};
 
@@ -41,14 +42,10 @@ struct Db<'a> {
 impl Db<'_> {
     fn get(&mut self) -> anyhow::Result<&mut Store> {
         if self.store.is_none() {
-            let loc = Location::resolve(self.url);
-            if let Location::Sqlite(path) = &loc
-                && !path.exists()
-            {
-                bail!("no results database at {}", path.display());
-            }
-            let store = Store::open(&loc).map_err(|e| {
-                anyhow::anyhow!("cannot open the results database {}: {e}", loc.display())
+            let loc = Location::resolve(self.url)?;
+            let store = Store::open_read(&loc).map_err(|e| match e {
+                store::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
+                e => anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()),
             })?;
             self.store = Some(store);
         }
@@ -60,7 +57,7 @@ impl Db<'_> {
 fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {
-        let text = std::fs::read_to_string(path)
+        let text = store::read_document_file(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let v: serde_json::Value =
             serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
@@ -104,11 +101,15 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         store: None,
     };
     let (_, doc) = load(&args.run, &mut db)?;
-    let others = args
-        .against
-        .iter()
-        .map(|a| load(a, &mut db))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut others: Vec<(String, ResultDocument)> = Vec::new();
+    for a in &args.against {
+        let (name, other) = load(a, &mut db)?;
+        if other == doc || others.iter().any(|(_, o)| *o == other) {
+            eprintln!("report: {a}: the same run is already in the report; drawn once");
+            continue;
+        }
+        others.push((name, other));
+    }
     let html = report::html(&doc, &others);
     if args.html.as_os_str() == "-" {
         use std::io::Write;

@@ -4,8 +4,12 @@
 //!   one line per file; a bad file gives one error line and the others are still added).
 //! - `list`: stored runs, with filters (device, SoC, arch, kernel, date, tag).
 //! - `show ID`: summary, measurements and findings of one run.
-//! - `table`: sbc-bench's Results.md table, sortable, as Markdown, CSV or JSON.
+//! - `table`: sbc-bench's Results.md table, sortable, as Markdown, CSV (`--csv`) or JSON.
 //! - `compare A B [C…]`: side by side, ratios to A, per-GHz figures, beyond-spread marks.
+//!
+//! Machine-readable output is `--json` on every subcommand (as in `info`, `kernel`, `clock` …);
+//! `table --format md|csv|json` stays as a hidden older spelling. Only `add` writes: the other
+//! subcommands open the database read-only and never create one.
 //!
 //! The storage and the comparison are in the `store` crate; this module only renders.
 
@@ -79,8 +83,15 @@ pub enum Sub {
         /// Sort descending.
         #[arg(long)]
         desc: bool,
-        #[arg(long, value_enum, default_value = "md")]
-        format: Format,
+        /// JSON instead of the Markdown table.
+        #[arg(long, conflicts_with_all = ["csv", "format"])]
+        json: bool,
+        /// CSV (run id first) instead of the Markdown table.
+        #[arg(long, conflicts_with = "format")]
+        csv: bool,
+        /// Older spelling of --json / --csv.
+        #[arg(long, value_enum, hide = true)]
+        format: Option<Format>,
     },
     /// Compare runs side by side (ratios to the first).
     Compare {
@@ -98,10 +109,22 @@ pub enum Format {
     Json,
 }
 
+/// Opens the database: for writing (created and migrated if needed) only for `add`.
+fn open(args: &Args) -> anyhow::Result<Store> {
+    let loc = Location::resolve(args.db.as_deref())?;
+    let store = if matches!(args.command, Sub::Add { .. }) {
+        Store::open(&loc)
+    } else {
+        Store::open_read(&loc)
+    };
+    store.map_err(|e| match e {
+        store::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
+        e => anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()),
+    })
+}
+
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    let loc = Location::resolve(args.db.as_deref());
-    let mut store = Store::open(&loc)
-        .map_err(|e| anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()))?;
+    let mut store = open(args)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match &args.command {
@@ -164,7 +187,19 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Sub::Table { sort, desc, format } => {
+        Sub::Table {
+            sort,
+            desc,
+            json,
+            csv,
+            format,
+        } => {
+            let format = match (json, csv, format) {
+                (true, _, _) => Format::Json,
+                (_, true, _) => Format::Csv,
+                (_, _, Some(f)) => *f,
+                _ => Format::Md,
+            };
             let mut rows = store.table()?;
             let Some(col) = Column::parse(sort) else {
                 anyhow::bail!(
@@ -214,7 +249,7 @@ fn add(
 ) -> anyhow::Result<i32> {
     let mut failed = 0;
     for file in files {
-        let result = std::fs::read_to_string(file)
+        let result = store::read_document_file(file)
             .map_err(|e| e.to_string())
             .and_then(|text| store.add_json(&text, tags).map_err(|e| e.to_string()));
         match result {

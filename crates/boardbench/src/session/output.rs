@@ -36,8 +36,9 @@ impl DocumentArgs {
         }
         if !self.no_store {
             let loc = store::Location::resolve(self.db.as_deref());
-            if let Err(e) =
-                store::Store::open(&loc).and_then(|mut s| s.add_document(doc, &self.tags))
+            if let Err(e) = loc
+                .and_then(|loc| store::Store::open(&loc))
+                .and_then(|mut s| s.add_document(doc, &self.tags))
             {
                 eprintln!("boardbench: result not stored ({e}); use --no-store to silence this");
             }

@@ -11,7 +11,7 @@
 //! - Each result is the best of `runs` runs, with its spread and whether another task used the
 //!   CPU meanwhile.
 
-use kernels::clock::{ClockOptions, measure};
+use kernels::clock::measure;
 use kernels::sha256::{SEED, Variant, chain, chain_variant, hex, run_variant};
 use model::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result, Sha256Sample};
 
@@ -90,8 +90,9 @@ pub fn run(opts: &Sha256Options, progress: &mut dyn FnMut(Step)) -> Result<Sha25
     pinned(opts.cpu, || procedure(opts, progress))
 }
 
+/// The clock as `boardbench clock` reads it (three samples of the reading's kind).
 fn clock_now() -> f64 {
-    let o = ClockOptions::default();
+    let o = crate::clock_reading::SAMPLE;
     let v: Vec<f64> = (0..3).map(|_| measure(&o).mhz).collect();
     kernels::stats::mean(&v).unwrap_or(0.0)
 }

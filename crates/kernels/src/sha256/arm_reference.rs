@@ -11,6 +11,10 @@ use super::{IV, K};
 ///
 /// # Safety
 /// The CPU must support the SHA2 extension.
+// A function of its own, called once per step with the block in memory, as the samples'
+// per-buffer function: inlined, the compiler would keep the block in registers and this
+// would become a second Fast path.
+#[inline(never)]
 #[target_feature(enable = "neon,sha2")]
 unsafe fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
     // SAFETY (whole body): loads and stores of 16 bytes inside `state`, `block` and `K`.

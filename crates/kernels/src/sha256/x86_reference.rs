@@ -28,6 +28,10 @@ fn k4(group: usize) -> __m128i {
 ///
 /// # Safety
 /// The CPU must support SHA, SSSE3 and SSE4.1.
+// A function of its own, called once per step with the block in memory, as the samples'
+// per-buffer function: inlined, the compiler would keep the block in registers and this
+// would become a second Fast path.
+#[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
     // SAFETY (whole body): unaligned loads and stores of 16 bytes inside `state` and `block`.

@@ -19,9 +19,9 @@
 //!   effect within the policy's transition latency (well below 10 ms on the boards we know,
 //!   plus up to one schedutil rate-limit period); busy rather than sleeping, so the core does
 //!   not drop into an idle state and start cold. sbc-bench runs one warm-up mhz instead.
-//! - **After the walk** the cap is put back to the highest walked OPP, so whatever follows runs
-//!   at full speed (within `MaxKHz`). Restoring the original values is the caller's job: every
-//!   write goes through its [`PolicyWriter`].
+//! - **After the walk** the last (lowest) cap stays: restoring is the caller's job, and every
+//!   write goes through its [`PolicyWriter`] (the commands restore after each policy; the run,
+//!   which measures more afterwards, puts the cap back to the top with [`uncap`]).
 
 use std::time::{Duration, Instant};
 
@@ -123,7 +123,7 @@ pub fn settle(cpu: u32, d: Duration) -> Result<(), Error> {
 }
 
 /// Walks `p`'s OPPs: governor and floor, then for each OPP the cap, the settle time on `cpu`,
-/// and `at(ctx, opp)`; finally the cap back at the highest walked OPP. Returns what `at`
+/// and `at(ctx, opp)`. Returns what `at`
 /// returned, highest OPP first. The first error (a refused write, a failed pin, an error of
 /// `at`) ends the walk; a caller that wants the points measured until then keeps them in `ctx`.
 pub fn walk<C, T, E>(
@@ -159,10 +159,24 @@ where
         settle(cpu, opts.settle)?;
         out.push(at(ctx, opp)?);
     }
-    if list.len() > 1 {
-        write(ctx, format!("{dir}/scaling_max_freq"), top.to_string())?;
-    }
     Ok(out)
+}
+
+/// Puts `p`'s cap back at the highest OPP within the options (after a walk, for work that
+/// follows at full speed). Nothing is written when no OPP is left.
+pub fn uncap(
+    p: &Policy,
+    opts: &WalkOptions,
+    ctx: &mut impl PolicyWriter,
+) -> Result<(), WriteError> {
+    match opps(p, opts).first() {
+        Some(top) => write(
+            ctx,
+            format!("{}/scaling_max_freq", policy_dir(p)),
+            top.to_string(),
+        ),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

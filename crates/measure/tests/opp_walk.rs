@@ -66,7 +66,7 @@ fn rel(w: &[(String, String)]) -> Vec<(String, String)> {
 }
 
 #[test]
-fn big_cluster_walk_sets_performance_and_floor_then_caps_highest_first_and_ends_at_the_top() {
+fn big_cluster_walk_sets_performance_and_floor_then_caps_highest_first() {
     let policies = rk3399_policies();
     let big = policies.iter().find(|p| p.policy == 4).expect("policy4");
     assert_eq!(big.governor.as_deref(), Some("schedutil"));
@@ -97,9 +97,15 @@ fn big_cluster_walk_sets_performance_and_floor_then_caps_highest_first_and_ends_
     assert_eq!(w[2], ("policy4/scaling_max_freq".into(), "1800000".into()));
     assert_eq!(
         w.last().unwrap(),
+        &("policy4/scaling_max_freq".into(), "408000".into())
+    );
+    assert_eq!(w.len(), 2 + 8);
+    // uncap: back to the top for what follows.
+    boardbench_measure::opp_walk::uncap(big, &no_settle(), &mut rec).unwrap();
+    assert_eq!(
+        rel(&rec.writes).last().unwrap(),
         &("policy4/scaling_max_freq".into(), "1800000".into())
     );
-    assert_eq!(w.len(), 2 + 8 + 1);
 }
 
 #[test]
@@ -124,7 +130,6 @@ fn max_and_min_khz_bound_the_walk_and_limit_keeps_the_top() {
     let mut rec = Recorder::default();
     let got = walk(little, 0, &top, &mut rec, |_, opp| Ok::<_, TestError>(opp)).unwrap();
     assert_eq!(got, [1_200_000]);
-    // One OPP: the cap stays where it is, no write back.
     assert_eq!(rec.writes.len(), 3);
 }
 

@@ -8,8 +8,8 @@
 //! No cpufreq support available. Measured on cpu1: 3580 MHz (3579.412/3581.007/3580.530)
 //! ```
 //!
-//! "Measured" is the mean of the samples (three by default, each one mhz-method measurement of
-//! ≤ 0.3 s); the deviation from the OPP is shown beyond ±2.5 % (sbc-bench itself shows it
+//! "Measured" is the mean of the samples (three by default, each a mhz-method measurement of
+//! ~60 ms, `measure::clock_reading`: a whole reading takes ~0.2 s of CPU); the deviation from the OPP is shown beyond ±2.5 % (sbc-bench itself shows it
 //! beyond ±1 %, which flags ordinary PLL granularity on many boards). A spread (sample standard
 //! deviation) above 0.1 % is appended as `spread N.N%`: background activity.
 //! Without `--opp-walk` on a cpufreq system the line compares with the policy's current

@@ -8,6 +8,7 @@ mod cli;
 mod cmd;
 mod compat;
 mod monitor_view;
+mod opp_writer;
 mod output;
 mod run;
 mod session;

@@ -1,4 +1,4 @@
-//! `boardbench sha256` end to end: the Fast and Reference results, backend naming, the clock
+//! `boardbench sha256` end to end: the Fast, Reference and Portable results, backend naming, the clock
 //! (given or measured), verification, and refusal of nonsense input.
 
 mod common;
@@ -33,11 +33,11 @@ fn expected_fast() -> Option<&'static str> {
 }
 
 #[test]
-fn fast_and_reference_agree_and_are_named_by_backend() {
+fn fast_reference_and_portable_agree_and_are_named_by_backend() {
     let args = [
         "-i",
         "20000",
-        "--reference-iterations",
+        "--portable-iterations",
         "20000",
         "--runs",
         "2",
@@ -47,20 +47,31 @@ fn fast_and_reference_agree_and_are_named_by_backend() {
     };
     assert_eq!(v["iterations"], 20000);
     let r = &v["reference"];
-    assert_eq!(r["role"], "Reference");
-    assert_eq!(r["backend"], "portable");
     assert_eq!(r["verified"], true);
     assert_eq!(r["samples"].as_array().unwrap().len(), 2);
     match expected_fast() {
         Some(b) => {
+            // Reference is the SHA extension written straightforwardly; Portable is beside it.
+            assert_eq!(r["role"], "Reference");
+            assert_eq!(r["backend"], b);
             let f = &v["fast"];
             assert_eq!(f["role"], "Fast");
             assert_eq!(f["backend"], b);
             assert_eq!(f["verified"], true);
+            let p = &v["portable"];
+            assert_eq!(p["role"], "Portable");
+            assert_eq!(p["backend"], "portable");
+            assert_eq!(p["verified"], true);
             assert_eq!(f["samples"][0]["digest"], r["samples"][0]["digest"]);
+            assert_eq!(f["samples"][0]["digest"], p["samples"][0]["digest"]);
         }
-        // A portable result is never called Fast.
-        None => assert!(v.get("fast").is_none(), "{v}"),
+        // Without the extension only Portable runs, and it is never called Fast or Reference.
+        None => {
+            assert!(v.get("fast").is_none(), "{v}");
+            assert!(v.get("portable").is_none(), "{v}");
+            assert_eq!(r["role"], "Portable");
+            assert_eq!(r["backend"], "portable");
+        }
     }
     // Without -s the clock is measured before and after, and cycles per hash follow from it.
     assert_eq!(v["clock_source"], "measured");
@@ -82,12 +93,17 @@ fn a_given_clock_only_normalises() {
     assert!((pu - mhs / 20.0).abs() < 1e-9);
     let cph = r["cycles_per_hash"].as_f64().unwrap();
     assert!((cph - 2000.0 / mhs).abs() < 1e-6);
-    // The reference runs a tenth of the iterations by default.
-    assert_eq!(r["samples"][0]["iterations"], 1000);
+    // Portable runs a tenth of the iterations by default.
+    let portable = if expected_fast().is_some() {
+        &v["portable"]
+    } else {
+        r
+    };
+    assert_eq!(portable["samples"][0]["iterations"], 1000);
 }
 
 #[test]
-fn text_output_has_both_rows_in_the_chosen_unit() {
+fn text_output_has_every_row_in_the_chosen_unit_and_nothing_extra_when_piped() {
     let Some(mut cmd) = boardbench_cmd() else {
         return;
     };
@@ -102,15 +118,23 @@ fn text_output_has_both_rows_in_the_chosen_unit() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // stderr is a pipe here: no progress line.
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = String::from_utf8(out.stdout).unwrap();
     assert!(t.contains("cycles/block"), "{t}");
-    assert!(t.contains("Reference  portable"), "{t}");
+    assert!(t.contains("Portable   portable"), "{t}");
     assert!(t.lines().any(|l| l.starts_with("Fast ")), "{t}");
-    // The digest shown is the Fast one (10k), or the Reference's (a tenth) without hardware.
-    let n = if expected_fast().is_some() {
-        "10k"
-    } else {
-        "1k"
+    // The digest shown is the Reference's (10k), or Portable's (a tenth) without hardware.
+    let n = match expected_fast() {
+        Some(_) => {
+            assert!(t.lines().any(|l| l.starts_with("Reference  ")), "{t}");
+            "10k"
+        }
+        None => "1k",
     };
     assert!(t.contains(&format!("Final digest after {n}:")), "{t}");
 }

@@ -99,6 +99,7 @@ fn reading() -> impl Strategy<Value = ClockReading> {
             best_mhz: mhz,
             spread_pct: None,
             deviation_pct,
+            disturbed: false,
         },
     )
 }

@@ -425,6 +425,7 @@ pub fn measure(b: &Buffers, v: &Variant, cfg: &Config) -> BwTest {
         samples_mb_s: samples,
         calls_per_sample: calls,
         descheduled_retries: retries,
+        disturbed: retries > 0,
     }
 }
 

@@ -254,6 +254,7 @@ pub fn chain_table(cfg: &Config) -> Result<ChainTable, String> {
             size_bytes: size,
             ns_per_step: ns,
             descheduled_retries: retries,
+            disturbed: retries > 0,
         });
     }
     Ok(ChainTable {

@@ -4,14 +4,27 @@
 //! Every hash depends on the previous one, so the speed is the latency of one compression: a
 //! pure measure of the SHA unit's (or the integer core's) dependency chain.
 //!
-//! Backends: x86_64 SHA-NI and ARMv8 SHA2 (the "Fast" results, when the CPU has them) and a
-//! portable Rust implementation (the "Reference", never called Fast). Pure: the caller pins.
+//! Backends (instruction sets): x86_64 SHA-NI, ARMv8 SHA2 and portable Rust. Three
+//! [`Variant`]s, as the benchmark publishes them:
+//! - **Fast**: the hardware instructions, shaped around the latency chain (constants and the
+//!   padding half of the block kept in registers, no layout conversions);
+//! - **Reference**: the same instructions written the straightforward way (block built in
+//!   memory, byte-swapped load, layout conversion and schedule every step) — the original's
+//!   "Reference" figure, the one published numbers compare;
+//! - **Portable**: plain Rust without special instructions (what runs without the extension;
+//!   it also verifies the others).
+//!
+//! Pure: the caller pins.
 
 #[cfg(target_arch = "aarch64")]
 mod arm;
+#[cfg(target_arch = "aarch64")]
+mod arm_reference;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "x86_64")]
+mod x86_reference;
 
 pub use model::measure::sha256::{Sha256Backend, Sha256Sample};
 
@@ -109,6 +122,77 @@ pub fn chain(backend: Sha256Backend, seed: &[u8; 32], n: u64) -> Option<[u8; 32]
     Some(to_bytes(&out))
 }
 
+/// The benchmark's implementations (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    Fast,
+    Reference,
+    Portable,
+}
+
+impl Variant {
+    /// Every variant, in the order they are reported.
+    pub const ALL: [Variant; 3] = [Variant::Fast, Variant::Reference, Variant::Portable];
+
+    /// "Fast", "Reference", "Portable": the label in the output and the document.
+    pub fn label(self) -> &'static str {
+        match self {
+            Variant::Fast => "Fast",
+            Variant::Reference => "Reference",
+            Variant::Portable => "Portable",
+        }
+    }
+
+    /// The instruction set this variant runs on this CPU; `None` for Fast and Reference when
+    /// the CPU lacks the SHA extension.
+    pub fn backend(self) -> Option<Sha256Backend> {
+        match self {
+            Variant::Fast | Variant::Reference => fast_backend(),
+            Variant::Portable => Some(Sha256Backend::Portable),
+        }
+    }
+}
+
+/// `n` recursive hashes of `seed` with `variant`; `None` when this CPU cannot run it.
+pub fn chain_variant(variant: Variant, seed: &[u8; 32], n: u64) -> Option<[u8; 32]> {
+    let backend = variant.backend()?;
+    if variant != Variant::Reference {
+        return chain(backend, seed, n);
+    }
+    let w = to_words(seed);
+    let out = match backend {
+        // SAFETY: `backend` is a hardware backend this CPU has (fast_backend checked it).
+        #[cfg(target_arch = "x86_64")]
+        Sha256Backend::ShaNi => unsafe { x86_reference::chain(w, n) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "aarch64")]
+        Sha256Backend::Armv8Sha2 => unsafe { arm_reference::chain(w, n) },
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    };
+    Some(to_bytes(&out))
+}
+
+/// Times `n` recursive hashes of `variant` (see [`run`]); `None` when this CPU cannot run it.
+pub fn run_variant(variant: Variant, seed: &[u8; 32], n: u64) -> Option<Sha256Sample> {
+    let backend = variant.backend()?;
+    let (digest, iv) = timing::time(|| chain_variant(variant, seed, std::hint::black_box(n)));
+    Some(sample(backend, n, digest?, iv))
+}
+
+fn sample(backend: Sha256Backend, n: u64, digest: [u8; 32], iv: timing::Interval) -> Sha256Sample {
+    // As the clock kernel: wall time, or CPU time when the thread was preempted meanwhile.
+    let secs = crate::clock::effective_ns(&iv).max(1) as f64 / 1e9;
+    Sha256Sample {
+        backend,
+        iterations: n,
+        wall_ns: iv.wall_ns,
+        cpu_ns: iv.cpu_ns,
+        digest: hex(&digest),
+        mhs: n as f64 / secs / 1e6,
+    }
+}
+
 /// Times `n` recursive hashes (wall and thread CPU time); `None` when the backend is missing.
 /// The rate uses the wall time, or the thread's CPU time when that is shorter (preempted).
 pub fn run(backend: Sha256Backend, seed: &[u8; 32], n: u64) -> Option<Sha256Sample> {
@@ -116,17 +200,7 @@ pub fn run(backend: Sha256Backend, seed: &[u8; 32], n: u64) -> Option<Sha256Samp
         return None;
     }
     let (digest, iv) = timing::time(|| chain(backend, seed, std::hint::black_box(n)));
-    let digest = digest?;
-    // As the clock kernel: wall time, or CPU time when the thread was preempted meanwhile.
-    let secs = crate::clock::effective_ns(&iv).max(1) as f64 / 1e9;
-    Some(Sha256Sample {
-        backend,
-        iterations: n,
-        wall_ns: iv.wall_ns,
-        cpu_ns: iv.cpu_ns,
-        digest: hex(&digest),
-        mhs: n as f64 / secs / 1e6,
-    })
+    Some(sample(backend, n, digest?, iv))
 }
 
 #[cfg(test)]

@@ -138,3 +138,44 @@ fn report_speed() {
         );
     }
 }
+
+#[test]
+fn every_variant_matches_sha2_and_the_hardware_ones_exist_exactly_with_the_extension() {
+    use boardbench_kernels::sha256::{Variant, chain_variant};
+    let seeds: [[u8; 32]; 2] = [SEED, core::array::from_fn(|i| (i as u8) ^ 0x5c)];
+    for v in Variant::ALL {
+        assert_eq!(
+            v.backend().is_some(),
+            v == Variant::Portable || fast_backend().is_some(),
+            "{v:?}"
+        );
+        for s in &seeds {
+            for n in [0, 1, 2, 1000] {
+                assert_eq!(
+                    chain_variant(v, s, n),
+                    v.backend().map(|_| sha2_chain(s, n)),
+                    "{v:?} after {n}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_variant_matches_the_10m_known_answer() {
+    use boardbench_kernels::sha256::{Variant, chain_variant};
+    let n = if emulated() { 100_000 } else { 10_000_000 };
+    let want = if emulated() {
+        hex(&sha2_chain(&SEED, n))
+    } else {
+        DIGEST_10M.to_string()
+    };
+    for v in Variant::ALL {
+        if v == Variant::Portable && emulated() {
+            continue;
+        }
+        if let Some(d) = chain_variant(v, &SEED, n) {
+            assert_eq!(hex(&d), want, "{v:?}");
+        }
+    }
+}

@@ -121,6 +121,7 @@ pub fn reading(cpu: u32, policy: u32, opp_mhz: u32, measured: f64) -> ClockReadi
         best_mhz: measured + 1.0,
         spread_pct: Some(0.2),
         deviation_pct: Some((measured - f64::from(opp_mhz)) / f64::from(opp_mhz) * 100.0),
+        disturbed: false,
     }
 }
 
@@ -167,6 +168,7 @@ pub fn memlat_ladder(cpu: u32) -> MemlatResult {
                 })
                 .collect(),
             descheduled_retries: 0,
+            disturbed: false,
         })
         .collect();
     let random = |huge: bool| RandomTable {

@@ -74,6 +74,7 @@ proptest! {
                     size_bytes: size,
                     ns_per_step: vec![ns, ns * 2.0],
                     descheduled_retries: 0,
+                    disturbed: false,
                 })
                 .collect();
         }

@@ -8,28 +8,29 @@
 //! No cpufreq support available. Measured on cpu1: 3580 MHz (3579.412/3581.007/3580.530)
 //! ```
 //!
-//! "Measured" is the mean of the samples (three by default, each one mhz-method measurement of
-//! ≤ 0.3 s); the deviation from the OPP is shown beyond ±2.5 % (sbc-bench itself shows it
+//! "Measured" is the mean of the samples (three by default, each a mhz-method measurement of
+//! ~60 ms, `measure::clock_reading`: a whole reading takes ~0.2 s of CPU); the deviation from the OPP is shown beyond ±2.5 % (sbc-bench itself shows it
 //! beyond ±1 %, which flags ordinary PLL granularity on many boards). A spread (sample standard
 //! deviation) above 0.1 % is appended as `spread N.N%`: background activity.
 //! Without `--opp-walk` on a cpufreq system the line compares with the policy's current
 //! `scaling_max_freq`.
 //!
-//! The OPP walk (root only): for each policy, the governor is set to `performance`,
-//! `scaling_min_freq` to `cpuinfo_min_freq`, and `scaling_max_freq` to each OPP from the
-//! highest down (`MaxKHz`/`MinKHz` skip OPPs above/below, as in sbc-bench). Every file is
-//! restored through [`tune::Restorer`] after each policy, on Ctrl-C/SIGTERM/SIGHUP
-//! and on panic.
+//! The OPP walk (root only) is `measure::opp_walk` (governor, floor, caps, settle time and
+//! which OPPs are decided there); every write goes through [`tune::Restorer`] and is
+//! undone after each policy, on Ctrl-C/SIGTERM/SIGHUP and on panic. A reading taken while
+//! another task used the CPU ends in `disturbed`.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
-use kernels::clock::{ClockOptions, measure};
+use anyhow::bail;
+use measure::clock_reading::{ReadingOptions, Target, reading};
+use measure::opp_walk::WalkOptions;
 use model::machine::{Cluster, Policy};
 use model::measure::clock::{ClockReading, ClockReport};
 
 use crate::cli::Globals;
+use crate::opp_writer::RestorerWrites;
 use tune::Restorer;
 
 /// Deviation from the OPP (percent) beyond which the line shows it.
@@ -102,6 +103,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     for &cpu in &targets {
         check_cpu(cpu)?;
     }
+    let opts = ReadingOptions::samples(args.samples);
     let mut report = ClockReport {
         cpufreq: !m.policies.is_empty(),
         readings: Vec::new(),
@@ -111,7 +113,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         let mut walked: Vec<u32> = Vec::new();
         for &cpu in &targets {
             let Some(p) = policy_of(&m.policies, cpu) else {
-                let r = reading(cpu, None, None, args.samples)?;
+                let r = reading(
+                    Target {
+                        cpu,
+                        ..Target::default()
+                    },
+                    &opts,
+                )?;
                 emit(args, &no_cpufreq_line(&r));
                 report.readings.push(r);
                 continue;
@@ -121,7 +129,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             }
             walked.push(p.policy);
             emit(args, &walk_heading(p, &m.clusters));
-            walk_policy(args, &restorer, p, cpu, &mut report)?;
+            walk_policy(args, &opts, &restorer, p, cpu, &mut report)?;
             let failed = restorer.restore();
             if !failed.is_empty() {
                 bail!("could not restore {}", failed.join(", "));
@@ -137,10 +145,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         for &cpu in &targets {
             let p = policy_of(&m.policies, cpu);
             let r = reading(
-                cpu,
-                p.map(|p| p.policy),
-                p.and_then(|p| p.scaling_max_khz),
-                args.samples,
+                Target {
+                    cpu,
+                    policy: p.map(|p| p.policy),
+                    opp_khz: p.and_then(|p| p.scaling_max_khz),
+                },
+                &opts,
             )?;
             let line = match p {
                 None => no_cpufreq_line(&r),
@@ -196,61 +206,6 @@ fn check_cpu(cpu: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Measures `samples` times on `cpu` (pinned) and summarises. The thread's affinity is put
-/// back afterwards, so the caller's pinning is unchanged.
-pub fn reading(
-    cpu: u32,
-    policy: Option<u32>,
-    opp_khz: Option<u64>,
-    samples: u32,
-) -> anyhow::Result<ClockReading> {
-    let samples = pinned(cpu, || {
-        let opts = ClockOptions::default();
-        (0..samples).map(|_| measure(&opts)).collect::<Vec<_>>()
-    })?;
-    Ok(summarise(cpu, policy, opp_khz, samples))
-}
-
-/// Runs `f` pinned to `cpu`, then restores the thread's previous CPU set.
-///
-/// Restoring goes through `sched_setaffinity` directly: `kernels::affinity::pin_current_thread`
-/// checks against the *current* mask, so it cannot widen a pinned thread again.
-pub fn pinned<R>(cpu: u32, f: impl FnOnce() -> R) -> anyhow::Result<R> {
-    use nix::sched::{sched_getaffinity, sched_setaffinity};
-    use nix::unistd::Pid;
-    let before = sched_getaffinity(Pid::from_raw(0)).ok();
-    kernels::affinity::pin_current_thread(&[cpu]).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let r = f();
-    if let Some(set) = before {
-        let _ = sched_setaffinity(Pid::from_raw(0), &set);
-    }
-    Ok(r)
-}
-
-/// Mean, best, spread and deviation of a set of samples.
-pub fn summarise(
-    cpu: u32,
-    policy: Option<u32>,
-    opp_khz: Option<u64>,
-    samples: Vec<model::measure::clock::ClockSample>,
-) -> ClockReading {
-    let mhz: Vec<f64> = samples.iter().map(|s| s.mhz).collect();
-    let mean = kernels::stats::mean(&mhz).unwrap_or(0.0);
-    let deviation_pct = opp_khz
-        .filter(|&k| k > 0 && mean > 0.0)
-        .map(|k| (mean * 1000.0 / k as f64 - 1.0) * 100.0);
-    ClockReading {
-        cpu,
-        policy,
-        opp_khz,
-        best_mhz: kernels::stats::max(&mhz).unwrap_or(0.0),
-        spread_pct: kernels::stats::stddev_pct(&mhz),
-        mhz: mean,
-        deviation_pct,
-        samples,
-    }
-}
-
 fn samples_text(r: &ClockReading) -> String {
     r.samples
         .iter()
@@ -259,7 +214,8 @@ fn samples_text(r: &ClockReading) -> String {
         .join("/")
 }
 
-/// `    (-10.0%)` when the deviation is beyond ±2.5 %, and ` spread 0.4%` beyond 0.1 %.
+/// `    (-10.0%)` when the deviation is beyond ±2.5 %, ` spread 0.4%` beyond 0.1 %, and the
+/// disturbance remark when another task used the CPU.
 fn suffix(r: &ClockReading) -> String {
     let mut s = String::new();
     if let Some(d) = r.deviation_pct.filter(|d| d.abs() > DEVIATION_SHOWN_PCT) {
@@ -267,6 +223,9 @@ fn suffix(r: &ClockReading) -> String {
     }
     if let Some(sp) = r.spread_pct.filter(|&sp| sp > SPREAD_SHOWN_PCT) {
         let _ = write!(s, "    spread {sp:.1}%");
+    }
+    if r.disturbed {
+        let _ = write!(s, "    ({})", measure::disturbance::REMARK);
     }
     s
 }
@@ -329,78 +288,56 @@ fn walk_heading(p: &Policy, clusters: &[Cluster]) -> String {
     format!("Checking cpufreq OPP{range}{core}:")
 }
 
-/// The OPPs of a policy to walk, highest first, MaxKHz/MinKHz applied.
-pub fn walk_opps(p: &Policy, max_khz: Option<u64>, min_khz: Option<u64>) -> Vec<u64> {
-    let mut v: Vec<u64> = p
-        .frequencies_khz
-        .iter()
-        .chain(&p.boost_khz)
-        .copied()
-        .filter(|&k| k > 0)
-        .filter(|&k| max_khz.is_none_or(|m| k <= m))
-        .filter(|&k| min_khz.is_none_or(|m| k >= m))
-        .collect();
-    v.sort_unstable_by(|a, b| b.cmp(a));
-    v.dedup();
-    v
-}
-
 fn walk_policy(
     args: &Args,
+    opts: &ReadingOptions,
     restorer: &Restorer,
     p: &Policy,
     cpu: u32,
     report: &mut ClockReport,
 ) -> anyhow::Result<()> {
-    let base = format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy);
-    let opps = walk_opps(p, args.max_khz, args.min_khz);
-    if opps.is_empty() {
+    let walk = WalkOptions {
+        max_khz: args.max_khz,
+        min_khz: args.min_khz,
+        ..WalkOptions::default()
+    };
+    if measure::opp_walk::opps(p, &walk).is_empty() {
         emit(args, "  (no OPP left to check)");
         return Ok(());
     }
-    let needs_root = || "the OPP walk writes cpufreq limits: run it as root";
-    // A governor that keeps the clock low (powersave, ondemand without load yet) would make
-    // every OPP read as the minimum: performance runs at the cap.
-    if p.governor.as_deref() != Some("performance")
-        && p.available_governors.iter().any(|g| g == "performance")
-    {
-        restorer
-            .write(&format!("{base}/scaling_governor"), "performance")
-            .context(needs_root())?;
-    }
-    // Lower the floor first, so every cap below the old minimum is accepted.
-    let floor = p
-        .cpuinfo_min_khz
-        .or(opps.last().copied())
-        .unwrap_or_default();
-    restorer
-        .write(&format!("{base}/scaling_min_freq"), &floor.to_string())
-        .context(needs_root())?;
-    for (i, &opp) in opps.iter().enumerate() {
-        restorer
-            .write(&format!("{base}/scaling_max_freq"), &opp.to_string())
-            .context(needs_root())?;
-        // Let the clock settle at the new cap before measuring (sbc-bench runs mhz once).
-        pinned(cpu, || {
-            measure(&ClockOptions {
-                short_target_ns: 5_000_000,
-                runs: 1,
-            })
-        })?;
-        let r = reading(cpu, Some(p.policy), Some(opp), args.samples)?;
+    let last = measure::opp_walk::opps(p, &walk).last().copied();
+    let mut writer = RestorerWrites(restorer);
+    measure::opp_walk::walk(p, cpu, &walk, &mut writer, |_, opp| {
+        let target = Target {
+            cpu,
+            policy: Some(p.policy),
+            opp_khz: Some(opp),
+        };
+        let r = reading(target, opts)?;
         emit(args, &opp_line(&r));
         report.readings.push(r);
-        if args.pause_ms > 0 && i + 1 < opps.len() {
+        if args.pause_ms > 0 && Some(opp) != last {
             std::thread::sleep(Duration::from_millis(args.pause_ms));
         }
-    }
+        Ok::<_, anyhow::Error>(())
+    })
+    .map_err(|e| e.context("the OPP walk writes cpufreq limits: run it as root"))?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use measure::clock_reading::summarise;
     use model::measure::clock::ClockSample;
+
+    fn at(cpu: u32, opp_khz: Option<u64>) -> Target {
+        Target {
+            cpu,
+            policy: opp_khz.map(|_| 0),
+            opp_khz,
+        }
+    }
 
     fn sample(mhz: f64) -> ClockSample {
         ClockSample {
@@ -419,48 +356,30 @@ mod tests {
     #[test]
     fn opp_lines_have_sbc_bench_columns_and_show_big_deviations_only() {
         let r = summarise(
-            0,
-            Some(0),
-            Some(1_992_000),
+            at(0, Some(1_992_000)),
             vec![sample(1796.339), sample(1793.356), sample(1789.489)],
         );
         assert_eq!(
             opp_line(&r),
             "Cpufreq OPP: 1992    Measured: 1793 (1796.339/1793.356/1789.489)    (-10.0%)    spread 0.2%"
         );
-        let r = summarise(
-            0,
-            Some(0),
-            Some(600_000),
-            vec![sample(590.0), sample(590.0)],
-        );
+        let r = summarise(at(0, Some(600_000)), vec![sample(590.0), sample(590.0)]);
         assert_eq!(
             opp_line(&r),
             "Cpufreq OPP:  600    Measured:  590 (590.000/590.000)"
         );
-        let r = summarise(1, None, None, vec![sample(3580.0)]);
+        let r = summarise(at(1, None), vec![sample(3580.0)]);
         assert_eq!(
             no_cpufreq_line(&r),
             "No cpufreq support available. Measured on cpu1: 3580 MHz (3580.000)"
         );
-        let r = summarise(0, Some(0), Some(1_000_000), vec![sample(1100.0)]);
+        let mut r = summarise(at(0, Some(1_000_000)), vec![sample(1100.0)]);
         assert!(opp_line(&r).ends_with("     (+10.0%)") || opp_line(&r).ends_with("    (+10.0%)"));
-    }
-
-    #[test]
-    fn walk_goes_from_the_top_and_honours_max_and_min_khz() {
-        let p = Policy {
-            frequencies_khz: vec![408_000, 600_000, 1_008_000, 1_800_000],
-            boost_khz: vec![2_016_000],
-            ..Default::default()
-        };
-        assert_eq!(
-            walk_opps(&p, None, None),
-            [2_016_000, 1_800_000, 1_008_000, 600_000, 408_000]
-        );
-        assert_eq!(
-            walk_opps(&p, Some(1_800_000), Some(600_000)),
-            [1_800_000, 1_008_000, 600_000]
+        r.disturbed = true;
+        assert!(
+            opp_line(&r).ends_with("(+10.0%)    (disturbed: another task used the measured CPU)"),
+            "{}",
+            opp_line(&r)
         );
     }
 }

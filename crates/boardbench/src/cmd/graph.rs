@@ -1,11 +1,11 @@
 //! `boardbench graph`: performance (per watt) sweep over clusters and OPPs (sbc-bench -g).
 //!
 //! For each group of CPUs (`--cpus`: every cluster by default) and each cpufreq OPP within
-//! MinKHz..MaxKHz, highest first, the cluster's policy is capped to the OPP (performance
-//! governor, floor at the lowest clock, `scaling_max_freq` = OPP; every write through the
-//! [`Restorer`], undone after each cluster and on exit, error, signal and panic — sbc-bench
+//! MinKHz..MaxKHz, highest first, the cluster's policy is capped to the OPP by the one OPP
+//! walker (`measure::opp_walk`: performance governor, floor at the lowest clock,
+//! `scaling_max_freq` = OPP, settle time; every write through the [`Restorer`], undone after each cluster and on exit, error, signal and panic — sbc-bench
 //! leaves its userspace governors behind, behaviour §8.1). Then the real clock is measured
-//! (`clock::reading`) and the fixed workload ([`workload`]) runs for `--seconds-per-point`,
+//! (`measure::clock_reading`) and the fixed workload ([`workload`]) runs for `--seconds-per-point`,
 //! one pinned thread per CPU, while the monitor records temperature and a power source (crate
 //! `power`: `--power-cmd`, hwmon, Raspberry Pi 5 PMIC, RAPL) is read. With a power source the
 //! idle consumption is measured first, so each point also shows what the load added.
@@ -217,6 +217,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         sw.idle();
     }
     println!("{}", table::header());
+    let walk = plan::walk_options(args.min_khz, args.max_khz);
     for g in &groups {
         let host = match sw.host_cpus(g) {
             Ok(h) => h,
@@ -226,22 +227,21 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             }
         };
         let opps = match &g.policy {
-            Some(p) if may_write => plan::opps(p, args.min_khz, args.max_khz),
+            Some(p) if may_write => measure::opp_walk::opps(p, &walk),
             _ => Vec::new(),
         };
         if g.policy.is_some() && may_write && opps.is_empty() {
             println!("{}: no OPP between MinKHz and MaxKHz", g.cpu_text());
             continue;
         }
-        if opps.is_empty() {
-            sw.point(g, &host, None)?;
-        } else {
-            sw.cap_floor(g)?;
-            for &opp in &opps {
-                sw.cap(g, opp)?;
-                sw.point(g, &host, Some(opp))?;
+        match (&g.policy, opps.is_empty()) {
+            (Some(p), false) => {
+                measure::opp_walk::walk(p, host[0], &walk, &mut sw, |sw, opp| {
+                    sw.point(g, &host, Some(opp))
+                })?;
+                sw.restore_now()?;
             }
-            sw.restore_now()?;
+            _ => sw.point(g, &host, None)?,
         }
     }
     let duration_s = t0.elapsed().as_secs_f64();
@@ -290,6 +290,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     } else {
         2
     })
+}
+
+/// The OPP walk writes through the sweep, so each change is restored and recorded.
+impl measure::opp_walk::PolicyWriter for Sweep<'_> {
+    fn write_value(&mut self, abs: &str, value: &str) -> Result<(), String> {
+        self.write(abs, value).map_err(|e| format!("{e:#}"))
+    }
 }
 
 impl Sweep<'_> {
@@ -344,33 +351,6 @@ impl Sweep<'_> {
         g.policy
             .as_ref()
             .map(|p| format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy))
-    }
-
-    /// Performance governor (the clock then sits at the cap) and the floor at the lowest clock,
-    /// so every cap below the old minimum is accepted.
-    fn cap_floor(&mut self, g: &Group) -> anyhow::Result<()> {
-        let (Some(p), Some(dir)) = (&g.policy, Self::policy_dir(g)) else {
-            return Ok(());
-        };
-        if p.governor.as_deref() != Some("performance")
-            && p.available_governors.iter().any(|x| x == "performance")
-        {
-            self.write(&format!("{dir}/scaling_governor"), "performance")?;
-        }
-        if let Some(min) = p
-            .cpuinfo_min_khz
-            .or_else(|| p.frequencies_khz.iter().copied().min())
-        {
-            self.write(&format!("{dir}/scaling_min_freq"), &min.to_string())?;
-        }
-        Ok(())
-    }
-
-    fn cap(&mut self, g: &Group, opp: u64) -> anyhow::Result<()> {
-        let Some(dir) = Self::policy_dir(g) else {
-            return Ok(());
-        };
-        self.write(&format!("{dir}/scaling_max_freq"), &opp.to_string())
     }
 
     /// Puts every changed file back now (after each cluster: the next one runs on a machine as
@@ -487,14 +467,15 @@ impl Sweep<'_> {
         let cap_now = Self::policy_dir(g)
             .and_then(|d| self.root.read_u64(&format!("{d}/scaling_max_freq")).ok());
         let policy = g.policy.as_ref().map(|p| p.policy);
-        // Let the clock settle at the new cap before measuring it (as `clock --opp-walk`).
-        crate::cmd::clock::pinned(host[0], || {
-            kernels::clock::measure(&kernels::clock::ClockOptions {
-                short_target_ns: 5_000_000,
-                runs: 1,
-            })
-        })?;
-        let clock = crate::cmd::clock::reading(host[0], policy, opp, self.args.clock_samples)?;
+        // The walk has let the clock settle at the cap (measure::opp_walk).
+        let clock = measure::clock_reading::reading(
+            measure::clock_reading::Target {
+                cpu: host[0],
+                policy,
+                opp_khz: opp,
+            },
+            &measure::clock_reading::ReadingOptions::samples(self.args.clock_samples),
+        )?;
         let (score, summary) =
             self.measure_power(secs, || workload::run(host, Duration::from_secs_f64(secs)));
         let score = score?;

@@ -113,8 +113,13 @@ fn spread_suffix(n: usize, spread: Option<f64>) -> String {
 }
 
 fn line(t: &BwTest) -> String {
+    let disturbed = if t.disturbed {
+        format!("   ({})", measure::disturbance::REMARK)
+    } else {
+        String::new()
+    };
     format!(
-        " {:<32} : {:>9.1} MB/s{}\n",
+        " {:<32} : {:>9.1} MB/s{}{disturbed}\n",
         t.name,
         t.best_mb_s,
         spread_suffix(t.samples_mb_s.len(), t.spread_pct)
@@ -256,6 +261,31 @@ mod tests {
         assert!(resolve_cpus(Some("x")).is_err());
         let allowed = kernels::affinity::allowed_cpus();
         assert_eq!(resolve_cpus(None).unwrap(), vec![*allowed.last().unwrap()]);
+    }
+
+    #[test]
+    fn a_disturbed_test_says_so_next_to_its_figure() {
+        let mut t = BwTest {
+            name: "libc memcpy copy".into(),
+            kind: BwKind::Copy,
+            headline: true,
+            samples_mb_s: vec![2931.0],
+            best_mb_s: 2931.0,
+            median_mb_s: 2931.0,
+            spread_pct: None,
+            calls_per_sample: 1,
+            descheduled_retries: 3,
+            disturbed: true,
+        };
+        assert_eq!(
+            line(&t),
+            " libc memcpy copy                 :    2931.0 MB/s   (disturbed: another task used the measured CPU)\n"
+        );
+        t.disturbed = false;
+        assert_eq!(
+            line(&t),
+            " libc memcpy copy                 :    2931.0 MB/s\n"
+        );
     }
 
     #[test]

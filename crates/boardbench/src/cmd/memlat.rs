@@ -1,12 +1,12 @@
 //! `boardbench memlat`: memory latency — ramlat's chain table (1/2/4/8 parallel chains),
 //! tinymembench's random reads without and with transparent huge pages, and the cache levels
-//! found from the ladder beside those /sys advertises.
+//! found from the ladder beside those /sys advertises (`measure::caches`, read by
+//! `probe::cache`). Rows measured while another task used the CPU are counted once under the
+//! table ("7 of 15 rows disturbed"); each row's `disturbed` flag is in the JSON.
 
 use anyhow::bail;
 use kernels::memlat::{self, Config, caches::format_bytes};
-use model::measure::memlat::{
-    AdvertisedCache, CacheAnalysis, ChainTable, MemlatResult, RandomTable,
-};
+use model::measure::memlat::{CacheAnalysis, ChainTable, MemlatResult, RandomTable};
 
 use super::membw::{parse_size, resolve_cpus};
 use crate::cli::Globals;
@@ -48,7 +48,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     cfg.random = !args.no_random;
     cfg.validate().map_err(anyhow::Error::msg)?;
     let cpus = resolve_cpus(args.cpu.as_deref())?;
-    let advertised = advertised_caches(&g.root(), cpus[0]);
+    let advertised = measure::caches::advertised(&g.root(), cpus[0]);
     if !args.json {
         eprintln!(
             "measuring memory latency on CPU {} …",
@@ -62,45 +62,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         print!("{}", render(&r));
     }
     Ok(0)
-}
-
-/// The data and unified caches of `cpu` as /sys/devices/system/cpu/cpuN/cache/index*/ lists
-/// them (instruction caches are kept too, the analysis ignores them). Missing or malformed
-/// entries are skipped: a board without the files simply has no advertised sizes.
-pub fn advertised_caches(root: &probe::Root, cpu: u32) -> Vec<AdvertisedCache> {
-    let dir = format!("/sys/devices/system/cpu/cpu{cpu}/cache");
-    let Ok(entries) = root.list_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for e in entries.iter().filter(|e| e.starts_with("index")) {
-        let read = |f: &str| root.read_value(&format!("{dir}/{e}/{f}")).ok();
-        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
-        else {
-            continue;
-        };
-        let (Ok(level), Some(size_bytes)) = (level.parse::<u32>(), parse_sysfs_size(&size)) else {
-            continue;
-        };
-        out.push(AdvertisedCache {
-            level,
-            kind,
-            size_bytes,
-        });
-    }
-    out
-}
-
-/// sysfs cache sizes: "32K", "32768K", "1M", or plain bytes.
-fn parse_sysfs_size(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let (num, mult) = match s.chars().last()? {
-        'K' | 'k' => (&s[..s.len() - 1], 1u64 << 10),
-        'M' | 'm' => (&s[..s.len() - 1], 1 << 20),
-        'G' | 'g' => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    num.trim().parse::<u64>().ok()?.checked_mul(mult)
 }
 
 /// ramlat's size label: "4k", "65536k".
@@ -150,6 +111,10 @@ fn render_chain(t: &ChainTable, cpus: &str) -> String {
         out += "\n";
     }
     out += &format!("({:.1} s)\n", t.wall_s);
+    let disturbed = t.rows.iter().filter(|r| r.disturbed).count();
+    if let Some(note) = measure::disturbance::count_note(disturbed, t.rows.len(), "rows") {
+        out += &format!("{note}\n");
+    }
     out
 }
 
@@ -222,13 +187,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sysfs_sizes() {
-        assert_eq!(parse_sysfs_size("32K"), Some(32 << 10));
-        assert_eq!(parse_sysfs_size("32768K"), Some(32 << 20));
-        assert_eq!(parse_sysfs_size("1M"), Some(1 << 20));
-        assert_eq!(parse_sysfs_size("4096"), Some(4096));
-        assert_eq!(parse_sysfs_size("lots"), None);
-        assert_eq!(parse_sysfs_size(""), None);
+    fn disturbed_rows_are_counted_once_under_the_table() {
+        use model::measure::memlat::ChainRow;
+        let row = |size: u64, disturbed: bool| ChainRow {
+            size_bytes: size,
+            ns_per_step: vec![1.0],
+            descheduled_retries: u32::from(disturbed),
+            disturbed,
+        };
+        let mut t = ChainTable {
+            chains: vec![1],
+            word_bytes: 8,
+            rows: vec![row(4096, false), row(8192, true), row(16384, true)],
+            wall_s: 0.1,
+        };
+        let out = render_chain(&t, "1");
+        assert!(
+            out.ends_with("2 of 3 rows disturbed (another task used the measured CPU)\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("disturbed (").count(), 1, "{out}");
+        t.rows.iter_mut().for_each(|r| r.disturbed = false);
+        assert!(!render_chain(&t, "1").contains("disturbed ("));
     }
 
     #[test]

@@ -256,9 +256,17 @@ fn measured_clocks(
         .iter()
         .filter_map(|c| {
             let cpu = *c.online_cpus().first()?;
-            crate::cmd::clock::reading(cpu, c.policy, None, 1)
-                .ok()
-                .map(|r| (cpu, r.mhz))
+            let target = measure::clock_reading::Target {
+                cpu,
+                policy: c.policy,
+                opp_khz: None,
+            };
+            measure::clock_reading::reading(
+                target,
+                &measure::clock_reading::ReadingOptions::samples(1),
+            )
+            .ok()
+            .map(|r| (cpu, r.mhz))
         })
         .collect();
     (!v.is_empty()).then_some(v)

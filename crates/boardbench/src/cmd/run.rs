@@ -200,7 +200,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     );
     let env = Env {
         root: &root,
-        globals: g,
         machine: &machine,
         settings: &settings,
         restorer: &restorer,

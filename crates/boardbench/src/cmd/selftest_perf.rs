@@ -33,6 +33,8 @@ pub struct Args {
 mod target {
     /// One clock measurement takes at most this long (wtarreau/mhz: 0.9 s).
     pub const CLOCK_SECONDS: f64 = 0.3;
+    /// A clock reading agrees with an independent long measurement within this (percent).
+    pub const CLOCK_ERROR_PCT: f64 = 0.5;
     /// Recursive SHA-256 with SHA-NI: cycles per hash at most (instruction-latency bound ~138–140).
     pub const SHA_CYCLES_PER_HASH: f64 = 145.0;
     /// … i.e. at least this many MH/s per 0.1 GHz.
@@ -183,6 +185,10 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         });
     }
 
+    if wants("clock") {
+        clock_accuracy_rows(cpu, n, &mut emit)?;
+    }
+
     if wants("sha256") {
         sha_rows(args, n, &mut emit);
     }
@@ -309,6 +315,68 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         missed
     );
     Ok(0)
+}
+
+/// The clock reading `boardbench clock` takes against an independent long measurement: `n`
+/// pairs (reading, then a dependent-chain measurement with 200 ms short runs), the error of
+/// each pair's ratio, the reading's wall time and its spread between samples.
+fn clock_accuracy_rows(cpu: u32, n: usize, emit: &mut impl FnMut(Row)) -> anyhow::Result<()> {
+    use measure::clock_reading::{ReadingOptions, Target, reading};
+    let long = clock::ClockOptions {
+        short_target_ns: 200_000_000,
+        runs: 3,
+    };
+    let (mut ratio, mut error, mut secs, mut spread) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..n {
+        let t0 = std::time::Instant::now();
+        let r = reading(
+            Target {
+                cpu,
+                ..Target::default()
+            },
+            &ReadingOptions::default(),
+        )?;
+        secs.push(t0.elapsed().as_secs_f64());
+        let reference = clock::measure(&long).mhz;
+        if reference > 0.0 && r.mhz > 0.0 {
+            ratio.push(r.mhz / reference);
+            error.push((r.mhz / reference - 1.0).abs() * 100.0);
+        }
+        spread.push(r.spread_pct.unwrap_or(0.0));
+    }
+    emit(Row {
+        kernel: "clock",
+        figure: "reading / long chain (paired)".into(),
+        unit: "ratio",
+        samples: ratio,
+        target: None,
+        higher_is_better: true,
+    });
+    emit(Row {
+        kernel: "clock",
+        figure: "reading error vs long chain".into(),
+        unit: "%",
+        samples: error,
+        target: Some(target::CLOCK_ERROR_PCT),
+        higher_is_better: false,
+    });
+    emit(Row {
+        kernel: "clock",
+        figure: "time per reading (3 samples)".into(),
+        unit: "s",
+        samples: secs,
+        target: Some(target::CLOCK_SECONDS),
+        higher_is_better: false,
+    });
+    emit(Row {
+        kernel: "clock",
+        figure: "spread within a reading".into(),
+        unit: "%",
+        samples: spread,
+        target: None,
+        higher_is_better: false,
+    });
+    Ok(())
 }
 
 /// Recursive SHA-256, fast path and reference, each bracketed by clock measurements on the same

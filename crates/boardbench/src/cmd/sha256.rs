@@ -3,30 +3,32 @@
 //! `hash ← SHA256(hash)` N times from 32 zero bytes; each step is one compression, and each
 //! depends on the previous one, so the figure is the latency of the SHA unit. Options as the
 //! original: `-i/--iterations` (10M, 50M, 100M default, 200M, 500M or any count), `-s/--ghz`
-//! (only normalises), `-m/--unit MH|MB|MiB|cpb`. Beyond the original:
-//! - without `-s` the clock of the pinned core is measured before and after (the mhz method), so
-//!   "P/U" (MH/s per 0.1 GHz) and cycles per hash are real, not guessed;
-//! - the backend is named (SHA-NI, ARMv8 SHA2, portable) and a portable result is never called
-//!   "Fast": without SHA instructions only the Reference is reported;
-//! - each result is the best of `--runs` runs, with the spread when it exceeds 0.1 %.
-//!
-//! The Reference is portable Rust, about seven times slower than the hardware paths, so it runs a
-//! tenth of the iterations by default (`--reference-iterations`; its rate does not depend on N).
-//! The Fast digest is verified against the Reference's at that count.
+//! (only normalises), `-m/--unit MH|MB|MiB|cpb`. The procedure is `measure::sha256`; this
+//! module parses the options, shows progress and renders. Beyond the original:
+//! - three labelled rows: **Fast** (SHA extensions, latency-optimised), **Reference** (SHA
+//!   extensions written straightforwardly — the figure the original publishes and people
+//!   compare) and **Portable** (no special instructions, a tenth of the iterations by default,
+//!   `--portable-iterations`; its rate does not depend on N). Without SHA-NI / ARMv8 SHA2 the
+//!   output says so and only Portable runs;
+//! - without `-s` the clock of the pinned core is measured before and after, so "P/U" (MH/s
+//!   per 0.1 GHz) and cycles per hash are real, not guessed;
+//! - each result is the best of `--runs` runs, with the spread beyond 0.1 % and a remark when
+//!   another task used the CPU meanwhile;
+//! - on a terminal a progress line on stderr says what runs (nothing extra when piped).
 
 use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
 
 use anyhow::bail;
-use kernels::clock::{ClockOptions, measure};
-use kernels::sha256::{SEED, Sha256Backend, Sha256Sample, chain, fast_backend, hex};
+use measure::sha256::{Sha256Options, Step};
 use model::measure::sha256::{Sha256Report, Sha256Result};
 
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Recursive hashes per run: a count with an optional k/M/G suffix (10M, 50M, 100M, 200M,
-    /// 500M …).
+    /// Recursive hashes per run of Fast and Reference: a count with an optional k/M/G suffix
+    /// (10M, 50M, 100M, 200M, 500M …).
     #[arg(short = 'i', long, default_value = "100M", value_name = "N")]
     pub iterations: String,
     /// Normalise to this clock (GHz) instead of measuring it.
@@ -42,9 +44,12 @@ pub struct Args {
     /// Timed runs of each implementation (the best counts).
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub runs: u32,
-    /// Iterations of the portable Reference (default: a tenth of --iterations).
-    #[arg(long, value_name = "N")]
-    pub reference_iterations: Option<String>,
+    /// Iterations of Portable (default: a tenth of --iterations).
+    #[arg(long, value_name = "N", alias = "reference-iterations")]
+    pub portable_iterations: Option<String>,
+    /// Skip the Portable row when the CPU has the SHA extension.
+    #[arg(long)]
+    pub no_portable: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -96,30 +101,6 @@ pub fn parse_count(s: &str) -> anyhow::Result<u64> {
     Ok(n)
 }
 
-/// The clock-dependent figures of a result.
-fn normalise(r: &mut Sha256Result, clock_mhz: Option<f64>) {
-    if let Some(mhz) = clock_mhz.filter(|&m| m > 0.0)
-        && r.mhs > 0.0
-    {
-        r.mhs_per_100mhz = Some(r.mhs / (mhz / 100.0));
-        r.cycles_per_hash = Some(mhz / r.mhs);
-    }
-}
-
-fn result(role: &str, backend: Sha256Backend, samples: Vec<Sha256Sample>) -> Sha256Result {
-    let rates: Vec<f64> = samples.iter().map(|s| s.mhs).collect();
-    Sha256Result {
-        role: role.to_string(),
-        backend,
-        mhs: kernels::stats::max(&rates).unwrap_or(0.0),
-        spread_pct: kernels::stats::stddev_pct(&rates),
-        mhs_per_100mhz: None,
-        cycles_per_hash: None,
-        verified: false,
-        samples,
-    }
-}
-
 fn default_cpu(root: &probe::Root) -> Option<u32> {
     let mut notes = probe::Notes::default();
     let cpuinfo = probe::cpuinfo::read(root, &mut notes);
@@ -136,19 +117,9 @@ fn default_cpu(root: &probe::Root) -> Option<u32> {
         .or_else(|| allowed.first().copied())
 }
 
-fn clock_now() -> f64 {
-    let o = ClockOptions::default();
-    let v: Vec<f64> = (0..3).map(|_| measure(&o).mhz).collect();
-    kernels::stats::mean(&v).unwrap_or(0.0)
-}
-
-pub fn run_cmd(args: &Args, g: &Globals) -> anyhow::Result<(Sha256Report, Unit)> {
-    let unit = Unit::parse(&args.unit)?;
+/// The procedure's options from the command line.
+fn options(args: &Args, g: &Globals) -> anyhow::Result<Sha256Options> {
     let n = parse_count(&args.iterations)?;
-    let ref_n = match &args.reference_iterations {
-        Some(s) => parse_count(s)?,
-        None => (n / 10).max(1),
-    };
     if let Some(ghz) = args.ghz
         && !(ghz > 0.0 && ghz < 100.0)
     {
@@ -161,76 +132,64 @@ pub fn run_cmd(args: &Args, g: &Globals) -> anyhow::Result<(Sha256Report, Unit)>
         Some(c) => c,
         None => default_cpu(&g.root()).ok_or_else(|| anyhow::anyhow!("no CPU to run on"))?,
     };
-    let fast = fast_backend();
-    let report = crate::cmd::clock::pinned(cpu, || {
-        let before = args.ghz.is_none().then(clock_now);
-        // Warm-up (the original's "spin run"), bounded: the clock only needs to ramp up.
-        let warm = fast.unwrap_or(Sha256Backend::Portable);
-        chain(
-            warm,
-            &SEED,
-            n.min(if fast.is_some() { 5_000_000 } else { 500_000 }),
-        );
-        let fast_result = fast.map(|b| {
-            let samples = (0..args.runs)
-                .filter_map(|_| kernels::sha256::run(b, &SEED, n))
-                .collect();
-            result("Fast", b, samples)
-        });
-        let ref_samples = (0..args.runs)
-            .filter_map(|_| kernels::sha256::run(Sha256Backend::Portable, &SEED, ref_n))
-            .collect();
-        let mut reference = result("Reference", Sha256Backend::Portable, ref_samples);
-        let after = args.ghz.is_none().then(clock_now);
-        let clock = match (args.ghz, before, after) {
-            (Some(ghz), _, _) => Some(ghz * 1000.0),
-            (None, Some(b), Some(a)) if b > 0.0 && a > 0.0 => Some((a + b) / 2.0),
-            _ => None,
-        };
-        // Verification: the Reference's digest is the truth; the Fast path must give the same
-        // after the same count, and all runs of one implementation must agree.
-        let ref_digest = reference.samples.first().map(|s| s.digest.clone());
-        reference.verified = reference
-            .samples
-            .iter()
-            .all(|s| Some(&s.digest) == ref_digest.as_ref());
-        normalise(&mut reference, clock);
-        let fast_result = fast_result.map(|mut f| {
-            let same_runs = f.samples.windows(2).all(|w| w[0].digest == w[1].digest);
-            let at_ref_n = chain(f.backend, &SEED, ref_n).map(|d| hex(&d));
-            f.verified = same_runs && at_ref_n.is_some() && at_ref_n == ref_digest;
-            normalise(&mut f, clock);
-            f
-        });
-        Sha256Report {
-            iterations: n,
-            cpu: Some(cpu),
-            clock_mhz: clock,
-            clock_source: clock.map(|_| {
-                if args.ghz.is_some() {
-                    "given".to_string()
-                } else {
-                    "measured".to_string()
-                }
-            }),
-            clock_before_mhz: before,
-            clock_after_mhz: after,
-            fast: fast_result,
-            reference,
+    let mut o = Sha256Options::new(cpu, n);
+    if let Some(s) = &args.portable_iterations {
+        o.portable_iterations = parse_count(s)?;
+    }
+    o.runs = args.runs;
+    o.given_mhz = args.ghz.map(|g| g * 1000.0);
+    o.portable = !args.no_portable;
+    Ok(o)
+}
+
+/// The progress line's text for a step.
+fn step_text(s: Step, o: &Sha256Options) -> String {
+    match s {
+        Step::Clock { after: false } => "measuring the clock before".into(),
+        Step::Clock { after: true } => "measuring the clock after".into(),
+        Step::WarmUp => "warm-up".into(),
+        Step::Run { variant, run, runs } => {
+            let n = if variant == kernels::sha256::Variant::Portable {
+                o.portable_iterations
+            } else {
+                o.iterations
+            };
+            format!(
+                "{} run {run}/{runs} ({} iterations)",
+                variant.label(),
+                count_text(n)
+            )
         }
-    })?;
-    Ok((report, unit))
+    }
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
-    let (report, unit) = run_cmd(args, g)?;
+    let unit = Unit::parse(&args.unit)?;
+    let opts = options(args, g)?;
+    let tty = std::io::stderr().is_terminal();
+    let mut progress = |s: Step| {
+        if tty {
+            let mut e = std::io::stderr();
+            let _ = write!(
+                e,
+                "\r\x1b[Ksha256 on cpu{}: {} …",
+                opts.cpu,
+                step_text(s, &opts)
+            );
+            let _ = e.flush();
+        }
+    };
+    let report = measure::sha256::run(&opts, &mut progress);
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    let report = report?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", render(&report, unit));
     }
-    let ok = report.reference.verified && report.fast.as_ref().is_none_or(|f| f.verified);
-    if !ok {
+    if !measure::sha256::all_verified(&report) {
         eprintln!("boardbench: the final digests do not agree: results are invalid");
         return Ok(2);
     }
@@ -247,10 +206,18 @@ fn count_text(n: u64) -> String {
     }
 }
 
-/// The text report: one row for Fast and one for Reference, as the original's tables.
+/// The text report: one row per variant (Fast, Reference, Portable), as the original's tables.
 pub fn render(r: &Sha256Report, unit: Unit) -> String {
     let mut o = String::new();
-    let ref_n = r.reference.samples.first().map_or(0, |s| s.iterations);
+    let portable = if r.reference.role == "Portable" {
+        Some(&r.reference)
+    } else {
+        r.portable.as_ref()
+    };
+    let portable_n = portable
+        .and_then(|p| p.samples.first())
+        .map(|s| format!(" (Portable {})", count_text(s.iterations)))
+        .unwrap_or_default();
     let clock = match (r.clock_mhz, r.clock_source.as_deref()) {
         (Some(c), Some("given")) => format!("clock {:.0} MHz (given)", c),
         (Some(c), _) => format!(
@@ -263,10 +230,9 @@ pub fn render(r: &Sha256Report, unit: Unit) -> String {
     };
     let _ = writeln!(
         o,
-        "Recursive SHA-256 on cpu{}: {} iterations (Reference {}), {clock}",
+        "Recursive SHA-256 on cpu{}: {} iterations{portable_n}, {clock}",
         r.cpu.map_or("?".to_string(), |c| c.to_string()),
         count_text(r.iterations),
-        count_text(ref_n),
     );
     let (head, per) = match unit {
         Unit::Mh => ("MH/s", "P/U (MH/s per 0.1 GHz)"),
@@ -305,6 +271,9 @@ pub fn render(r: &Sha256Report, unit: Unit) -> String {
             let _ = write!(extra, ", spread {sp:.1}%");
         }
         extra.push(')');
+        if x.disturbed {
+            let _ = write!(extra, "   {}", measure::disturbance::REMARK);
+        }
         let _ = writeln!(
             o,
             "{:<11}{:<12}{:>13}   {:<23}{}",
@@ -316,23 +285,24 @@ pub fn render(r: &Sha256Report, unit: Unit) -> String {
         );
     };
     match &r.fast {
-        Some(f) => row(&mut o, f),
+        Some(f) => {
+            row(&mut o, f);
+            row(&mut o, &r.reference);
+        }
         None => {
             let _ = writeln!(
                 o,
-                "{:<11}not available: no SHA-NI or ARMv8 SHA2 on this CPU (the portable code is only the Reference)",
+                "{:<11}not available: this CPU has no SHA-NI / ARMv8 SHA2 (Fast and Reference need it)",
                 "Fast"
             );
         }
     }
-    row(&mut o, &r.reference);
-    let digest = r.fast.as_ref().unwrap_or(&r.reference);
-    if let Some(s) = digest.samples.first() {
-        let verdict = match (&r.fast, digest.verified) {
-            (Some(_), true) => format!(
-                "verified: Fast = Reference after {} iterations",
-                count_text(ref_n)
-            ),
+    if let Some(p) = portable {
+        row(&mut o, p);
+    }
+    if let Some(s) = r.reference.samples.first() {
+        let verdict = match (&r.fast, measure::sha256::all_verified(r)) {
+            (Some(_), true) => "verified: Fast = Reference = Portable".to_string(),
             (None, true) => "all runs agree".to_string(),
             (_, false) => "NOT VERIFIED: digests disagree".to_string(),
         };
@@ -383,10 +353,13 @@ mod tests {
         );
     }
 
-    fn sample(backend: Sha256Backend, mhs: f64) -> Sha256Sample {
+    use measure::sha256::{normalise, result};
+    use model::measure::sha256::{Sha256Backend, Sha256Sample};
+
+    fn sample(backend: Sha256Backend, mhs: f64, iterations: u64) -> Sha256Sample {
         Sha256Sample {
             backend,
-            iterations: 1_000_000,
+            iterations,
             wall_ns: 1,
             cpu_ns: 1,
             digest: "ab".into(),
@@ -394,24 +367,20 @@ mod tests {
         }
     }
 
+    fn row(role: &str, b: Sha256Backend, mhs: f64, n: u64) -> Sha256Result {
+        let mut r = result(role, b, vec![sample(b, mhs, n)]);
+        r.verified = true;
+        normalise(&mut r, Some(3500.0));
+        r
+    }
+
     #[test]
-    fn render_shows_fast_and_reference_rows_with_per_clock_figures() {
-        let mut fast = result(
-            "Fast",
-            Sha256Backend::ShaNi,
-            vec![sample(Sha256Backend::ShaNi, 25.0)],
-        );
-        fast.verified = true;
-        normalise(&mut fast, Some(3500.0));
-        let mut reference = result(
-            "Reference",
-            Sha256Backend::Portable,
-            vec![sample(Sha256Backend::Portable, 3.5)],
-        );
-        reference.verified = true;
-        normalise(&mut reference, Some(3500.0));
+    fn render_shows_fast_reference_and_portable_rows_with_per_clock_figures() {
+        let fast = row("Fast", Sha256Backend::ShaNi, 25.0, 10_000_000);
         assert_eq!(fast.cycles_per_hash, Some(140.0));
         assert!((fast.mhs_per_100mhz.unwrap() - 0.714).abs() < 0.001);
+        let mut reference = row("Reference", Sha256Backend::ShaNi, 20.0, 10_000_000);
+        reference.disturbed = true;
         let r = Sha256Report {
             iterations: 10_000_000,
             cpu: Some(1),
@@ -421,17 +390,48 @@ mod tests {
             clock_after_mhz: None,
             fast: Some(fast),
             reference,
+            portable: Some(row("Portable", Sha256Backend::Portable, 1.75, 1_000_000)),
         };
         let t = render(&r, Unit::Mh);
         assert!(t.contains("Fast       SHA-NI"), "{t}");
+        assert!(t.contains("Reference  SHA-NI"), "{t}");
+        assert!(t.contains("Portable   portable"), "{t}");
+        assert!(t.contains("(Portable 1M)"), "{t}");
         assert!(t.contains("25.00"), "{t}");
         assert!(t.contains("0.714"), "{t}");
         assert!(t.contains("140.0 cycles/hash"), "{t}");
-        assert!(t.contains("Reference  portable"), "{t}");
+        assert!(t.contains("verified: Fast = Reference = Portable"), "{t}");
+        // The disturbed row says so, the others do not.
+        let disturbed: Vec<&str> = t.lines().filter(|l| l.contains("disturbed")).collect();
+        assert_eq!(disturbed.len(), 1, "{t}");
+        assert!(disturbed[0].starts_with("Reference"), "{t}");
         let t = render(&r, Unit::Cpb);
         assert!(t.contains("140.0"), "{t}");
         assert!(t.contains("2.19"), "{t}");
         let t = render(&r, Unit::Mb);
         assert!(t.contains("1600.00"), "{t}");
+    }
+
+    #[test]
+    fn without_the_extension_the_output_says_so_and_shows_portable() {
+        let r = Sha256Report {
+            iterations: 10_000_000,
+            cpu: Some(0),
+            clock_mhz: None,
+            clock_source: None,
+            clock_before_mhz: None,
+            clock_after_mhz: None,
+            fast: None,
+            reference: row("Portable", Sha256Backend::Portable, 1.75, 1_000_000),
+            portable: None,
+        };
+        let t = render(&r, Unit::Mh);
+        assert!(
+            t.contains("Fast       not available: this CPU has no SHA-NI"),
+            "{t}"
+        );
+        assert!(t.contains("Portable   portable"), "{t}");
+        assert!(!t.contains("Reference  "), "{t}");
+        assert!(t.contains("all runs agree"), "{t}");
     }
 }

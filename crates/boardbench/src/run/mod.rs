@@ -17,7 +17,6 @@ use model::machine::MachineInfo;
 use model::run::{Phase, PhaseStatus, kind};
 use probe::monitor::MonitorConfig;
 
-use crate::cli::Globals;
 use crate::session::{recorder::PhaseMonitor, stamp};
 use plan::{Planned, Profile};
 use tune::Restorer;
@@ -39,7 +38,6 @@ pub struct Settings {
 /// Everything a phase needs.
 pub struct Env<'a> {
     pub root: &'a probe::Root,
-    pub globals: &'a Globals,
     pub machine: &'a MachineInfo,
     pub settings: &'a Settings,
     pub restorer: &'a Restorer,

@@ -92,51 +92,49 @@ fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
         .iter()
         .find(|pol| pol.affected_cpus.contains(&cpu) || pol.related_cpus.contains(&cpu));
     let mut out = Outcome::default();
-    let measure = |opp: Option<u64>| -> anyhow::Result<ClockReading> {
-        let mut r = crate::cmd::clock::reading(host, policy.map(|p| p.policy), opp, samples)?;
-        r.cpu = cpu;
-        Ok(r)
+    let target = |opp_khz: Option<u64>| measure::clock_reading::Target {
+        cpu: host,
+        policy: policy.map(|p| p.policy),
+        opp_khz,
     };
+    let opts = measure::clock_reading::ReadingOptions::samples(samples);
     let walk =
         !hot && env.settings.opp_walk && policy.is_some_and(|p| !p.frequencies_khz.is_empty());
     let result: anyhow::Result<()> = (|| {
         match (walk, policy) {
             (true, Some(pol)) => {
-                let dir = format!("/sys/devices/system/cpu/cpufreq/policy{}", pol.policy);
-                if let Some(min) = pol.cpuinfo_min_khz {
-                    env.restorer
-                        .write(&format!("{dir}/scaling_min_freq"), &min.to_string())?;
+                let walk = measure::opp_walk::WalkOptions {
+                    max_khz: env.settings.max_khz,
+                    min_khz: env.settings.min_khz,
+                    limit: (env.settings.profile == Profile::Quick).then_some(1),
+                    ..Default::default()
+                };
+                // The walk decides on the governor as it is now (the run's tuning may have
+                // set it since the machine was read), so it writes nothing it need not.
+                let mut pol = pol.clone();
+                let gov = format!("{}/scaling_governor", measure::opp_walk::policy_dir(&pol));
+                if let Ok(g) = env.root.read_value(&gov) {
+                    pol.governor = Some(g);
                 }
-                let mut opps: Vec<u64> = pol
-                    .frequencies_khz
-                    .iter()
-                    .chain(pol.boost_khz.iter())
-                    .copied()
-                    .filter(|&k| env.settings.max_khz.is_none_or(|m| k <= m))
-                    .filter(|&k| env.settings.min_khz.is_none_or(|m| k >= m))
-                    .collect();
-                opps.sort_unstable_by(|a, b| b.cmp(a));
-                opps.dedup();
-                if env.settings.profile == Profile::Quick {
-                    opps.truncate(1);
-                }
-                for opp in &opps {
-                    env.restorer
-                        .write(&format!("{dir}/scaling_max_freq"), &opp.to_string())?;
-                    out.clock.push(measure(Some(*opp))?);
-                }
+                let pol = &pol;
+                let mut writer = crate::opp_writer::RestorerWrites(env.restorer);
+                measure::opp_walk::walk(pol, host, &walk, &mut writer, |_, opp| {
+                    let mut r = measure::clock_reading::reading(target(Some(opp)), &opts)?;
+                    r.cpu = cpu;
+                    out.clock.push(r);
+                    Ok::<_, anyhow::Error>(())
+                })?;
                 // Back to full speed (within MaxKHz) for the phases that follow.
-                if let Some(top) = opps.first() {
-                    env.restorer
-                        .write(&format!("{dir}/scaling_max_freq"), &top.to_string())?;
-                }
+                measure::opp_walk::uncap(pol, &walk, &mut writer)?;
             }
             _ => {
                 let opp = policy.and_then(|p| {
                     let cap = p.scaling_max_khz.or(p.cpuinfo_max_khz)?;
                     Some(env.settings.max_khz.map_or(cap, |m| cap.min(m)))
                 });
-                out.clock.push(measure(opp)?);
+                let mut r = measure::clock_reading::reading(target(opp), &opts)?;
+                r.cpu = cpu;
+                out.clock.push(r);
             }
         }
         Ok(())
@@ -209,7 +207,7 @@ fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
         cfg.runs_per_cell = 2;
         cfg.random = false;
     }
-    let advertised = crate::cmd::memlat::advertised_caches(env.root, p.cpus[0]);
+    let advertised = measure::caches::advertised(env.root, p.cpus[0]);
     match memlat::run(&[cpu], &cfg, true, &advertised) {
         Ok(mut r) => {
             r.cpus = p.cpus.clone();
@@ -244,21 +242,18 @@ fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
 
 fn sha256(env: &Env<'_>, p: &Planned) -> Outcome {
     let (iterations, runs) = match (env.settings.tiny, env.settings.profile) {
-        (true, _) => ("200k", 1),
-        (false, Profile::Quick) => ("20M", 1),
-        (false, _) => ("100M", 3),
+        (true, _) => (200_000, 1),
+        (false, Profile::Quick) => (20_000_000, 1),
+        (false, _) => (100_000_000, 3),
     };
-    let args = crate::cmd::sha256::Args {
-        iterations: iterations.into(),
-        ghz: None,
-        unit: "MH".into(),
-        cpu: Some(env.host_cpu(p.cpus[0])),
+    let opts = measure::sha256::Sha256Options {
         runs,
-        reference_iterations: None,
-        json: true,
+        // The run reports Fast and Reference; Portable only where it is all there is.
+        portable: false,
+        ..measure::sha256::Sha256Options::new(env.host_cpu(p.cpus[0]), iterations)
     };
-    match crate::cmd::sha256::run_cmd(&args, env.globals) {
-        Ok((mut r, _)) => {
+    match measure::sha256::run(&opts, &mut |_| {}) {
+        Ok(mut r) => {
             r.cpu = p.cpus.first().copied();
             let mut out = Outcome::default();
             let best = r.fast.as_ref().unwrap_or(&r.reference);
@@ -272,7 +267,7 @@ fn sha256(env: &Env<'_>, p: &Planned) -> Outcome {
                 m.variant = Some(variant);
                 out.measurements.push(m);
             }
-            if !best.verified {
+            if !measure::sha256::all_verified(&r) {
                 out.reason = Some("digest verification failed".into());
                 out.status = PhaseStatus::Failed;
             }

@@ -48,6 +48,7 @@ pub fn reading(cpu: u32, opp_khz: Option<u64>, mhz: f64) -> ClockReading {
         best_mhz: mhz,
         spread_pct: Some(0.1),
         deviation_pct: None,
+        disturbed: false,
     }
 }
 

@@ -50,6 +50,10 @@ pub struct ClockReading {
     /// Deviation of the measured clock from the OPP in percent (negative = slower than claimed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deviation_pct: Option<f64>,
+    /// Another task used the CPU during the reading (the thread lost more than 2 % of the
+    /// wall time).
+    #[serde(default, skip_serializing_if = "crate::measure::is_false")]
+    pub disturbed: bool,
 }
 
 /// The result of `boardbench clock`: one reading per measured CPU (and per OPP with a walk).

@@ -39,6 +39,10 @@ pub struct BwTest {
     /// Samples that were re-measured because the thread lost the CPU during them.
     #[serde(default)]
     pub descheduled_retries: u32,
+    /// Another task used the measured CPU during this test (at least one sample lost more
+    /// than 2 % of its wall time): the figure may be low.
+    #[serde(default, skip_serializing_if = "crate::measure::is_false")]
+    pub disturbed: bool,
 }
 
 /// One test run on several CPUs at once, one pinned thread per CPU with its own buffers.

@@ -15,6 +15,10 @@ pub struct ChainRow {
     /// (each cell keeps the fastest undisturbed run).
     #[serde(default)]
     pub descheduled_retries: u32,
+    /// Another task used the measured CPU during this row (a run lost more than 2 % of its
+    /// wall time).
+    #[serde(default, skip_serializing_if = "crate::measure::is_false")]
+    pub disturbed: bool,
 }
 
 /// ramlat's chain-latency table: every word of the window visited once per cycle in

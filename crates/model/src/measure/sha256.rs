@@ -10,7 +10,7 @@ pub enum Sha256Backend {
     ShaNi,
     /// ARMv8 cryptographic extension SHA2 instructions (sha256h/h2/su0/su1).
     Armv8Sha2,
-    /// Plain Rust, no special instructions (the "Reference").
+    /// Plain Rust, no special instructions (the "Portable" variant).
     Portable,
 }
 
@@ -44,10 +44,12 @@ pub struct Sha256Sample {
     pub mhs: f64,
 }
 
-/// One result row: the Fast or the Reference result, as the original prints it.
+/// One result row: the Fast, Reference or Portable result, as the original prints it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sha256Result {
-    /// "Fast" or "Reference".
+    /// "Fast" (the SHA extensions, latency-optimised), "Reference" (the SHA extensions,
+    /// written straightforwardly: the benchmark's published comparison figure) or "Portable"
+    /// (no special instructions).
     pub role: String,
     pub backend: Sha256Backend,
     pub samples: Vec<Sha256Sample>,
@@ -64,6 +66,10 @@ pub struct Sha256Result {
     pub cycles_per_hash: Option<f64>,
     /// The final digest was checked against the portable reference chain.
     pub verified: bool,
+    /// Another task used the measured CPU during these runs (the thread lost more than 2 % of
+    /// the wall time): the figure is likely low.
+    #[serde(default, skip_serializing_if = "crate::measure::is_false")]
+    pub disturbed: bool,
 }
 
 /// The result of `boardbench sha256`.
@@ -82,8 +88,14 @@ pub struct Sha256Report {
     pub clock_before_mhz: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_after_mhz: Option<f64>,
-    /// Fast (absent when only the portable backend exists) and Reference results.
+    /// Fast result (absent when the CPU lacks the SHA extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fast: Option<Sha256Result>,
+    /// The Reference result; on a CPU without the SHA extension the Portable result (its
+    /// `role` says "Portable"), the only one there is.
     pub reference: Sha256Result,
+    /// The Portable result beside a hardware Reference (absent when not run, or when it is
+    /// already `reference`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portable: Option<Sha256Result>,
 }

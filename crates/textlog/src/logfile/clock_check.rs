@@ -136,6 +136,7 @@ mod tests {
             best_mhz: mean,
             spread_pct: None,
             deviation_pct: None,
+            disturbed: false,
         }
     }
 

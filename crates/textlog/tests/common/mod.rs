@@ -113,6 +113,7 @@ fn reading(cpu: u32, policy: Option<u32>, opp_khz: Option<u64>, mhz: f64) -> Clo
         best_mhz: mhz + 0.5,
         spread_pct: Some(0.03),
         deviation_pct: None,
+        disturbed: false,
     }
 }
 
@@ -352,6 +353,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
             spread_pct: Some(0.04),
             calls_per_sample: 8,
             descheduled_retries: 0,
+            disturbed: false,
         };
         p.membw = Some(MembwResult {
             cpus: vec![cpus[0]],
@@ -437,6 +439,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
             mhs_per_100mhz: Some(mhs / 18.0),
             cycles_per_hash: Some(1200.0 / mhs),
             verified: true,
+            disturbed: false,
         };
         p.sha256 = Some(Sha256Report {
             iterations: 100_000_000,
@@ -447,6 +450,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
             clock_after_mhz: Some(1799.0),
             fast: Some(result("Fast", Sha256Backend::Armv8Sha2, mhs)),
             reference: result("Reference", Sha256Backend::Portable, mhs / 10.0),
+            portable: None,
         });
         b.push(
             p,

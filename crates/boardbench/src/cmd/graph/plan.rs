@@ -91,9 +91,19 @@ pub fn groups(m: &MachineInfo, sel: &Selection) -> Vec<Group> {
     }
 }
 
-/// The caps of one group, highest first: every OPP (boost included) within MinKHz..MaxKHz.
-pub fn opps(p: &Policy, min_khz: u64, max_khz: Option<u64>) -> Vec<u64> {
-    crate::cmd::clock::walk_opps(p, max_khz, Some(min_khz))
+/// How the sweep walks each group's OPPs: every OPP (boost included) within MinKHz..MaxKHz,
+/// highest first.
+pub fn walk_options(min_khz: u64, max_khz: Option<u64>) -> measure::opp_walk::WalkOptions {
+    measure::opp_walk::WalkOptions {
+        max_khz,
+        min_khz: Some(min_khz),
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+fn opps(p: &Policy, min_khz: u64, max_khz: Option<u64>) -> Vec<u64> {
+    measure::opp_walk::opps(p, &walk_options(min_khz, max_khz))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //!
 //! Why: the session lifecycle is shared by these modes, and moving it must not change what a
 //! user sees. Every measured number, timestamp, duration, pid and temporary path is redacted
-//! (digits become `#`, padding collapses, repeated lines fold into one, monitor series keep one
+//! (numbers with their sign become `#`, padding collapses, repeated lines fold into one, monitor series keep one
 //! sample), so the snapshots pin structure and wording, never a measurement of this noisy VM.
 
 mod common;
@@ -68,14 +68,20 @@ fn cmd(root: &Path, dir: &Path) -> Command {
     c
 }
 
-/// Digits (with decimal points) become `#`, runs of spaces one space, the temporary directory
+/// Numbers (digits with decimal points, and a sign before them) become `#`, runs of spaces one space, the temporary directory
 /// `[TMP]`, and consecutive lines that became equal fold into one.
 fn redact(text: &str, tmp: &Path) -> String {
     let t = text.replace(&tmp.display().to_string(), "[TMP]");
     let mut out = String::with_capacity(t.len());
     let mut chars = t.chars().peekable();
+    let mut prev = ' ';
     while let Some(c) = chars.next() {
-        if c.is_ascii_digit() {
+        // A sign belongs to the number (a score drop may come out as a small rise).
+        let signed = matches!(c, '+' | '-')
+            && !prev.is_alphanumeric()
+            && chars.peek().is_some_and(|n| n.is_ascii_digit());
+        prev = c;
+        if c.is_ascii_digit() || signed {
             while let Some(&n) = chars.peek() {
                 if n.is_ascii_digit() || n == '.' {
                     chars.next();
@@ -266,6 +272,7 @@ fn review_monitoring_on_rk3588_nvme() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("root");
     common::copy_tree(&manifest().join("../review/tests/roots/rk3588-nvme"), &root);
+    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
     let out = cmd(&root, tmp.path())
         .args(["review", "--quick", "--count", "2", "--interval", "0.2"])
         .output()

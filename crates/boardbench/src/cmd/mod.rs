@@ -20,6 +20,7 @@ pub mod sha256;
 pub mod thermal;
 
 use crate::cli::{Cli, Command};
+use crate::session::ExitStatus;
 
 pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
     let g = &cli.globals;
@@ -33,13 +34,13 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::SelftestPerf(a) => selftest_perf::run(a, g),
         Command::Import(a) => import::run(a, g),
         Command::Results(a) => results::run(a, g),
-        Command::Run(a) => run::run(a, g),
+        Command::Run(a) => run::run(a, g).map(ExitStatus::code),
         Command::Report(a) => report::run(a, g),
-        Command::Review(a) => review::run(a, g),
+        Command::Review(a) => review::run(a, g).map(ExitStatus::code),
         Command::Kernel(a) => kernel::run(a, g),
-        Command::Thermal(a) => thermal::run(a, g),
-        Command::Graph(a) => graph::run(a, g),
-        Command::Env(a) => env::run(a, g),
+        Command::Thermal(a) => thermal::run(a, g).map(ExitStatus::code),
+        Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
+        Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
     }
 }

@@ -29,14 +29,16 @@ use std::time::{Duration, Instant};
 use ::review::{text, tune, window};
 use anyhow::Context;
 use model::document::{Finding, Severity};
-use probe::monitor::{MonitorConfig, Sampler, sample_every};
+use probe::monitor::{MonitorConfig, sample_every};
 use serde_json::json;
 
 use crate::cli::Globals;
 use crate::monitor_view;
 use crate::restore::Restorer;
 use crate::session::child::{self, Echo, Running};
+use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
+use crate::session::{ExitStatus, Session, phase_monitor};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -55,6 +57,8 @@ pub struct Args {
     /// JSON Lines: the review, each monitor sample, then the window's judgement.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub idle: crate::session::idle::IdleArgs,
     /// Command to run under monitoring (else the shell command in $ExecuteCommand, else
     /// monitor until Ctrl-C).
     #[arg(last = true, value_name = "CMD")]
@@ -72,13 +76,11 @@ fn command_of(args: &Args) -> Option<Vec<String>> {
         .map(|c| vec!["sh".into(), "-c".into(), c])
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
-    // Before any thread exists (the Restorer's signal thread included): Ctrl-C must end the
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
+    // Signals first (every thread started later inherits the mask): Ctrl-C must end the
     // window, not the process, so that the window is still judged (see session::signals).
-    let held = Held::block();
-    let root = g.root();
-    let machine = probe::snapshot::take(&root);
-    let before = ::review::review(&root, &machine);
+    let probed = Session::probe(g.root(), Signals::Held);
+    let before = ::review::review(&probed.root, &probed.machine);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", json!({ "review": &before }))?;
@@ -90,59 +92,70 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     // sbc-bench refuses to run without root; here the review is useful on its own, so it is
     // printed first and only the tuning is refused. A --sysroot tree is writable by the user.
-    if refuse_tuning(args.no_tune, root.is_host(), crate::session::is_root()) {
+    if refuse_tuning(args.no_tune, probed.root.is_host(), probed.root_user) {
         eprintln!(
             "boardbench review: switching governors and PCIe ASPM to performance needs root \
              (sbc-bench requires root for the same reason). The review above is complete; run \
              as root to tune and monitor, or add --no-tune to monitor as is."
         );
-        return Ok(1);
+        return Ok(ExitStatus::Error);
     }
 
-    let restorer = (!args.no_tune).then(|| Restorer::new(&root));
+    // Review's own tuning plan (ASPM too) goes through the session's Restorer.
+    let session = match probed.start(&SessionOptions {
+        idle: Some(IdleStep {
+            args: &args.idle,
+            unattended: false,
+            doing: "reviewing",
+        }),
+        ..SessionOptions::default()
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
     let mut tuned = false;
-    if let Some(r) = &restorer {
-        tuned = tune_up(r, &root, &machine, args, g)?;
-    } else {
+    if args.no_tune {
         say(
             args,
             "Not tuning (--no-tune): governors and ASPM stay as they are.",
         );
+    } else {
+        tuned = tune_up(&session.restorer, &session.root, &session.machine, args, g)?;
     }
 
-    let window = monitor_window(args, held, &root, &machine, &before, tuned)?;
+    let held = session.held().expect("review holds its signals");
+    let window = monitor_window(args, held, &session.root, &session.machine, &before, tuned)?;
 
-    if let Some(r) = restorer {
-        let changed = r.changed();
-        let failed = r.restore();
-        if !changed.is_empty() {
-            say(
-                args,
-                &format!(
-                    "Restored {} setting(s) to their original values{}.",
-                    changed.len(),
-                    if failed.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({} failed: {})", failed.len(), failed.join(", "))
-                    }
-                ),
-            );
-        }
-        if !failed.is_empty() {
-            return Ok(1);
-        }
+    let changed = session.restorer.changed();
+    let closed = session.close();
+    let failed = closed.restore_failures;
+    if !changed.is_empty() {
+        say(
+            args,
+            &format!(
+                "Restored {} setting(s) to their original values{}.",
+                changed.len(),
+                if failed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} failed: {})", failed.len(), failed.join(", "))
+                }
+            ),
+        );
+    }
+    if !failed.is_empty() {
+        return Ok(ExitStatus::Error);
     }
     Ok(match window.signal {
-        Some(s) => 128 + s,
-        None => window.code,
+        Some(s) => ExitStatus::Interrupted(s),
+        None => ExitStatus::valid_if(!window.trouble),
     })
 }
 
 /// How the window ended.
 struct Window {
-    /// 0 or 2 (see the module's exit codes).
-    code: i32,
+    /// The command failed or the findings show trouble.
+    trouble: bool,
     /// The signal that ended it early.
     signal: Option<i32>,
 }
@@ -291,11 +304,7 @@ fn monitor_window(
     };
     let tis_before = window::read_time_in_state(root, m);
     let config = MonitorConfig::from_machine(m);
-    let mut sampler = if config.layout.raspberry_pi {
-        rpi_sampler(&config, root)
-    } else {
-        Sampler::start(&config, root)
-    };
+    let mut sampler = phase_monitor::sampler(&config, root);
     let layout = sampler.layout().clone();
 
     let cmd = command_of(args);
@@ -452,19 +461,9 @@ fn monitor_window(
         print!("{o}");
     }
     Ok(Window {
-        code: if command_failed || trouble { 2 } else { 0 },
+        trouble: command_failed || trouble,
         signal,
     })
-}
-
-/// The sampler with the Raspberry Pi firmware readings when vcgencmd answers (as `monitor`).
-fn rpi_sampler(config: &MonitorConfig, root: &probe::Root) -> Sampler {
-    let mut vc = probe::rpi::VcGenCmd::for_root(root);
-    let first = vc.readings();
-    if first.arm_mhz.is_none() && first.core_volts.is_none() {
-        return Sampler::start(&config.without_raspberry_pi(), root);
-    }
-    Sampler::start(config, root).with_rpi(Box::new(move || vc.readings()))
 }
 
 #[cfg(test)]

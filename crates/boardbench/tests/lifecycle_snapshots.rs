@@ -69,7 +69,8 @@ fn cmd(root: &Path, dir: &Path) -> Command {
 }
 
 /// Numbers (digits with decimal points, and a sign before them) become `#`, runs of spaces one space, the temporary directory
-/// `[TMP]`, and consecutive lines that became equal fold into one.
+/// `[TMP]`, a spread in parentheses goes, and consecutive lines that became equal fold into
+/// one.
 fn redact(text: &str, tmp: &Path) -> String {
     let t = text.replace(&tmp.display().to_string(), "[TMP]");
     let mut out = String::with_capacity(t.len());
@@ -99,6 +100,8 @@ fn redact(text: &str, tmp: &Path) -> String {
             out.push(c);
         }
     }
+    // A spread is printed only when the repetitions differed ("(3, 0.4%)" or "(3)").
+    let out = out.replace(", #%)", ")");
     let mut lines: Vec<&str> = Vec::new();
     for l in out.lines() {
         if lines.last() != Some(&l) {
@@ -108,13 +111,23 @@ fn redact(text: &str, tmp: &Path) -> String {
     lines.join("\n")
 }
 
-/// The document with numbers zeroed, strings redacted and monitor series cut to one sample.
+/// The document with numbers zeroed, strings redacted, monitor series cut to one sample and
+/// consecutive array elements that became equal folded into one (how many cache levels the
+/// latency ladder finds is a measurement too).
 fn redact_json(v: &serde_json::Value, tmp: &Path) -> serde_json::Value {
     use serde_json::Value;
     match v {
         Value::Number(_) => Value::from(0),
         Value::String(s) => Value::String(redact(s, tmp)),
-        Value::Array(a) => Value::Array(a.iter().map(|x| redact_json(x, tmp)).collect()),
+        Value::Array(a) => {
+            let mut v: Vec<Value> = Vec::new();
+            for x in a.iter().map(|x| redact_json(x, tmp)) {
+                if v.last() != Some(&x) {
+                    v.push(x);
+                }
+            }
+            Value::Array(v)
+        }
         Value::Object(o) => Value::Object(
             o.iter()
                 .map(|(k, x)| {
@@ -162,6 +175,10 @@ fn run_quick_on_rk3588_with_stub_tools() {
             "--unattended",
             "--tiny-kernels",
             "--no-store",
+            // Every phase but memory latency: how many cache levels its ladder finds (and so
+            // the rows and notes it writes) is itself a measurement.
+            "--phases",
+            "clock,membw,openssl,sha256,7zip-single,7zip-multi,clock-hot",
             "--log",
         ])
         .arg(&log)
@@ -267,15 +284,49 @@ fn graph_on_rk3588_with_a_power_command() {
     insta::assert_snapshot!("graph_document", document(&doc, tmp.path()));
 }
 
+/// A copy of review's NVMe RK3588 fixture with an idle load average.
+fn review_fixture(tmp: &Path) -> PathBuf {
+    let root = tmp.join("root");
+    common::copy_tree(&manifest().join("../review/tests/roots/rk3588-nvme"), &root);
+    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
+    root
+}
+
 #[test]
 fn review_monitoring_on_rk3588_nvme() {
     let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("root");
-    common::copy_tree(&manifest().join("../review/tests/roots/rk3588-nvme"), &root);
-    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
+    let root = review_fixture(tmp.path());
     let out = cmd(&root, tmp.path())
         .args(["review", "--quick", "--count", "2", "--interval", "0.2"])
         .output()
         .unwrap();
     insta::assert_snapshot!("review_terminal", terminal(&out, tmp.path()));
+}
+
+/// Review's performance baseline (sbc-bench -r): the run engine's clock, memory, OpenSSL and
+/// 7-Zip phases after tuning, summarised before the monitor starts.
+#[test]
+fn review_with_its_baseline_on_rk3588_nvme() {
+    if common::emulated() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = review_fixture(tmp.path());
+    let out = cmd(&root, tmp.path())
+        .args([
+            "review",
+            "--tiny-kernels",
+            "--count",
+            "1",
+            "--interval",
+            "0.2",
+        ])
+        .output()
+        .unwrap();
+    let text = terminal(&out, tmp.path());
+    let baseline = text
+        .split_once("Performance baseline")
+        .map(|(_, b)| b)
+        .unwrap_or_else(|| panic!("no baseline in\n{text}"));
+    insta::assert_snapshot!("review_baseline", baseline);
 }

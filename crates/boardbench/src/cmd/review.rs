@@ -16,6 +16,11 @@
 //! window is still judged and printed, and then everything is restored
 //! ([`crate::session::signals`]).
 //!
+//! Before tuning, the idle gate (run's rules and switches: `--no-idle-gate`, `--idle-load` …).
+//! After tuning, a performance baseline with the run engine's phases (`--no-baseline` and
+//! `--quick` — sbc-bench -R — skip it): memcpy/memset, memory latency at 16 and 128 MiB, OpenSSL
+//! AES, 7-Zip on all cores, and the clock idle and hot — as sbc-bench's review measures.
+//!
 //! Exit codes: 0 fine; 2 the command failed or the window shows throttling or other trouble;
 //! 128 + signal when interrupted (after the window's judgement and the restore); 1 error (also:
 //! tuning refused because it needs root).
@@ -29,20 +34,26 @@ use std::time::{Duration, Instant};
 use ::review::{text, tune, window};
 use anyhow::Context;
 use model::document::{Finding, Severity};
+use model::run::{RunOptions, RunRecord, kind};
 use probe::monitor::{MonitorConfig, sample_every};
 use serde_json::json;
 
 use crate::cli::Globals;
 use crate::monitor_view;
 use crate::restore::Restorer;
+use crate::run::phases::Tools;
+use crate::run::plan::{PlanOptions, Profile};
+use crate::run::progress::Progress;
+use crate::run::{PhaseContext, Settings};
 use crate::session::child::{self, Echo, Running};
 use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
-use crate::session::{ExitStatus, Session, phase_monitor};
+use crate::session::{ExitStatus, Session, document, phase_monitor};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Skip the slow checks (sbc-bench -R): no measured clocks before and after tuning.
+    /// Skip the slow checks (sbc-bench -R): no measured clocks before and after tuning, no
+    /// performance baseline.
     #[arg(long)]
     pub quick: bool,
     /// Seconds between monitor samples (sbc-bench's review monitor uses 60; fractions allowed).
@@ -59,6 +70,13 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub idle: crate::session::idle::IdleArgs,
+    /// Skip the performance baseline (memcpy/memset, memory latency, 7-Zip, OpenSSL AES, the
+    /// clock idle and hot) measured after tuning (`--quick` skips it too, as sbc-bench -R).
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Tests: the smallest possible built-in kernel work in the baseline (numbers mean nothing).
+    #[arg(long, hide = true)]
+    pub tiny_kernels: bool,
     /// Command to run under monitoring (else the shell command in $ExecuteCommand, else
     /// monitor until Ctrl-C).
     #[arg(last = true, value_name = "CMD")]
@@ -123,6 +141,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tuned = tune_up(&session.restorer, &session.root, &session.machine, args, g)?;
     }
 
+    if !args.no_baseline && !args.quick {
+        baseline(args, g, &session, tuned)?;
+    }
+
     let held = session.held().expect("review holds its signals");
     let window = monitor_window(args, held, &session.root, &session.machine, &before, tuned)?;
 
@@ -150,6 +172,129 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         Some(s) => ExitStatus::Interrupted(s),
         None => ExitStatus::valid_if(!window.trouble),
     })
+}
+
+/// The phases of the run engine that make review's performance baseline, as sbc-bench's
+/// review measures it: the clock idle, memory bandwidth and latency, OpenSSL AES, 7-Zip on all
+/// cores, and the clock again while hot.
+const BASELINE: [&str; 6] = [
+    kind::CLOCK,
+    kind::MEMBW,
+    kind::MEMLAT,
+    kind::OPENSSL,
+    kind::SEVENZIP_MULTI,
+    kind::CLOCK_HOT,
+];
+
+/// Measures the baseline on the tuned machine (the run engine's phases in the standard
+/// profile) and prints the run's short summary of it plus the latency at 16 and 128 MiB.
+/// Signals stay held meanwhile: Ctrl-C then ends the monitoring window as soon as it starts.
+fn baseline(args: &Args, g: &Globals, session: &Session, tuned: bool) -> anyhow::Result<()> {
+    let profile = Profile::Standard;
+    let planned = crate::run::plan::plan(
+        &session.machine,
+        &PlanOptions {
+            profile,
+            stockfish: false,
+            cpuminer: false,
+            only: BASELINE.iter().map(|k| k.to_string()).collect(),
+        },
+    );
+    if planned.is_empty() {
+        return Ok(());
+    }
+    let settings = Settings {
+        profile,
+        max_khz: None,
+        min_khz: None,
+        opp_walk: false,
+        tiny: args.tiny_kernels,
+        pause: Duration::ZERO,
+    };
+    let runner = adapters::tool::SystemRunner;
+    let search_path = adapters::tool::SearchPath::from_env();
+    let tools = Tools::find(&search_path, &runner, false, false);
+    let ctx = PhaseContext {
+        root: &session.root,
+        globals: g,
+        machine: &session.machine,
+        settings: &settings,
+        restorer: &session.restorer,
+        runner: &runner,
+        search_path,
+        tools,
+        allowed: kernels::affinity::allowed_cpus(),
+    };
+    say(
+        args,
+        &format!(
+            "Performance baseline ({}, {} phases):",
+            profile.name(),
+            planned.len()
+        ),
+    );
+    let mut progress = Progress::new(&planned, args.json);
+    let n = planned.len();
+    let before = document::snapshot(&session.root, &session.machine);
+    let (phases, measurements) =
+        crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
+    progress.finish();
+    let after = document::snapshot(&session.root, &session.machine);
+    let latency = latency_line(&phases);
+    let doc = document::document(
+        &session.root,
+        &session.machine,
+        None,
+        &session.started,
+        measurements,
+        RunRecord {
+            profile: "review-baseline".into(),
+            options: RunOptions {
+                tune: tuned,
+                ..RunOptions::default()
+            },
+            phases,
+            before: Some(before),
+            after: Some(after),
+            ..RunRecord::default()
+        },
+    );
+    if args.json {
+        println!(
+            "{}",
+            json!({ "baseline": {
+                "profile": profile.name(),
+                "measurements": doc.measurements,
+                "findings": doc.findings,
+            }})
+        );
+    } else {
+        print!("{}", textlog::terminal_summary(&doc, false));
+        if let Some(l) = latency {
+            println!("{l}");
+        }
+    }
+    Ok(())
+}
+
+/// "Memory latency (cpu0): 16 MiB 92.1 ns, 128 MiB 131.4 ns" from the chain ladder (the
+/// sizes the ladder reached; nothing when it reached neither).
+fn latency_line(phases: &[model::run::Phase]) -> Option<String> {
+    let r = phases.iter().find_map(|p| p.memlat.as_ref())?;
+    let rows = &r.chain.as_ref()?.rows;
+    let at: Vec<String> = [16u64, 128]
+        .iter()
+        .filter_map(|&mib| {
+            let row = rows.iter().find(|row| row.size_bytes == mib << 20)?;
+            let ns = row.ns_per_step.first()?;
+            Some(format!("{mib} MiB {ns:.1} ns"))
+        })
+        .collect();
+    let cpu = r
+        .cpus
+        .first()
+        .map_or(String::new(), |c| format!(" (cpu{c})"));
+    (!at.is_empty()).then(|| format!("Memory latency{cpu}: {}", at.join(", ")))
 }
 
 /// How the window ended.

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each has `Args` (its options) and `run`, which returns the process
-//! exit code (0 valid, 2 completed but invalid, 1 error — errors come back as `Err`).
+//! exit code (0 valid, 2 completed but invalid, 1 error — errors come back as `Err`); the modes
+//! built on `session::Session` return a `session::ExitStatus`, mapped to the code here.
 
 pub mod clock;
 pub mod env;

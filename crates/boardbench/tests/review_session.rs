@@ -111,3 +111,27 @@ fn the_monitor_header_follows_monitoring_until_ctrl_c_at_once() {
     }
     assert_eq!(child.wait().unwrap().code(), Some(130));
 }
+
+#[test]
+fn ctrl_c_while_waiting_for_an_idle_box_ends_before_anything_is_tuned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = fixture(tmp.path(), "3.50 2.00 1.00 3/123 4567\n");
+    let gov = root.join("sys/devices/system/cpu/cpufreq/policy0/scaling_governor");
+    let original = std::fs::read_to_string(&gov).unwrap();
+    let mut child = review(&root)
+        .args(["--idle-step", "0.1", "--interval", "0.2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the gate says what is busy: the wait has begun.
+    let mut err = BufReader::new(child.stderr.take().unwrap()).lines();
+    let busy = err.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("Too busy")));
+    assert!(busy.is_some(), "the gate never reported the busy box");
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(std::fs::read_to_string(&gov).unwrap(), original);
+}

@@ -52,7 +52,10 @@ fn assert_restored(root: &Path, name: &str) {
 
 fn review(root: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
-    c.arg("--sysroot").arg(root).arg("review");
+    c.arg("--sysroot")
+        .arg(root)
+        .arg("review")
+        .arg("--no-baseline");
     c.env_remove("ExecuteCommand");
     c
 }

@@ -37,15 +37,13 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use model::run::{PhaseStatus, RunOptions, RunRecord};
+use model::run::{PhaseStatus, RunOptions};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
-use crate::session::phase;
-use crate::session::signals;
-use crate::session::{recorder::PhaseMonitor, stamp};
-use tune::Restorer;
+use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::{ExitStatus, Session, phase, phase_monitor::PhaseMonitor, stamp};
 use tune::tuning;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -196,7 +194,7 @@ fn targets(m: &model::machine::MachineInfo, per_cluster: bool) -> Vec<Target> {
     v
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     anyhow::ensure!(
         args.interval > 0.0 && args.interval.is_finite(),
         "--interval must be positive"
@@ -205,51 +203,48 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         !args.per_cluster || !args.command.is_empty(),
         "--per-cluster needs a command to run (env --per-cluster -- CMD …)"
     );
-    let root = g.root();
-    let root_user = crate::session::is_root();
-    let may_write = root_user || !root.is_host();
-    let tune = !args.no_tune && may_write;
     let path = std::env::var("PATH").unwrap_or_default();
     let command = resolve(args.suite, &args.command, &path);
-    let started = stamp::now();
-    let machine = probe::snapshot::take(&root);
-    let cfg = MonitorConfig::from_machine(&machine);
-    if !root_user && root.is_host() && !args.no_tune {
+    // Signals are held first: Ctrl-C must still produce the document (and ends the idle wait).
+    let probed = Session::probe(g.root(), Signals::Held);
+    let tune = !args.no_tune && probed.may_write();
+    if !probed.root_user && probed.root.is_host() && !args.no_tune {
         eprintln!("Warning: not running as root: governors stay as they are.");
     }
-
-    let idle_gate = match args.idle.gate(&root, false, "preparing") {
-        Ok(g) => g,
-        Err(_) => return Ok(crate::cmd::run::EXIT_NEVER_IDLE),
-    };
-
-    // Before any thread exists: Ctrl-C must still produce the document.
-    let held = signals::Held::block();
-    let restorer = Restorer::new(&root);
-    let plan = tuning::plan(
-        &machine,
-        &tuning::TuneOptions {
+    let session = match probed.start(&SessionOptions {
+        idle: Some(IdleStep {
+            args: &args.idle,
+            unattended: false,
+            doing: "preparing",
+        }),
+        tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
-        },
-    );
-    let mut applied = tuning::apply(&root, &restorer, &plan);
-    for f in &applied.failures {
-        eprintln!("Warning: {f}");
-    }
-    let kmsg_cursor = crate::session::record::kmsg_cursor(&root, root_user);
-    let before = crate::session::record::snapshot(&root, &machine);
-    if args.suite == Suite::Geekbench && before.mem_available_kib.is_some_and(|k| k < 1_200 * 1024)
+        }),
+        record: true,
+        kmsg: true,
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
+    let (root, machine) = (&session.root, &session.machine);
+    let cfg = MonitorConfig::from_machine(machine);
+    if args.suite == Suite::Geekbench
+        && session
+            .before
+            .as_ref()
+            .and_then(|b| b.mem_available_kib)
+            .is_some_and(|k| k < 1_200 * 1024)
     {
         eprintln!(
             "Warning: this machine is low on memory: Geekbench will likely be killed by the OOM killer."
         );
     }
 
-    let tuned = if applied.settings.is_empty() {
+    let tuned = if session.settings.is_empty() {
         "nothing to change".to_string()
     } else {
-        format!("{} settings changed to performance", applied.settings.len())
+        format!("{} settings changed to performance", session.settings.len())
     };
     let t0 = Instant::now();
     let interval = Duration::from_secs_f64(args.interval);
@@ -260,12 +255,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         Some((words, envs)) => {
             let shown = shell_words(words);
             eprintln!("Environment ready ({tuned}); running {shown}");
-            for t in targets(&machine, args.per_cluster) {
+            for t in targets(machine, args.per_cluster) {
                 if signal.is_some() {
                     break;
                 }
                 let start = stamp::now();
-                let monitor = PhaseMonitor::start(&cfg, &root, interval);
+                let monitor = PhaseMonitor::start(&cfg, root, interval);
                 let mut c = std::process::Command::new(&words[0]);
                 c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
                 if t.cluster.is_some() {
@@ -280,7 +275,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                     if let Some(e) = r.ended() {
                         break e;
                     }
-                    if let Some(s) = held.wait(Duration::from_millis(200)) {
+                    if let Some(s) = session.wait(Duration::from_millis(200)) {
                         signal = Some(s);
                         break r.terminate(Duration::from_secs(5));
                     }
@@ -316,14 +311,14 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
         None => {
             let start = stamp::now();
-            let monitor = PhaseMonitor::start(&cfg, &root, interval);
+            let monitor = PhaseMonitor::start(&cfg, root, interval);
             eprintln!(
                 "Environment ready ({tuned}, monitor every {:.0} s): {}. Press Ctrl-C here when it has finished.",
                 args.interval,
                 instructions(args.suite)
             );
             while signal.is_none() {
-                signal = held.wait(Duration::from_secs(1));
+                signal = session.wait(Duration::from_secs(1));
             }
             eprintln!();
             let mut phase = phase::phase(
@@ -341,12 +336,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             phases.push(phase);
         }
     }
-    let after = crate::session::record::snapshot(&root, &machine);
-    let kmsg = probe::runstate::Kmsg::since(&root, &kmsg_cursor);
-    for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
-        eprintln!("boardbench: could not restore {e}");
-    }
-    let record = RunRecord {
+    let closed = session.close();
+    let document = closed.document(Record {
         profile: args.suite.profile().into(),
         options: RunOptions {
             tune,
@@ -354,25 +345,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             args: std::env::args().skip(1).collect(),
             ..RunOptions::default()
         },
-        idle_gate,
-        settings: applied.settings,
         monitor: Some(cfg.layout.clone()),
         phases,
-        before: Some(before),
-        after: Some(after),
-        kmsg: Some(kmsg),
-        duration_s: t0.elapsed().as_secs_f64(),
-        // Filled in by session::record::document.
-        kernel: None,
-    };
-    let document = crate::session::record::document(
-        &root,
-        &machine,
-        args.out.device.clone(),
-        &started,
-        Vec::new(),
-        record,
-    );
+        device: args.out.device.clone(),
+        ..Record::default()
+    });
     args.out.save(&document)?;
 
     println!(
@@ -396,9 +373,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
     let valid = failed.is_none() && findings::trustworthy(&document.findings);
     Ok(match (signal, &command) {
-        (Some(s), Some(_)) => 128 + s,
-        _ if valid => 0,
-        _ => 2,
+        (Some(s), Some(_)) => ExitStatus::Interrupted(s),
+        _ => ExitStatus::valid_if(valid),
     })
 }
 

@@ -22,17 +22,18 @@ mod plan;
 mod table;
 mod workload;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use model::document::Measurement;
-use model::run::{Phase, PhaseStatus, RunOptions, RunRecord, SettingChange};
+use model::run::{Phase, PhaseStatus, RunOptions, SettingChange};
 use power::PowerSource;
 use power::window::{Recorder, Summary};
 
 use crate::cli::Globals;
-use crate::session::recorder::PhaseMonitor;
-use crate::session::stamp;
+use crate::session::lifecycle::{Record, SessionOptions, Signals};
+use crate::session::phase_monitor::PhaseMonitor;
+use crate::session::{ExitStatus, Session, stamp};
 use plan::Group;
 use tune::Restorer;
 
@@ -164,25 +165,24 @@ struct Sweep<'a> {
     figures: Figures,
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if !(args.seconds_per_point > 0.0 && args.seconds_per_point.is_finite()) {
         anyhow::bail!("--seconds-per-point must be above 0");
     }
     if args.clock_samples == 0 {
         anyhow::bail!("--clock-samples must be at least 1");
     }
-    let root = g.root();
-    let may_write = crate::session::is_root() || !root.is_host();
-    let started = stamp::now();
-    let machine = probe::snapshot::take(&root);
-    let groups = plan::groups(&machine, &plan::parse_selection(&args.cpus)?);
+    let probed = Session::probe(g.root(), Signals::Restore);
+    let may_write = probed.may_write();
+    let (root, machine) = (&probed.root, &probed.machine);
+    let groups = plan::groups(machine, &plan::parse_selection(&args.cpus)?);
     if groups.is_empty() {
         anyhow::bail!(
             "--cpus {}: no online CPU of this machine selected",
             args.cpus
         );
     }
-    let power = choose_power(args, &root);
+    let power = choose_power(args, root);
     match &power {
         Some(p) => println!("Power: {} — {}", p.describe(), p.kind().scope()),
         None => println!(
@@ -198,14 +198,18 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         );
     }
 
-    let restorer = Restorer::new(&root);
-    let before = crate::session::record::snapshot(&root, &machine);
-    let t0 = Instant::now();
+    let session = match probed.start(&SessionOptions {
+        record: true,
+        ..SessionOptions::default()
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
     let mut sw = Sweep {
         args,
-        root: &root,
-        restorer: &restorer,
-        mon_cfg: probe::monitor::MonitorConfig::from_machine(&machine),
+        root: &session.root,
+        restorer: &session.restorer,
+        mon_cfg: probe::monitor::MonitorConfig::from_machine(&session.machine),
         allowed: kernels::affinity::allowed_cpus(),
         power,
         idle_watts: None,
@@ -244,12 +248,18 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             _ => sw.point(g, &host, None)?,
         }
     }
-    let duration_s = t0.elapsed().as_secs_f64();
     sw.restore_now()?;
-    let after = crate::session::record::snapshot(&root, &machine);
+    let (settings, phases, figures, layout) = (
+        std::mem::take(&mut sw.settings),
+        std::mem::take(&mut sw.phases),
+        std::mem::take(&mut sw.figures.all),
+        sw.mon_cfg.layout.clone(),
+    );
+    drop(sw);
+    let closed = session.close();
 
     let argv: Vec<String> = std::env::args().collect();
-    let record = RunRecord {
+    let doc = closed.document(Record {
         profile: "graph".into(),
         options: RunOptions {
             // Not the run's tuning: governors change per cluster during its own points only
@@ -262,34 +272,17 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             args: argv.into_iter().skip(1).collect(),
             ..Default::default()
         },
-        idle_gate: None,
-        settings: std::mem::take(&mut sw.settings),
-        monitor: Some(sw.mon_cfg.layout.clone()),
-        phases: std::mem::take(&mut sw.phases),
-        before: Some(before),
-        after: Some(after),
-        kmsg: None,
-        duration_s,
-        // Filled in by session::record::document.
-        kernel: None,
-    };
-    let doc = crate::session::record::document(
-        &root,
-        &machine,
-        args.out.device.clone(),
-        &started,
-        std::mem::take(&mut sw.figures.all),
-        record,
-    );
+        monitor: Some(layout),
+        phases,
+        measurements: figures,
+        device: args.out.device.clone(),
+        settings,
+    });
     for f in &doc.findings {
         println!("{:?}: {}", f.severity, f.message);
     }
     args.out.save(&doc)?;
-    Ok(if findings::trustworthy(&doc.findings) {
-        0
-    } else {
-        2
-    })
+    Ok(ExitStatus::judged(&doc))
 }
 
 /// The OPP walk writes through the sweep, so each change is restored and recorded.

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each has `Args` (its options) and `run`, which returns the process
-//! exit code (0 valid, 2 completed but invalid, 1 error — errors come back as `Err`).
+//! exit code (0 valid, 2 completed but invalid, 1 error — errors come back as `Err`); the modes
+//! built on `session::Session` return a `session::ExitStatus`, mapped to the code here.
 
 pub mod clock;
 pub mod env;
@@ -20,6 +21,7 @@ pub mod sha256;
 pub mod thermal;
 
 use crate::cli::{Cli, Command};
+use crate::session::ExitStatus;
 
 pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
     let g = &cli.globals;
@@ -33,13 +35,13 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::SelftestPerf(a) => selftest_perf::run(a, g),
         Command::Import(a) => import::run(a, g),
         Command::Results(a) => results::run(a, g),
-        Command::Run(a) => run::run(a, g),
+        Command::Run(a) => run::run(a, g).map(ExitStatus::code),
         Command::Report(a) => report::run(a, g),
-        Command::Review(a) => review::run(a, g),
+        Command::Review(a) => review::run(a, g).map(ExitStatus::code),
         Command::Kernel(a) => kernel::run(a, g),
-        Command::Thermal(a) => thermal::run(a, g),
-        Command::Graph(a) => graph::run(a, g),
-        Command::Env(a) => env::run(a, g),
+        Command::Thermal(a) => thermal::run(a, g).map(ExitStatus::code),
+        Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
+        Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
     }
 }

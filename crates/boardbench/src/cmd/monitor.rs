@@ -109,29 +109,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 /// A sampler for this machine, with the Raspberry Pi firmware readings when it has them (the
 /// live view and every background monitor of a run use the same).
 pub fn sampler_for(config: &MonitorConfig, root: &probe::Root) -> Sampler {
-    if config.layout.raspberry_pi {
-        match with_rpi_firmware(config, root) {
-            (s, Some(mut vc)) => s.with_rpi(Box::new(move || vc.readings())),
-            (s, None) => s,
-        }
-    } else {
-        Sampler::start(config, root)
-    }
-}
-
-/// Attaches the vcgencmd readings (real clock, VCore) to the sampler. When the firmware does
-/// not answer at all (no vcgencmd installed), the Pi gets the ordinary clock columns instead,
-/// as in sbc-bench.
-fn with_rpi_firmware(
-    config: &MonitorConfig,
-    root: &probe::Root,
-) -> (Sampler, Option<probe::rpi::VcGenCmd>) {
-    let mut vc = probe::rpi::VcGenCmd::for_root(root);
-    let first = vc.readings();
-    if first.arm_mhz.is_none() && first.core_volts.is_none() {
-        return (Sampler::start(&config.without_raspberry_pi(), root), None);
-    }
-    (Sampler::start(config, root), Some(vc))
+    crate::session::phase_monitor::sampler(config, root)
 }
 
 #[cfg(test)]

@@ -16,6 +16,11 @@
 //! window is still judged and printed, and then everything is restored
 //! ([`crate::session::signals`]).
 //!
+//! Before tuning, the idle gate (run's rules and switches: `--no-idle-gate`, `--idle-load` …).
+//! After tuning, a performance baseline with the run engine's phases (`--no-baseline` and
+//! `--quick` — sbc-bench -R — skip it): memcpy/memset, memory latency at 16 and 128 MiB, OpenSSL
+//! AES, 7-Zip on all cores, and the clock idle and hot — as sbc-bench's review measures.
+//!
 //! Exit codes: 0 fine; 2 the command failed or the window shows throttling or other trouble;
 //! 128 + signal when interrupted (after the window's judgement and the restore); 1 error (also:
 //! tuning refused because it needs root).
@@ -29,18 +34,26 @@ use std::time::{Duration, Instant};
 use ::review::{text, tune, window};
 use anyhow::Context;
 use model::document::{Finding, Severity};
-use probe::monitor::{MonitorConfig, Sampler, sample_every};
+use model::run::{RunOptions, RunRecord, kind};
+use probe::monitor::{MonitorConfig, sample_every};
 use serde_json::json;
 
 use crate::cli::Globals;
 use crate::monitor_view;
+use crate::run::phases::Tools;
+use crate::run::plan::{PlanOptions, Profile};
+use crate::run::progress::Progress;
+use crate::run::{PhaseContext, Settings};
 use crate::session::child::{self, Echo, Running};
+use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
+use crate::session::{ExitStatus, Session, document, phase_monitor};
 use ::tune::Restorer;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Skip the slow checks (sbc-bench -R): no measured clocks before and after tuning.
+    /// Skip the slow checks (sbc-bench -R): no measured clocks before and after tuning, no
+    /// performance baseline.
     #[arg(long)]
     pub quick: bool,
     /// Seconds between monitor samples (sbc-bench's review monitor uses 60; fractions allowed).
@@ -55,6 +68,15 @@ pub struct Args {
     /// JSON Lines: the review, each monitor sample, then the window's judgement.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub idle: crate::session::idle::IdleArgs,
+    /// Skip the performance baseline (memcpy/memset, memory latency, 7-Zip, OpenSSL AES, the
+    /// clock idle and hot) measured after tuning (`--quick` skips it too, as sbc-bench -R).
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Tests: the smallest possible built-in kernel work in the baseline (numbers mean nothing).
+    #[arg(long, hide = true)]
+    pub tiny_kernels: bool,
     /// Command to run under monitoring (else the shell command in $ExecuteCommand, else
     /// monitor until Ctrl-C).
     #[arg(last = true, value_name = "CMD")]
@@ -72,13 +94,11 @@ fn command_of(args: &Args) -> Option<Vec<String>> {
         .map(|c| vec!["sh".into(), "-c".into(), c])
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
-    // Before any thread exists (the Restorer's signal thread included): Ctrl-C must end the
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
+    // Signals first (every thread started later inherits the mask): Ctrl-C must end the
     // window, not the process, so that the window is still judged (see session::signals).
-    let held = Held::block();
-    let root = g.root();
-    let machine = probe::snapshot::take(&root);
-    let before = ::review::review(&root, &machine);
+    let probed = Session::probe(g.root(), Signals::Held);
+    let before = ::review::review(&probed.root, &probed.machine);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", json!({ "review": &before }))?;
@@ -90,59 +110,196 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     // sbc-bench refuses to run without root; here the review is useful on its own, so it is
     // printed first and only the tuning is refused. A --sysroot tree is writable by the user.
-    if refuse_tuning(args.no_tune, root.is_host(), crate::session::is_root()) {
+    if refuse_tuning(args.no_tune, probed.root.is_host(), probed.root_user) {
         eprintln!(
             "boardbench review: switching governors and PCIe ASPM to performance needs root \
              (sbc-bench requires root for the same reason). The review above is complete; run \
              as root to tune and monitor, or add --no-tune to monitor as is."
         );
-        return Ok(1);
+        return Ok(ExitStatus::Error);
     }
 
-    let restorer = (!args.no_tune).then(|| Restorer::new(&root));
+    // Review's own tuning plan (ASPM too) goes through the session's Restorer.
+    let session = match probed.start(&SessionOptions {
+        idle: Some(IdleStep {
+            args: &args.idle,
+            unattended: false,
+            doing: "reviewing",
+        }),
+        ..SessionOptions::default()
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
     let mut tuned = false;
-    if let Some(r) = &restorer {
-        tuned = tune_up(r, &root, &machine, args, g)?;
-    } else {
+    if args.no_tune {
         say(
             args,
             "Not tuning (--no-tune): governors and ASPM stay as they are.",
         );
+    } else {
+        tuned = tune_up(&session.restorer, &session.root, &session.machine, args, g)?;
     }
 
-    let window = monitor_window(args, held, &root, &machine, &before, tuned)?;
+    if !args.no_baseline && !args.quick {
+        baseline(args, &session, tuned)?;
+    }
 
-    if let Some(r) = restorer {
-        let changed = r.changed();
-        let failed = r.restore();
-        if !changed.is_empty() {
-            say(
-                args,
-                &format!(
-                    "Restored {} setting(s) to their original values{}.",
-                    changed.len(),
-                    if failed.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({} failed: {})", failed.len(), failed.join(", "))
-                    }
-                ),
-            );
-        }
-        if !failed.is_empty() {
-            return Ok(1);
-        }
+    let held = session.held().expect("review holds its signals");
+    let window = monitor_window(args, held, &session.root, &session.machine, &before, tuned)?;
+
+    let changed = session.restorer.changed();
+    let closed = session.close();
+    let failed = closed.restore_failures;
+    if !changed.is_empty() {
+        say(
+            args,
+            &format!(
+                "Restored {} setting(s) to their original values{}.",
+                changed.len(),
+                if failed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} failed: {})", failed.len(), failed.join(", "))
+                }
+            ),
+        );
+    }
+    if !failed.is_empty() {
+        return Ok(ExitStatus::Error);
     }
     Ok(match window.signal {
-        Some(s) => 128 + s,
-        None => window.code,
+        Some(s) => ExitStatus::Interrupted(s),
+        None => ExitStatus::valid_if(!window.trouble),
     })
+}
+
+/// The phases of the run engine that make review's performance baseline, as sbc-bench's
+/// review measures it: the clock idle, memory bandwidth and latency, OpenSSL AES, 7-Zip on all
+/// cores, and the clock again while hot.
+const BASELINE: [&str; 6] = [
+    kind::CLOCK,
+    kind::MEMBW,
+    kind::MEMLAT,
+    kind::OPENSSL,
+    kind::SEVENZIP_MULTI,
+    kind::CLOCK_HOT,
+];
+
+/// Measures the baseline on the tuned machine (the run engine's phases in the standard
+/// profile) and prints the run's short summary of it plus the latency at 16 and 128 MiB.
+/// Signals stay held meanwhile: Ctrl-C then ends the monitoring window as soon as it starts.
+fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
+    let profile = Profile::Standard;
+    let planned = crate::run::plan::plan(
+        &session.machine,
+        &PlanOptions {
+            profile,
+            stockfish: false,
+            cpuminer: false,
+            only: BASELINE.iter().map(|k| k.to_string()).collect(),
+        },
+    );
+    if planned.is_empty() {
+        return Ok(());
+    }
+    let settings = Settings {
+        profile,
+        max_khz: None,
+        min_khz: None,
+        opp_walk: false,
+        tiny: args.tiny_kernels,
+        pause: Duration::ZERO,
+    };
+    let runner = adapters::tool::SystemRunner;
+    let search_path = adapters::tool::SearchPath::from_env();
+    let tools = Tools::find(&search_path, &runner, false, false);
+    let ctx = PhaseContext {
+        root: &session.root,
+        machine: &session.machine,
+        settings: &settings,
+        restorer: &session.restorer,
+        runner: &runner,
+        search_path,
+        tools,
+        allowed: kernels::affinity::allowed_cpus(),
+    };
+    say(
+        args,
+        &format!(
+            "Performance baseline ({}, {} phases):",
+            profile.name(),
+            planned.len()
+        ),
+    );
+    let mut progress = Progress::new(&planned, args.json);
+    let n = planned.len();
+    let before = document::snapshot(&session.root, &session.machine);
+    let (phases, measurements) =
+        crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
+    progress.finish();
+    let after = document::snapshot(&session.root, &session.machine);
+    let latency = latency_line(&phases);
+    let doc = document::document(
+        &session.root,
+        &session.machine,
+        None,
+        &session.started,
+        measurements,
+        RunRecord {
+            profile: "review-baseline".into(),
+            options: RunOptions {
+                tune: tuned,
+                ..RunOptions::default()
+            },
+            phases,
+            before: Some(before),
+            after: Some(after),
+            ..RunRecord::default()
+        },
+    );
+    if args.json {
+        println!(
+            "{}",
+            json!({ "baseline": {
+                "profile": profile.name(),
+                "measurements": doc.measurements,
+                "findings": doc.findings,
+            }})
+        );
+    } else {
+        print!("{}", textlog::terminal_summary(&doc, false));
+        if let Some(l) = latency {
+            println!("{l}");
+        }
+    }
+    Ok(())
+}
+
+/// "Memory latency (cpu0): 16 MiB 92.1 ns, 128 MiB 131.4 ns" from the chain ladder (the
+/// sizes the ladder reached; nothing when it reached neither).
+fn latency_line(phases: &[model::run::Phase]) -> Option<String> {
+    let r = phases.iter().find_map(|p| p.memlat.as_ref())?;
+    let rows = &r.chain.as_ref()?.rows;
+    let at: Vec<String> = [16u64, 128]
+        .iter()
+        .filter_map(|&mib| {
+            let row = rows.iter().find(|row| row.size_bytes == mib << 20)?;
+            let ns = row.ns_per_step.first()?;
+            Some(format!("{mib} MiB {ns:.1} ns"))
+        })
+        .collect();
+    let cpu = r
+        .cpus
+        .first()
+        .map_or(String::new(), |c| format!(" (cpu{c})"));
+    (!at.is_empty()).then(|| format!("Memory latency{cpu}: {}", at.join(", ")))
 }
 
 /// How the window ended.
 struct Window {
-    /// 0 or 2 (see the module's exit codes).
-    code: i32,
+    /// The command failed or the findings show trouble.
+    trouble: bool,
     /// The signal that ended it early.
     signal: Option<i32>,
 }
@@ -298,11 +455,7 @@ fn monitor_window(
     };
     let tis_before = window::read_time_in_state(root, m);
     let config = MonitorConfig::from_machine(m);
-    let mut sampler = if config.layout.raspberry_pi {
-        rpi_sampler(&config, root)
-    } else {
-        Sampler::start(&config, root)
-    };
+    let mut sampler = phase_monitor::sampler(&config, root);
     let layout = sampler.layout().clone();
 
     let cmd = command_of(args);
@@ -459,19 +612,9 @@ fn monitor_window(
         print!("{o}");
     }
     Ok(Window {
-        code: if command_failed || trouble { 2 } else { 0 },
+        trouble: command_failed || trouble,
         signal,
     })
-}
-
-/// The sampler with the Raspberry Pi firmware readings when vcgencmd answers (as `monitor`).
-fn rpi_sampler(config: &MonitorConfig, root: &probe::Root) -> Sampler {
-    let mut vc = probe::rpi::VcGenCmd::for_root(root);
-    let first = vc.readings();
-    if first.arm_mhz.is_none() && first.core_volts.is_none() {
-        return Sampler::start(&config.without_raspberry_pi(), root);
-    }
-    Sampler::start(config, root).with_rpi(Box::new(move || vc.readings()))
 }
 
 #[cfg(test)]

@@ -13,17 +13,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use model::run::{RunOptions, RunRecord};
+use model::run::RunOptions;
 
 use crate::cli::Globals;
 use crate::run::plan::{self, PlanOptions, Profile};
-use crate::run::{self as engine, Env, Settings, phases::Tools, progress::Progress};
-use crate::session::stamp;
-use tune::Restorer;
+use crate::run::{PhaseContext, Settings, phases::Tools, progress::Progress};
+use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::{ExitStatus, Session};
 use tune::tuning;
-
-/// Exit code when the idle gate gave up (unattended).
-pub const EXIT_NEVER_IDLE: i32 = 3;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -134,7 +131,7 @@ fn append_log(path: &Path, text: &str, explicit: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let modes = mode_words();
     let extensive = args.extensive || modes.iter().any(|m| m == "extensive");
     let unattended = args.unattended || modes.iter().any(|m| m == "unattended");
@@ -146,41 +143,32 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     } else {
         Profile::Standard
     };
-    let root = g.root();
-    let root_user = crate::session::is_root();
-    // Writing sysfs needs root on the real machine; a --sysroot tree is writable by its owner.
-    let may_write = root_user || !root.is_host();
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let started = stamp::now();
-    let machine = probe::snapshot::take(&root);
-    if !root_user && root.is_host() {
+    let probed = Session::probe(g.root(), Signals::Restore);
+    let may_write = probed.may_write();
+    let root_user = probed.root_user;
+    if !probed.root_user && probed.root.is_host() {
         eprintln!(
             "Warning: not running as root: governors stay as they are, no OPP walk, no kernel messages."
         );
     }
-
-    // The idle gate.
-    let idle_gate = match args.idle.gate(&root, unattended, "benchmarking") {
-        Ok(g) => g,
-        Err(_) => return Ok(EXIT_NEVER_IDLE),
-    };
-
-    // The controlled environment.
-    let restorer = Restorer::new(&root);
-    let plan_t = tuning::plan(
-        &machine,
-        &tuning::TuneOptions {
+    let session = match probed.start(&SessionOptions {
+        idle: Some(IdleStep {
+            args: &args.idle,
+            unattended,
+            doing: "benchmarking",
+        }),
+        tune: Some(tuning::TuneOptions {
             governors: !no_tune && may_write,
             max_khz: args.max_khz.filter(|_| may_write),
-        },
-    );
-    for r in &plan_t.remarks {
-        eprintln!("Note: {r}");
-    }
-    let mut applied = tuning::apply(&root, &restorer, &plan_t);
-    for f in &applied.failures {
-        eprintln!("Warning: {f}");
-    }
+        }),
+        record: true,
+        kmsg: true,
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
+    let (root, machine) = (&session.root, &session.machine);
 
     let settings = Settings {
         profile,
@@ -198,18 +186,18 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         args.stockfish || extensive,
         args.cpuminer || extensive,
     );
-    let env = Env {
-        root: &root,
-        machine: &machine,
+    let ctx = PhaseContext {
+        root,
+        machine,
         settings: &settings,
-        restorer: &restorer,
+        restorer: &session.restorer,
         runner: &runner,
         search_path,
         tools,
         allowed: kernels::affinity::allowed_cpus(),
     };
     let planned = plan::plan(
-        &machine,
+        machine,
         &PlanOptions {
             profile,
             stockfish: args.stockfish,
@@ -221,23 +209,16 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         anyhow::bail!("no phase to run (check --phases)");
     }
 
-    let kmsg_cursor = crate::session::record::kmsg_cursor(&root, root_user);
-    let before = crate::session::record::snapshot(&root, &machine);
-    let t0 = std::time::Instant::now();
     let mut progress = Progress::new(&planned, args.quiet);
     let n = planned.len();
     let (phases, measurements) =
-        engine::execute(&env, &planned, &mut |i, p| progress.phase(i, n, p));
+        crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
     progress.finish();
-    let duration_s = t0.elapsed().as_secs_f64();
-    let after = crate::session::record::snapshot(&root, &machine);
-    let kmsg = probe::runstate::Kmsg::since(&root, &kmsg_cursor);
-    for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
-        eprintln!("boardbench: could not restore {e}");
-    }
+    let monitor = probe::monitor::MonitorConfig::from_machine(machine).layout;
+    let closed = session.close();
 
     let argv: Vec<String> = std::env::args().collect();
-    let record = RunRecord {
+    let doc = closed.document(Record {
         profile: profile.name().into(),
         options: RunOptions {
             stockfish: args.stockfish || extensive,
@@ -253,25 +234,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             },
             args: argv.into_iter().skip(1).collect(),
         },
-        idle_gate,
-        settings: applied.settings,
-        monitor: Some(probe::monitor::MonitorConfig::from_machine(&machine).layout),
+        monitor: Some(monitor),
         phases,
-        before: Some(before),
-        after: Some(after),
-        kmsg: Some(kmsg),
-        duration_s,
-        // Filled in by session::record::document.
-        kernel: None,
-    };
-    let doc = crate::session::record::document(
-        &root,
-        &machine,
-        args.out.device.clone(),
-        &started,
         measurements,
-        record,
-    );
+        device: args.out.device.clone(),
+        settings: Vec::new(),
+    });
 
     // Outputs: the log (summary row last), the document, the store, the terminal.
     let log = log_path(args, root_user);
@@ -281,11 +249,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     args.out.save(&doc)?;
     print!("{}", textlog::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
-    Ok(if findings::trustworthy(&doc.findings) {
-        0
-    } else {
-        2
-    })
+    Ok(ExitStatus::judged(&doc))
 }
 
 #[cfg(test)]

@@ -27,18 +27,16 @@ mod load;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use model::document::Measurement;
+use model::document::{Measurement, ResultDocument};
 use model::monitor::MonitorSample;
-use model::run::{PhaseStatus, RunOptions, RunRecord, ToolRun};
+use model::run::{Phase, PhaseStatus, RunOptions, ToolRun};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
-use crate::session::phase;
-use crate::session::signals;
-use crate::session::stamp;
+use crate::session::lifecycle::{Closed, Record, SessionOptions, Signals};
+use crate::session::{ExitStatus, Session, phase, phase_monitor, stamp};
 use analysis::{ScoreInterval, Stability};
-use tune::Restorer;
 use tune::tuning;
 
 /// Standard (-t) and long (-T) durations in seconds.
@@ -119,13 +117,26 @@ fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
     format!("{t:6.1} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
 }
 
-/// Outcome of a wait loop.
-enum Ended {
-    Done,
-    Signal(i32),
+/// Everything the steps share.
+struct Test<'a> {
+    args: &'a Args,
+    cfg: MonitorConfig,
+    interval: Duration,
+    duration: f64,
+    tune: bool,
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+/// What the heat step leaves for the conclusions.
+#[derive(Default)]
+struct Heat {
+    series: Vec<ScoreInterval>,
+    samples: Vec<MonitorSample>,
+    threads: u32,
+    /// The signal that ended the load early.
+    signal: Option<i32>,
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let duration = args
         .duration
         .unwrap_or(if args.long { LONG_S } else { STANDARD_S });
@@ -137,15 +148,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         args.interval > 0.0 && args.interval.is_finite(),
         "--interval must be positive"
     );
-    let interval = Duration::from_secs_f64(args.interval.max(0.05));
-    let root = g.root();
-    let root_user = crate::session::is_root();
-    let may_write = root_user || !root.is_host();
-    let tune = !args.no_tune && may_write;
-    let started = stamp::now();
-    let machine = probe::snapshot::take(&root);
-    let cfg = MonitorConfig::from_machine(&machine);
-    if !root_user && root.is_host() && !args.no_tune {
+    // Signals first (see session::signals): Ctrl-C must still produce the document.
+    let probed = Session::probe(g.root(), Signals::Held);
+    let tune = !args.no_tune && probed.may_write();
+    let cfg = MonitorConfig::from_machine(&probed.machine);
+    if !probed.root_user && probed.root.is_host() && !args.no_tune {
         eprintln!("Warning: not running as root: governors stay as they are.");
     }
     if cfg.layout.thermal_path.is_none() {
@@ -153,89 +160,150 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             "Note: no temperature source on this machine: the test records clocks and score only."
         );
     }
-
-    // Before any thread exists (see signals): Ctrl-C must still produce the document.
-    let held = signals::Held::block();
-    let restorer = Restorer::new(&root);
-    let plan = tuning::plan(
-        &machine,
-        &tuning::TuneOptions {
+    let session = match probed.start(&SessionOptions {
+        tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
-        },
-    );
-    let mut applied = tuning::apply(&root, &restorer, &plan);
-    for f in &applied.failures {
-        eprintln!("Warning: {f}");
-    }
-    let kmsg_cursor = crate::session::record::kmsg_cursor(&root, root_user);
-    let before = crate::session::record::snapshot(&root, &machine);
-    let t_run = Instant::now();
-    let mut phases = Vec::new();
-    let mut ended = Ended::Done;
+        }),
+        record: true,
+        kmsg: true,
+        ..SessionOptions::default()
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
+    let t = Test {
+        args,
+        cfg,
+        interval: Duration::from_secs_f64(args.interval.max(0.05)),
+        duration,
+        tune,
+    };
 
-    // Cool down first (sbc-bench -t C).
+    let mut phases = Vec::new();
+    let mut signal = None;
     if let Some(target) = args.target_temp {
-        let start = stamp::now();
-        let mut sampler = crate::cmd::monitor::sampler_for(&cfg, &root);
-        let mut samples = Vec::new();
-        let t0 = Instant::now();
-        let (status, reason) = loop {
-            let s = sampler.sample();
-            let temp = s.temp_c;
-            samples.push(s);
-            match temp {
-                None => {
-                    break (
-                        PhaseStatus::Skipped,
-                        Some("no temperature reading".to_string()),
-                    );
-                }
-                Some(t) if t <= target => {
-                    break (
-                        PhaseStatus::Done,
-                        Some(format!("{t:.1} °C ≤ {target:.1} °C")),
-                    );
-                }
-                Some(t) if t0.elapsed().as_secs_f64() >= args.cool_timeout => {
-                    break (
-                        PhaseStatus::Failed,
-                        Some(format!(
-                            "still {t:.1} °C after {:.0} s: heating anyway",
-                            args.cool_timeout
-                        )),
-                    );
-                }
-                Some(t) => {
-                    if !args.quiet {
-                        eprintln!("Cooling down: {t:.1} °C, waiting for {target:.1} °C");
-                    }
-                }
-            }
-            if let Some(sig) = held.wait(interval) {
-                ended = Ended::Signal(sig);
+        let (p, s) = cool(&t, &session, target);
+        phases.push(p);
+        signal = s;
+    }
+    let ceil = ceilings(&session.root, &t.cfg);
+    let mut heated = Heat::default();
+    if signal.is_none() {
+        let (p, h) = heat(&t, &session)?;
+        phases.push(p);
+        signal = h.signal;
+        heated = h;
+    }
+    let closed = session.close();
+    let c = conclude(&t, &heated, &ceil, &closed);
+    if let Some(p) = phases
+        .iter_mut()
+        .find(|p| p.kind == phase::kind::THERMAL_HEAT)
+    {
+        p.measurements = (0..c.measurements.len()).collect();
+    }
+    let document = closed.document(Record {
+        profile: if args.long {
+            "thermal-long".into()
+        } else {
+            "thermal".into()
+        },
+        options: RunOptions {
+            tune,
+            invoked_as: "boardbench".into(),
+            args: std::env::args().skip(1).collect(),
+            ..RunOptions::default()
+        },
+        monitor: Some(t.cfg.layout.clone()),
+        phases,
+        measurements: c.measurements.clone(),
+        device: args.out.device.clone(),
+        settings: Vec::new(),
+    });
+    args.out.save(&document)?;
+
+    let r = report(&t, &heated, &c, &document);
+    print!("{r}");
+    if let Some(log) = &args.log {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)?;
+        f.write_all(r.as_bytes())?;
+    }
+    Ok(signal.map_or(ExitStatus::Valid, ExitStatus::Interrupted))
+}
+
+/// Waits until the SoC cooled to `target` (sbc-bench -t C): phase `thermal-cool`, and the
+/// signal that ended the wait early.
+fn cool(t: &Test, session: &Session, target: f64) -> (Phase, Option<i32>) {
+    let (args, cfg, interval) = (t.args, &t.cfg, t.interval);
+    let mut signal = None;
+    let start = stamp::now();
+    let mut sampler = phase_monitor::sampler(cfg, &session.root);
+    let mut samples = Vec::new();
+    let t0 = Instant::now();
+    let (status, reason) = loop {
+        let s = sampler.sample();
+        let temp = s.temp_c;
+        samples.push(s);
+        match temp {
+            None => {
                 break (
-                    PhaseStatus::Failed,
-                    Some(format!("interrupted by signal {sig}")),
+                    PhaseStatus::Skipped,
+                    Some("no temperature reading".to_string()),
                 );
             }
-        };
-        if let Some(r) = &reason {
-            eprintln!("Cooling: {r}");
+            Some(t) if t <= target => {
+                break (
+                    PhaseStatus::Done,
+                    Some(format!("{t:.1} °C ≤ {target:.1} °C")),
+                );
+            }
+            Some(t) if t0.elapsed().as_secs_f64() >= args.cool_timeout => {
+                break (
+                    PhaseStatus::Failed,
+                    Some(format!(
+                        "still {t:.1} °C after {:.0} s: heating anyway",
+                        args.cool_timeout
+                    )),
+                );
+            }
+            Some(t) => {
+                if !args.quiet {
+                    eprintln!("Cooling down: {t:.1} °C, waiting for {target:.1} °C");
+                }
+            }
         }
-        let mut p = phase::phase(
-            phase::kind::THERMAL_COOL,
-            format!("Cooling to {target:.1} °C"),
-            &start,
-            args.interval,
-        );
-        p.status = status;
-        p.reason = reason;
-        p.samples = samples;
-        phases.push(p);
+        if let Some(sig) = session.wait(interval) {
+            signal = Some(sig);
+            break (
+                PhaseStatus::Failed,
+                Some(format!("interrupted by signal {sig}")),
+            );
+        }
+    };
+    if let Some(r) = &reason {
+        eprintln!("Cooling: {r}");
     }
+    let mut p = phase::phase(
+        phase::kind::THERMAL_COOL,
+        format!("Cooling to {target:.1} °C"),
+        &start,
+        args.interval,
+    );
+    p.status = status;
+    p.reason = reason;
+    p.samples = samples;
+    (p, signal)
+}
 
-    // Heat.
+/// The sustained all-core load (the built-in SHA-256 threads or `--load CMD`), sampled every
+/// interval: phase `thermal-heat` and what the conclusions need.
+fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
+    let (args, cfg, interval, duration) = (t.args, &t.cfg, t.interval, t.duration);
     let mut series: Vec<ScoreInterval> = Vec::new();
     let mut samples: Vec<MonitorSample> = Vec::new();
     let mut tool_runs: Vec<ToolRun> = Vec::new();
@@ -243,137 +311,154 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let mut cpus: Vec<u32> = Vec::new();
     let mut heat_reason = None;
     let mut heat_status = PhaseStatus::Done;
-    let ceil = ceilings(&root, &cfg);
-    if matches!(ended, Ended::Done) {
-        let start = stamp::now();
-        let mut sampler = crate::cmd::monitor::sampler_for(&cfg, &root);
-        let (mut builtin, mut external) = (None, None);
-        match &args.load {
-            None => {
-                cpus = kernels::affinity::allowed_cpus();
-                let l = load::Load::start(&cpus);
-                threads = l.threads() as u32;
-                builtin = Some(l);
-            }
-            Some(cmd) => {
-                let mut c = std::process::Command::new("sh");
-                c.arg("-c").arg(cmd);
-                external = Some(Running::start(
-                    "external load",
-                    c,
-                    cmd.clone(),
-                    Echo::Quiet,
-                )?);
-            }
+    let mut signal = None;
+    let start = stamp::now();
+    let mut sampler = phase_monitor::sampler(cfg, &session.root);
+    let (mut builtin, mut external) = (None, None);
+    match &args.load {
+        None => {
+            cpus = kernels::affinity::allowed_cpus();
+            let l = load::Load::start(&cpus);
+            threads = l.threads() as u32;
+            builtin = Some(l);
+        }
+        Some(cmd) => {
+            let mut c = std::process::Command::new("sh");
+            c.arg("-c").arg(cmd);
+            external = Some(Running::start(
+                "external load",
+                c,
+                cmd.clone(),
+                Echo::Quiet,
+            )?);
+        }
+    }
+    if !args.quiet {
+        eprintln!(
+            "Heating for {duration:.0} s with {}; a line every {:.1} s:",
+            args.load
+                .as_deref()
+                .map_or(format!("{threads} recursive SHA-256 threads"), |c| format!(
+                    "`{c}`"
+                )),
+            args.interval
+        );
+    }
+    let t0 = Instant::now();
+    let mut last = (t0, 0u64);
+    let mut next = t0 + interval;
+    loop {
+        let end_at = t0 + Duration::from_secs_f64(duration);
+        let deadline = next.min(end_at);
+        let now = Instant::now();
+        if let Some(sig) = session.wait(deadline.saturating_duration_since(now)) {
+            signal = Some(sig);
+            heat_status = PhaseStatus::Failed;
+            heat_reason = Some(format!(
+                "interrupted by signal {sig} after {:.0} s",
+                t0.elapsed().as_secs_f64()
+            ));
+        }
+        let s = sampler.sample();
+        let now = Instant::now();
+        let score = builtin.as_ref().and_then(|l| {
+            let h = l.hashes();
+            let dt = now.duration_since(last.0).as_secs_f64();
+            let per_s = (h.saturating_sub(last.1)) as f64 / dt;
+            last = (now, h);
+            (dt >= 0.05).then_some(per_s)
+        });
+        let t = now.duration_since(t0).as_secs_f64();
+        if let Some(per_s) = score {
+            series.push(ScoreInterval { t_s: t, per_s });
         }
         if !args.quiet {
-            eprintln!(
-                "Heating for {duration:.0} s with {}; a line every {:.1} s:",
-                args.load
-                    .as_deref()
-                    .map_or(format!("{threads} recursive SHA-256 threads"), |c| format!(
-                        "`{c}`"
-                    )),
-                args.interval
-            );
+            eprintln!("{}", live_line(t, &s, score));
         }
-        let t0 = Instant::now();
-        let mut last = (t0, 0u64);
-        let mut next = t0 + interval;
-        loop {
-            let end_at = t0 + Duration::from_secs_f64(duration);
-            let deadline = next.min(end_at);
-            let now = Instant::now();
-            if let Some(sig) = held.wait(deadline.saturating_duration_since(now)) {
-                ended = Ended::Signal(sig);
-                heat_status = PhaseStatus::Failed;
-                heat_reason = Some(format!(
-                    "interrupted by signal {sig} after {:.0} s",
-                    t0.elapsed().as_secs_f64()
-                ));
-            }
-            let s = sampler.sample();
-            let now = Instant::now();
-            let score = builtin.as_ref().and_then(|l| {
-                let h = l.hashes();
-                let dt = now.duration_since(last.0).as_secs_f64();
-                let per_s = (h.saturating_sub(last.1)) as f64 / dt;
-                last = (now, h);
-                (dt >= 0.05).then_some(per_s)
-            });
-            let t = now.duration_since(t0).as_secs_f64();
-            if let Some(per_s) = score {
-                series.push(ScoreInterval { t_s: t, per_s });
-            }
-            if !args.quiet {
-                eprintln!("{}", live_line(t, &s, score));
-            }
-            samples.push(s);
-            if matches!(ended, Ended::Signal(_)) || now >= end_at {
-                break;
-            }
-            if let Some(r) = external.as_mut().and_then(|r| r.ended()) {
-                heat_status = PhaseStatus::Failed;
-                heat_reason = Some(format!("the load ended early ({r}) after {t:.0} s"));
-                break;
-            }
-            next += interval;
+        samples.push(s);
+        if signal.is_some() || now >= end_at {
+            break;
         }
-        if let Some(l) = builtin {
-            let backend = l.backend;
-            l.stop();
-            tool_runs.push(ToolRun {
-                tool: "built-in load".into(),
-                program: "boardbench".into(),
-                version: Some(env!("CARGO_PKG_VERSION").into()),
-                comparable_with_sbc_bench: Some(false),
-                command: format!(
-                    "recursive SHA-256 ({}) on cpus {}",
-                    backend.label(),
-                    kernels::affinity::format_cpu_list(&cpus)
-                ),
-                end: if matches!(ended, Ended::Signal(_)) {
-                    "interrupted".into()
-                } else {
-                    "time limit".into()
-                },
-                output: analysis::series_text(&series),
-                wall_s: t0.elapsed().as_secs_f64(),
-            });
+        if let Some(r) = external.as_mut().and_then(|r| r.ended()) {
+            heat_status = PhaseStatus::Failed;
+            heat_reason = Some(format!("the load ended early ({r}) after {t:.0} s"));
+            break;
         }
-        if let Some(mut r) = external {
-            let end = r.terminate(Duration::from_secs(5));
-            tool_runs.push(r.finish(end));
-        }
-        let mut p = phase::phase(
-            phase::kind::THERMAL_HEAT,
-            format!("Sustained all-core load for {duration:.0} s"),
-            &start,
-            args.interval,
-        );
-        p.threads = threads.max(1);
-        p.cpus = cpus.clone();
-        p.status = heat_status;
-        p.reason = heat_reason;
-        p.samples = samples.clone();
-        p.tool_runs = tool_runs;
-        phases.push(p);
+        next += interval;
     }
-
-    let after = crate::session::record::snapshot(&root, &machine);
-    let kmsg = probe::runstate::Kmsg::since(&root, &kmsg_cursor);
-    for e in tuning::restore_and_record(&root, &restorer, &mut applied.settings) {
-        eprintln!("boardbench: could not restore {e}");
+    if let Some(l) = builtin {
+        let backend = l.backend;
+        l.stop();
+        tool_runs.push(ToolRun {
+            tool: "built-in load".into(),
+            program: "boardbench".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            comparable_with_sbc_bench: Some(false),
+            command: format!(
+                "recursive SHA-256 ({}) on cpus {}",
+                backend.label(),
+                kernels::affinity::format_cpu_list(&cpus)
+            ),
+            end: if signal.is_some() {
+                "interrupted".into()
+            } else {
+                "time limit".into()
+            },
+            output: analysis::series_text(&series),
+            wall_s: t0.elapsed().as_secs_f64(),
+        });
     }
-    let duration_s = t_run.elapsed().as_secs_f64();
+    if let Some(mut r) = external {
+        let end = r.terminate(Duration::from_secs(5));
+        tool_runs.push(r.finish(end));
+    }
+    let mut p = phase::phase(
+        phase::kind::THERMAL_HEAT,
+        format!("Sustained all-core load for {duration:.0} s"),
+        &start,
+        args.interval,
+    );
+    p.threads = threads.max(1);
+    p.cpus = cpus.clone();
+    p.status = heat_status;
+    p.reason = heat_reason;
+    p.samples = samples.clone();
+    p.tool_runs = tool_runs;
+    Ok((
+        p,
+        Heat {
+            series,
+            samples,
+            threads,
+            signal,
+        },
+    ))
+}
 
-    // Conclusions.
-    let verdict = analysis::score_verdict(&series);
-    let throttle = analysis::first_throttle(&samples, &ceil);
-    let sustained_clocks = analysis::sustained_clocks(&samples);
-    let below_max = analysis::time_below_max(&before.policies, &after.policies);
-    let (has_clocks, has_temps) = analysis::has_readings(&samples);
-    let peak = samples
+/// What the test found: the figures (suite "thermal") and what the report says about them.
+struct Conclusions {
+    verdict: analysis::ScoreVerdict,
+    throttle: Option<analysis::Throttle>,
+    sustained_clocks: Vec<Option<f64>>,
+    below_max: Vec<(u32, f64)>,
+    has_clocks: bool,
+    has_temps: bool,
+    peak: Option<f64>,
+    measurements: Vec<Measurement>,
+}
+
+fn conclude(t: &Test, h: &Heat, ceil: &[Option<u32>], closed: &Closed) -> Conclusions {
+    let policies = |s: &Option<model::run::StateSnapshot>| {
+        s.as_ref().map(|s| s.policies.clone()).unwrap_or_default()
+    };
+    let (before, after) = (policies(&closed.before), policies(&closed.after));
+    let verdict = analysis::score_verdict(&h.series);
+    let throttle = analysis::first_throttle(&h.samples, ceil);
+    let sustained_clocks = analysis::sustained_clocks(&h.samples);
+    let below_max = analysis::time_below_max(&before, &after);
+    let (has_clocks, has_temps) = analysis::has_readings(&h.samples);
+    let peak = h
+        .samples
         .iter()
         .filter_map(|s| s.temp_c)
         .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t))));
@@ -382,23 +467,24 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         measurements.push(measurement(
             "initial score",
             None,
-            threads,
+            h.threads,
             v / 1e6,
             "MH/s",
             true,
         ));
     }
     if let Some(v) = verdict.sustained {
-        let mut m = measurement("sustained score", None, threads, v / 1e6, "MH/s", true);
+        let mut m = measurement("sustained score", None, h.threads, v / 1e6, "MH/s", true);
         m.spread_pct = verdict.sustained_spread_pct;
         measurements.push(m);
     }
     if let Some(v) = verdict.drop_pct {
-        measurements.push(measurement("score drop", None, threads, v, "%", false));
+        measurements.push(measurement("score drop", None, h.threads, v, "%", false));
     }
     for (i, c) in sustained_clocks.iter().enumerate() {
         if let Some(mhz) = c {
-            let name = cfg
+            let name = t
+                .cfg
                 .layout
                 .clusters
                 .get(i)
@@ -406,7 +492,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             measurements.push(measurement(
                 "sustained clock",
                 name,
-                threads,
+                h.threads,
                 *mhz,
                 "MHz",
                 true,
@@ -417,7 +503,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         measurements.push(measurement(
             "time to throttling",
             None,
-            threads,
+            h.threads,
             t.after_s,
             "s",
             true,
@@ -426,7 +512,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             measurements.push(measurement(
                 "throttling temperature",
                 None,
-                threads,
+                h.threads,
                 c,
                 "°C",
                 true,
@@ -437,103 +523,77 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         measurements.push(measurement(
             "peak temperature",
             None,
-            threads,
+            h.threads,
             p,
             "°C",
             false,
         ));
     }
-    if let Some(p) = phases
-        .iter_mut()
-        .find(|p| p.kind == phase::kind::THERMAL_HEAT)
-    {
-        p.measurements = (0..measurements.len()).collect();
-    }
-
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let record = RunRecord {
-        profile: if args.long {
-            "thermal-long".into()
-        } else {
-            "thermal".into()
-        },
-        options: RunOptions {
-            tune,
-            invoked_as: "boardbench".into(),
-            args: argv,
-            ..RunOptions::default()
-        },
-        idle_gate: None,
-        settings: applied.settings,
-        monitor: Some(cfg.layout.clone()),
-        phases,
-        before: Some(before),
-        after: Some(after),
-        kmsg: Some(kmsg),
-        duration_s,
-        // Filled in by session::record::document.
-        kernel: None,
-    };
-    let document = crate::session::record::document(
-        &root,
-        &machine,
-        args.out.device.clone(),
-        &started,
+    Conclusions {
+        verdict,
+        throttle,
+        sustained_clocks,
+        below_max,
+        has_clocks,
+        has_temps,
+        peak,
         measurements,
-        record,
-    );
-    args.out.save(&document)?;
+    }
+}
 
-    // The text report.
+/// The text report (printed, and appended to `--log`).
+fn report(t: &Test, h: &Heat, c: &Conclusions, doc: &ResultDocument) -> String {
     let mut r = String::new();
     r.push_str(&format!(
         "Thermal test: {:.0} s of load, a sample every {:.1} s\n",
-        duration, args.interval
+        t.duration, t.args.interval
     ));
-    if !has_clocks && !has_temps {
+    if !c.has_clocks && !c.has_temps {
         r.push_str("  No clock/temperature readings on this machine (no cpufreq, no thermal sensor): throttling cannot be seen directly; only the score tells.\n");
     } else {
-        if !has_temps {
+        if !c.has_temps {
             r.push_str("  No temperature readings on this machine.\n");
         }
-        if !has_clocks {
+        if !c.has_clocks {
             r.push_str("  No clock readings on this machine.\n");
         }
     }
-    if has_temps {
-        let first = samples.iter().find_map(|s| s.temp_c);
-        let last = samples.iter().rev().find_map(|s| s.temp_c);
-        if let (Some(a), Some(b), Some(p)) = (first, last, peak) {
+    if c.has_temps {
+        let first = h.samples.iter().find_map(|s| s.temp_c);
+        let last = h.samples.iter().rev().find_map(|s| s.temp_c);
+        if let (Some(a), Some(b), Some(p)) = (first, last, c.peak) {
             r.push_str(&format!(
                 "  Temperature: {a:.1} °C at start, {p:.1} °C peak, {b:.1} °C at the end\n"
             ));
         }
     }
-    if has_clocks {
-        match &throttle {
-            Some(t) => {
-                let name = cfg
+    if c.has_clocks {
+        match &c.throttle {
+            Some(th) => {
+                let name = t
+                    .cfg
                     .layout
                     .clusters
-                    .get(t.cluster)
+                    .get(th.cluster)
                     .map_or(String::new(), |c| format!("cpu{} ", c.first_cpu));
                 r.push_str(&format!(
                     "  Throttling after {:.0} s: {name}at {} MHz instead of {} MHz{}\n",
-                    t.after_s,
-                    t.mhz,
-                    t.ceiling_mhz,
-                    t.temp_c
+                    th.after_s,
+                    th.mhz,
+                    th.ceiling_mhz,
+                    th.temp_c
                         .map_or(String::new(), |c| format!(", at {c:.1} °C"))
                 ));
             }
             None => r.push_str("  No throttling: every clock stayed at its ceiling.\n"),
         }
-        if !tune {
+        if !t.tune {
             r.push_str("  (Governors were not set to performance: lower clocks need not mean throttling.)\n");
         }
-        let sc: Vec<String> = sustained_clocks
+        let sc: Vec<String> = c
+            .sustained_clocks
             .iter()
-            .zip(&cfg.layout.clusters)
+            .zip(&t.cfg.layout.clusters)
             .filter_map(|(m, c)| m.map(|m| format!("cpu{} {m:.0} MHz", c.first_cpu)))
             .collect();
         if !sc.is_empty() {
@@ -543,41 +603,41 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             ));
         }
     }
-    for (policy, s) in &below_max {
+    for (policy, s) in &c.below_max {
         r.push_str(&format!(
             "  policy{policy} spent {s:.1} s below its top clock (time_in_state)\n"
         ));
     }
-    if args.load.is_some() {
+    if t.args.load.is_some() {
         r.push_str("  External load: no score.\n");
-    } else if let (Some(i), Some(s)) = (verdict.initial, verdict.sustained) {
+    } else if let (Some(i), Some(s)) = (c.verdict.initial, c.verdict.sustained) {
         r.push_str(&format!(
             "  Score: {:.2} MH/s at first, {:.2} MH/s sustained (last third, ±{:.1} %), {:+.1} %\n",
             i / 1e6,
             s / 1e6,
-            verdict.sustained_spread_pct.unwrap_or(0.0),
-            -verdict.drop_pct.unwrap_or(0.0)
+            c.verdict.sustained_spread_pct.unwrap_or(0.0),
+            -c.verdict.drop_pct.unwrap_or(0.0)
         ));
         let slope = |v: Option<f64>| v.map_or("n/a".into(), |v| format!("{v:+.1} %/min"));
-        r.push_str(&match verdict.stability {
+        r.push_str(&match c.verdict.stability {
             Stability::TooShort => format!(
                 "  Too short to say whether it stabilises ({} intervals; the last third needs {} s and the test {} intervals).\n",
-                series.len(),
+                h.series.len(),
                 analysis::MIN_WINDOW_S,
                 analysis::MIN_INTERVALS
             ),
             Stability::Stable => format!(
                 "  Stable: no significant fall over the last third (slope {}, first third {}; \"keeps falling\" needs a slope below −{:.1} %/min by more than {:.0} standard errors)\n",
-                slope(verdict.last_slope_pct_per_min),
-                slope(verdict.first_slope_pct_per_min),
+                slope(c.verdict.last_slope_pct_per_min),
+                slope(c.verdict.first_slope_pct_per_min),
                 analysis::FALLING_PCT_PER_MIN,
                 analysis::SIGNIFICANCE
             ),
             Stability::KeepsFalling => format!(
                 "  Keeps falling: the score's slope over the last third is {} (first third {}){}\n",
-                slope(verdict.last_slope_pct_per_min),
-                slope(verdict.first_slope_pct_per_min),
-                if has_clocks || has_temps {
+                slope(c.verdict.last_slope_pct_per_min),
+                slope(c.verdict.first_slope_pct_per_min),
+                if c.has_clocks || c.has_temps {
                     ": a longer test or better cooling is needed"
                 } else {
                     ": without clock or temperature readings the cause may be other load, not heat"
@@ -585,22 +645,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             ),
         });
     }
-    for f in &document.findings {
+    for f in &doc.findings {
         r.push_str(&format!("  [{:?}] {}\n", f.severity, f.message));
     }
-    print!("{r}");
-    if let Some(log) = &args.log {
-        use std::io::Write;
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)?;
-        f.write_all(r.as_bytes())?;
-    }
-    Ok(match ended {
-        Ended::Done => 0,
-        Ended::Signal(s) => 128 + s,
-    })
+    r
 }
 
 /// A figure of the thermal test (suite "thermal").

@@ -2,8 +2,8 @@
 //!
 //! [`plan`] decides the phases; [`execute`] runs them in order, each with its own background
 //! monitor and ISO timestamps, and collects one [`Phase`] record per phase plus the flat list of
-//! measurements. Tuning, the idle gate, snapshots, findings and output are done by the caller
-//! (`cmd::run`), so this module only measures.
+//! measurements. The session (idle gate, tuning, snapshots, document: `session::lifecycle`) and
+//! the outputs belong to the caller, so this module only measures.
 
 pub mod phases;
 pub mod plan;
@@ -17,7 +17,7 @@ use model::machine::MachineInfo;
 use model::run::{Phase, PhaseStatus, kind};
 use probe::monitor::MonitorConfig;
 
-use crate::session::{recorder::PhaseMonitor, stamp};
+use crate::session::{phase_monitor::PhaseMonitor, stamp};
 use plan::{Planned, Profile};
 use tune::Restorer;
 
@@ -36,7 +36,7 @@ pub struct Settings {
 }
 
 /// Everything a phase needs.
-pub struct Env<'a> {
+pub struct PhaseContext<'a> {
     pub root: &'a probe::Root,
     pub machine: &'a MachineInfo,
     pub settings: &'a Settings,
@@ -48,7 +48,7 @@ pub struct Env<'a> {
     pub allowed: Vec<u32>,
 }
 
-impl Env<'_> {
+impl PhaseContext<'_> {
     /// The CPU of this host that stands in for machine CPU `cpu`: itself when it exists here,
     /// otherwise (a replayed fixture machine with more cores) one of the allowed CPUs.
     pub fn host_cpu(&self, cpu: u32) -> u32 {
@@ -62,7 +62,7 @@ impl Env<'_> {
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
 pub fn execute(
-    env: &Env<'_>,
+    env: &PhaseContext<'_>,
     planned: &[Planned],
     on_phase: &mut dyn FnMut(usize, &Planned),
 ) -> (Vec<Phase>, Vec<Measurement>) {

@@ -11,7 +11,7 @@ use model::document::Measurement;
 use model::measure::clock::ClockReading;
 use model::run::{PhaseStatus, ToolRun};
 
-use super::Env;
+use super::PhaseContext;
 use super::plan::{Planned, Profile};
 
 /// What a phase produced.
@@ -60,7 +60,7 @@ fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &s
 }
 
 /// The phase function for a kind.
-pub fn run(env: &Env<'_>, p: &Planned) -> Outcome {
+pub fn run(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     use model::run::kind;
     match p.kind {
         kind::CLOCK => clock(env, p, false),
@@ -80,7 +80,7 @@ pub fn run(env: &Env<'_>, p: &Planned) -> Outcome {
 
 // ---------------------------------------------------------------- clock
 
-fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
+fn clock(env: &PhaseContext<'_>, p: &Planned, hot: bool) -> Outcome {
     let Some(&cpu) = p.cpus.first() else {
         return Outcome::skipped("no CPU");
     };
@@ -162,7 +162,7 @@ fn clock(env: &Env<'_>, p: &Planned, hot: bool) -> Outcome {
 
 // ---------------------------------------------------------------- memory
 
-fn membw(env: &Env<'_>, p: &Planned) -> Outcome {
+fn membw(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     use kernels::membw::{self, Config};
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::quick();
@@ -196,7 +196,7 @@ fn membw(env: &Env<'_>, p: &Planned) -> Outcome {
     }
 }
 
-fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
+fn memlat(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     use kernels::memlat::{self, Config};
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::standard();
@@ -240,7 +240,7 @@ fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
 
 // ---------------------------------------------------------------- SHA-256
 
-fn sha256(env: &Env<'_>, p: &Planned) -> Outcome {
+fn sha256(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     let (iterations, runs) = match (env.settings.tiny, env.settings.profile) {
         (true, _) => (200_000, 1),
         (false, Profile::Quick) => (20_000_000, 1),
@@ -282,7 +282,7 @@ fn sha256(env: &Env<'_>, p: &Planned) -> Outcome {
 
 /// Runs an invocation and records it as a [`ToolRun`].
 fn run_tool(
-    env: &Env<'_>,
+    env: &PhaseContext<'_>,
     tool: &str,
     version: Option<String>,
     comparable: Option<bool>,
@@ -309,14 +309,14 @@ fn run_tool(
     }
 }
 
-fn pinned_cpus(env: &Env<'_>, p: &Planned) -> Vec<u32> {
+fn pinned_cpus(env: &PhaseContext<'_>, p: &Planned) -> Vec<u32> {
     let mut v: Vec<u32> = p.cpus.iter().map(|&c| env.host_cpu(c)).collect();
     v.sort_unstable();
     v.dedup();
     v
 }
 
-fn openssl_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+fn openssl_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.openssl {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -379,7 +379,7 @@ fn openssl_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     out
 }
 
-fn sevenzip_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+fn sevenzip_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.sevenzip {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -424,7 +424,7 @@ fn sevenzip_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     out
 }
 
-fn stockfish_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+fn stockfish_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.stockfish {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -445,7 +445,7 @@ fn stockfish_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     })
 }
 
-fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
+fn cpuminer_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.cpuminer {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -470,7 +470,7 @@ fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
 /// Runs a tool once and turns its output into measurements. When the output cannot be read
 /// the phase fails but keeps the tool run: its raw output is the evidence.
 fn scored_run<E: std::fmt::Display>(
-    env: &Env<'_>,
+    env: &PhaseContext<'_>,
     tool: &str,
     version: String,
     inv: adapters::tool::Invocation,

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use model::run::{IdleGate, ProcessUse};
 
+use crate::session::ExitStatus;
+use crate::session::signals::Held;
+
 /// Thresholds and timing of the gate.
 #[derive(Debug, Clone)]
 pub struct IdleOptions {
@@ -85,8 +88,14 @@ pub fn busy_line(load1: Option<f64>, cpu: Option<f64>, top: &[ProcessUse]) -> St
     s
 }
 
-/// Waits until idle (or the timeout). `say` gets a status line at every step while busy.
-pub fn wait(src: &mut dyn BusySource, o: &IdleOptions, say: &mut dyn FnMut(&str)) -> IdleGate {
+/// Waits until idle (or the timeout). `say` gets a status line at every step while busy;
+/// `sleep` waits between steps and returns the signal that ended it early: `Err(signal)` then.
+pub fn wait(
+    src: &mut dyn BusySource,
+    o: &IdleOptions,
+    say: &mut dyn FnMut(&str),
+    sleep: &mut dyn FnMut(Duration) -> Option<i32>,
+) -> Result<IdleGate, i32> {
     let t0 = Instant::now();
     let needed =
         ((o.window.as_secs_f64() / o.step.as_secs_f64().max(0.001)).ceil() as usize).max(1);
@@ -110,7 +119,7 @@ pub fn wait(src: &mut dyn BusySource, o: &IdleOptions, say: &mut dyn FnMut(&str)
             top_processes: top,
         };
         if let Some(reason) = decide(load1, &w, needed, o) {
-            return gate(true, reason, top);
+            return Ok(gate(true, reason, top));
         }
         if let Some(limit) = o.timeout
             && t0.elapsed() >= limit
@@ -121,9 +130,11 @@ pub fn wait(src: &mut dyn BusySource, o: &IdleOptions, say: &mut dyn FnMut(&str)
                 load1.map_or("n/a".into(), |l| format!("{l:.2}")),
                 cpu_avg.map_or("n/a".into(), |c| format!("{c:.1} %"))
             );
-            return gate(false, reason, top);
+            return Ok(gate(false, reason, top));
         }
-        std::thread::sleep(o.step);
+        if let Some(sig) = sleep(o.step) {
+            return Err(sig);
+        }
         if let Some(c) = src.cpu_pct() {
             window.push_back(c);
             while window.len() > needed {
@@ -183,6 +194,24 @@ impl BusySource for RootBusy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn wait(src: &mut dyn BusySource, o: &IdleOptions, say: &mut dyn FnMut(&str)) -> IdleGate {
+        let mut sleep = |d| {
+            std::thread::sleep(d);
+            None
+        };
+        super::wait(src, o, say, &mut sleep).unwrap()
+    }
+
+    #[test]
+    fn a_signal_ends_the_wait() {
+        let mut src = Fake {
+            load: 1.5,
+            cpu: vec![60.0],
+        };
+        let r = super::wait(&mut src, &o(), &mut |_| {}, &mut |_| Some(libc::SIGINT));
+        assert_eq!(r.unwrap_err(), libc::SIGINT);
+    }
 
     fn o() -> IdleOptions {
         IdleOptions {
@@ -284,7 +313,7 @@ mod tests {
     }
 }
 
-/// The idle-gate options every benchmarking command shares (`run`, `env`).
+/// The idle-gate options every benchmarking command shares (`run`, `env`, `review`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct IdleArgs {
     /// Start at once, without waiting for an idle box (the findings still see the load).
@@ -325,22 +354,40 @@ impl IdleArgs {
         }
     }
 
-    /// Runs the gate (unless `--no-idle-gate`), printing what is busy on stderr. `Err` carries
-    /// the gate that gave up: the caller exits with [`crate::cmd::run::EXIT_NEVER_IDLE`].
+    /// Runs the gate (unless `--no-idle-gate`), printing what is busy on stderr. With held
+    /// signals a signal ends the wait. `Err` is how the mode ends instead of starting.
     pub fn gate(
         &self,
         root: &probe::Root,
         unattended: bool,
         doing: &str,
-    ) -> Result<Option<IdleGate>, IdleGate> {
+        held: Option<&Held>,
+    ) -> Result<Option<IdleGate>, ExitStatus> {
         if self.no_idle_gate {
             return Ok(None);
         }
+        // A tree without /proc/loadavg and /proc/stat (a fixture of sysfs only) can never be
+        // seen idle: waiting would be forever.
+        if probe::runstate::load1(root).is_none() && root.read("/proc/stat").is_err() {
+            eprintln!(
+                "Note: no load or CPU readings (/proc/loadavg, /proc/stat): idle gate skipped."
+            );
+            return Ok(None);
+        }
+        let mut sleep = |d| match held {
+            Some(h) => h.wait(d),
+            None => {
+                std::thread::sleep(d);
+                None
+            }
+        };
         let gate = wait(
             &mut RootBusy::new(root),
             &self.options(unattended),
             &mut |l| eprintln!("{l}"),
-        );
+            &mut sleep,
+        )
+        .map_err(ExitStatus::Interrupted)?;
         if gate.passed {
             return Ok(Some(gate));
         }
@@ -348,6 +395,6 @@ impl IdleArgs {
         for p in &gate.top_processes {
             eprintln!("  {:>6.1} %  {} [{}]", p.cpu_pct, p.command, p.pid);
         }
-        Err(gate)
+        Err(ExitStatus::NeverIdle)
     }
 }

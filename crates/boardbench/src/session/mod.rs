@@ -1,6 +1,8 @@
-//! What every mode that benchmarks or watches the machine shares: the idle gate, tuning the
-//! governors (through [`tune::Restorer`], so everything is put back), the background
-//! monitor of a phase, and timestamps people can match with an external power meter.
+//! What every mode that benchmarks or watches the machine shares: one lifecycle
+//! ([`lifecycle::Session`]: signals, idle gate, tuning through the
+//! [`tune::Restorer`], snapshots, kernel messages, the result document and the exit
+//! status), the background monitor of a phase, and timestamps people can match with an
+//! external power meter.
 //!
 //! Also: Ctrl-C that still lets a mode write its result ([`signals`]) and an external command
 //! run under the session ([`child`]).
@@ -8,16 +10,13 @@
 //! `run`, `thermal`, `graph`, `env` and `review` are built from these pieces.
 
 pub mod child;
+pub mod document;
 pub mod idle;
+pub mod lifecycle;
 pub mod output;
 pub mod phase;
-pub mod record;
-pub mod recorder;
+pub mod phase_monitor;
 pub mod signals;
 pub mod stamp;
 
-/// Whether this process runs as root (needed to tune the real machine and read /dev/kmsg).
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() == 0 }
-}
+pub use lifecycle::{ExitStatus, Session};

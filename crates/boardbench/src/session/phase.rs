@@ -1,7 +1,7 @@
 //! The phases of the session modes (`thermal`, `env`): their kinds and a builder with the
 //! timestamps, so their documents have the same shape as a full run's and the findings,
 //! `report`, the log renderers and the store work on them unchanged. The document itself is
-//! assembled by [`crate::session::record::document`].
+//! assembled by [`crate::session::document::document`].
 
 use model::run::Phase;
 

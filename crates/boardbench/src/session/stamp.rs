@@ -18,12 +18,6 @@ pub fn now() -> Stamp {
     }
 }
 
-/// RFC 2822 date for log headers (sbc-bench uses `date -R`).
-#[allow(dead_code)]
-pub fn rfc2822_now() -> String {
-    chrono::Local::now().to_rfc2822()
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

@@ -12,9 +12,11 @@
 //! records at once, so records are parsed from the concatenated bytes either way.
 //! The `dmesg` program cannot read a fixture root, so without /dev/kmsg the window is empty
 //! with source "none" and a note saying why.
+//! Reading only (probe never writes): the marker at the start of a run is written by the
+//! binary's session.
 
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 
 use model::run::{KmsgLine, KmsgWindow};
 
@@ -59,25 +61,6 @@ impl Kmsg {
             .ok()
             .and_then(|(r, _)| r.iter().map(|r| r.seq).max());
         Cursor { seq }
-    }
-
-    /// Writes `text` into the kernel log (as a user-facility notice), so the log shows where the
-    /// run started. Only into a character device: a fixture tree's plain `dev/kmsg` file is
-    /// never changed. Needs root on the live system; callers may ignore the error.
-    pub fn write_marker(root: &Root, text: &str) -> Result<(), String> {
-        use std::io::Write;
-        let path = root.path(KMSG);
-        let meta = std::fs::metadata(&path).map_err(|e| format!("{KMSG}: {e}"))?;
-        if !meta.file_type().is_char_device() {
-            return Err(format!("{KMSG}: not a character device, not written"));
-        }
-        // One write() is one record; "<5>" = notice (the facility stays "user").
-        let line = format!("<5>{}\n", text.replace('\n', " "));
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .and_then(|mut f| f.write_all(line.as_bytes()))
-            .map_err(|e| format!("{KMSG}: {e}"))
     }
 
     /// The records written after `cursor`, oldest first.

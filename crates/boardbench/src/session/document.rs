@@ -1,22 +1,11 @@
-//! What every mode records around its work: the kernel message cursor, before/after snapshots
-//! (probe::runstate), the device name and kernel status, and the result document itself with
-//! its findings (crate `findings`).
+//! The result document of a session: before/after snapshots (probe::runstate), the device
+//! name and kernel status, and the document itself with its findings (crate `findings`).
 
 use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use model::machine::MachineInfo;
 use model::run::{RunRecord, StateSnapshot};
-use probe::runstate::{Cursor, Kmsg};
 
 use crate::session::stamp::{self, Stamp};
-
-/// Where the run's kernel messages start; writes the start marker on a real machine as root.
-pub fn kmsg_cursor(root: &probe::Root, root_user: bool) -> Cursor {
-    let c = Kmsg::cursor(root);
-    if root_user && root.is_host() {
-        let _ = Kmsg::write_marker(root, "boardbench: run started");
-    }
-    c
-}
 
 pub fn snapshot(root: &probe::Root, m: &MachineInfo) -> StateSnapshot {
     let s = stamp::now();

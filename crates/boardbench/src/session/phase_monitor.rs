@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use model::monitor::MonitorSample;
-use probe::monitor::{MonitorConfig, sample_every};
+use probe::monitor::{MonitorConfig, Sampler, sample_every};
 
 /// A tail shorter than this is not worth its own sample (its CPU states would be noise).
 const MIN_TAIL: Duration = Duration::from_millis(300);
@@ -35,7 +35,7 @@ impl PhaseMonitor {
                 if root.is_host() {
                     lower_priority();
                 }
-                let mut sampler = crate::cmd::monitor::sampler_for(&config, &root);
+                let mut sampler = sampler(&config, &root);
                 let mut samples = Vec::new();
                 let mut last = Instant::now();
                 let _ = sample_every(&mut sampler, interval, None, &flag, |s| {
@@ -66,6 +66,21 @@ impl Drop for PhaseMonitor {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
+}
+
+/// The sampler of `config`, with the Raspberry Pi firmware readings (real clock, VCore) when
+/// vcgencmd answers; when it does not answer at all (not installed) the Pi gets the ordinary
+/// clock columns instead, as in sbc-bench.
+pub fn sampler(config: &MonitorConfig, root: &probe::Root) -> Sampler {
+    if !config.layout.raspberry_pi {
+        return Sampler::start(config, root);
+    }
+    let mut vc = probe::rpi::VcGenCmd::for_root(root);
+    let first = vc.readings();
+    if first.arm_mhz.is_none() && first.core_volts.is_none() {
+        return Sampler::start(&config.without_raspberry_pi(), root);
+    }
+    Sampler::start(config, root).with_rpi(Box::new(move || vc.readings()))
 }
 
 /// Nice 19 for this thread only (Linux applies setpriority to a thread id): the monitor must

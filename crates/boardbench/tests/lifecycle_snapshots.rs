@@ -1,0 +1,332 @@
+//! Golden outputs of every mode that runs a session — `run --quick`, `thermal`, `env`, `graph`
+//! and `review` — on fixture machines with stub tools: the terminal output (stdout, stderr and
+//! exit code), the log and the result document.
+//!
+//! Why: the session lifecycle is shared by these modes, and moving it must not change what a
+//! user sees. Every measured number, timestamp, duration, pid and temporary path is redacted
+//! (numbers with their sign become `#`, padding collapses, repeated lines fold into one, monitor series keep one
+//! sample), so the snapshots pin structure and wording, never a measurement of this noisy VM.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Stub 7z and openssl that print recorded outputs (adapters' test data).
+fn stub_tools(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let data = manifest().join("../adapters/tests/data");
+    let d = |f: &str| data.join(f).display().to_string();
+    let scripts = [
+        (
+            "7z",
+            format!(
+                "case \"$1\" in b) exec /bin/cat '{}';; *) exec /bin/cat '{}';; esac",
+                d("7zip-26.02-p7zip-b1-mmt1-md18.txt"),
+                d("7zip-26.02-p7zip-banner.txt")
+            ),
+        ),
+        (
+            "openssl",
+            format!(
+                "case \"$1\" in version) exec /bin/cat '{}';; esac\n\
+                 for a; do c=$a; done\n\
+                 exec /bin/sed \"s/aes-256-cbc/$c/\" '{}'",
+                d("openssl-3.0.19-version.txt"),
+                d("openssl-3.0.19-speed-aes-256-cbc-1s.txt")
+            ),
+        ),
+    ];
+    for (name, body) in scripts {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// boardbench on `root` with a clean environment: only the stub tools (and the shell's
+/// directories) on PATH, no colour, HOME in the temporary directory.
+fn cmd(root: &Path, dir: &Path) -> Command {
+    let mut c = common::boardbench_cmd().unwrap();
+    let bin = stub_tools(dir);
+    c.env_clear()
+        .env("PATH", format!("{}:/bin:/usr/bin", bin.display()))
+        .env("HOME", dir)
+        .env("NO_COLOR", "1")
+        .arg("--sysroot")
+        .arg(root);
+    if let Some(v) = std::env::var_os("QEMU_LD_PREFIX") {
+        c.env("QEMU_LD_PREFIX", v);
+    }
+    c
+}
+
+/// Numbers (digits with decimal points, and a sign before them) become `#`, runs of spaces one space, the temporary directory
+/// `[TMP]`, a spread in parentheses goes, and consecutive lines that became equal fold into
+/// one.
+fn redact(text: &str, tmp: &Path) -> String {
+    let t = text.replace(&tmp.display().to_string(), "[TMP]");
+    let mut out = String::with_capacity(t.len());
+    let mut chars = t.chars().peekable();
+    let mut prev = ' ';
+    while let Some(c) = chars.next() {
+        // A sign belongs to the number (a score drop may come out as a small rise).
+        let signed = matches!(c, '+' | '-')
+            && !prev.is_alphanumeric()
+            && chars.peek().is_some_and(|n| n.is_ascii_digit());
+        prev = c;
+        if c.is_ascii_digit() || signed {
+            while let Some(&n) = chars.peek() {
+                if n.is_ascii_digit() || n == '.' {
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            out.push('#');
+        } else if c == ' ' {
+            while chars.peek() == Some(&' ') {
+                chars.next();
+            }
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    // A spread is printed only when the repetitions differed ("(3, 0.4%)" or "(3)").
+    let out = out.replace(", #%)", ")");
+    let mut lines: Vec<&str> = Vec::new();
+    for l in out.lines() {
+        if lines.last() != Some(&l) {
+            lines.push(l);
+        }
+    }
+    lines.join("\n")
+}
+
+/// The document with numbers zeroed, strings redacted, monitor series cut to one sample and
+/// consecutive array elements that became equal folded into one (how many cache levels the
+/// latency ladder finds is a measurement too).
+fn redact_json(v: &serde_json::Value, tmp: &Path) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(_) => Value::from(0),
+        Value::String(s) => Value::String(redact(s, tmp)),
+        Value::Array(a) => {
+            let mut v: Vec<Value> = Vec::new();
+            for x in a.iter().map(|x| redact_json(x, tmp)) {
+                if v.last() != Some(&x) {
+                    v.push(x);
+                }
+            }
+            Value::Array(v)
+        }
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| {
+                    let x = match (k.as_str(), x) {
+                        ("samples", Value::Array(a)) => {
+                            Value::Array(a.iter().take(1).cloned().collect())
+                        }
+                        _ => x.clone(),
+                    };
+                    (k.clone(), redact_json(&x, tmp))
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn terminal(out: &Output, tmp: &Path) -> String {
+    format!(
+        "exit: {:?}\n--- stdout\n{}\n--- stderr\n{}\n",
+        out.status.code(),
+        redact(&String::from_utf8_lossy(&out.stdout), tmp),
+        redact(&String::from_utf8_lossy(&out.stderr), tmp)
+    )
+}
+
+fn document(path: &Path, tmp: &Path) -> String {
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    serde_json::to_string_pretty(&redact_json(&doc, tmp)).unwrap()
+}
+
+#[test]
+fn run_quick_on_rk3588_with_stub_tools() {
+    if common::emulated() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let log = tmp.path().join("boardbench.log");
+    let doc = tmp.path().join("doc.json");
+    let out = cmd(&root, tmp.path())
+        .args([
+            "run",
+            "--quick",
+            "--unattended",
+            "--tiny-kernels",
+            "--no-store",
+            // Every phase but memory latency: how many cache levels its ladder finds (and so
+            // the rows and notes it writes) is itself a measurement.
+            "--phases",
+            "clock,membw,openssl,sha256,7zip-single,7zip-multi,clock-hot",
+            "--log",
+        ])
+        .arg(&log)
+        .arg("-o")
+        .arg(&doc)
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("run_terminal", terminal(&out, tmp.path()));
+    insta::assert_snapshot!(
+        "run_log",
+        redact(&std::fs::read_to_string(&log).unwrap(), tmp.path())
+    );
+    insta::assert_snapshot!("run_document", document(&doc, tmp.path()));
+}
+
+#[test]
+fn thermal_on_rk3588() {
+    if common::emulated() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let log = tmp.path().join("thermal.log");
+    let doc = tmp.path().join("doc.json");
+    let out = cmd(&root, tmp.path())
+        .args([
+            "thermal",
+            "--duration",
+            "1",
+            "--interval",
+            "0.25",
+            "--no-store",
+            "-q",
+            "--log",
+        ])
+        .arg(&log)
+        .arg("-o")
+        .arg(&doc)
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("thermal_terminal", terminal(&out, tmp.path()));
+    insta::assert_snapshot!(
+        "thermal_log",
+        redact(&std::fs::read_to_string(&log).unwrap(), tmp.path())
+    );
+    insta::assert_snapshot!("thermal_document", document(&doc, tmp.path()));
+}
+
+#[test]
+fn env_with_a_command_on_rk3588() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let doc = tmp.path().join("doc.json");
+    let out = cmd(&root, tmp.path())
+        .args([
+            "env",
+            "--for",
+            "phoronix",
+            "--no-idle-gate",
+            "--no-store",
+            "--interval",
+            "0.2",
+            "-o",
+        ])
+        .arg(&doc)
+        .args(["--", "sh", "-c", "echo suite output"])
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("env_terminal", terminal(&out, tmp.path()));
+    insta::assert_snapshot!("env_document", document(&doc, tmp.path()));
+}
+
+#[test]
+fn graph_on_rk3588_with_a_power_command() {
+    if common::emulated() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let doc = tmp.path().join("doc.json");
+    let out = cmd(&root, tmp.path())
+        .args([
+            "graph",
+            "--no-store",
+            "--clock-samples",
+            "1",
+            "--seconds-per-point",
+            "0.1",
+            "--idle-seconds",
+            "0.2",
+            "--power-cmd",
+            "echo 3.2",
+            "--cpus",
+            "cores",
+            "--min-khz",
+            "1800000",
+            "-o",
+        ])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("graph_terminal", terminal(&out, tmp.path()));
+    insta::assert_snapshot!("graph_document", document(&doc, tmp.path()));
+}
+
+/// A copy of review's NVMe RK3588 fixture with an idle load average.
+fn review_fixture(tmp: &Path) -> PathBuf {
+    let root = tmp.join("root");
+    common::copy_tree(&manifest().join("../review/tests/roots/rk3588-nvme"), &root);
+    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
+    root
+}
+
+#[test]
+fn review_monitoring_on_rk3588_nvme() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = review_fixture(tmp.path());
+    let out = cmd(&root, tmp.path())
+        .args(["review", "--quick", "--count", "2", "--interval", "0.2"])
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("review_terminal", terminal(&out, tmp.path()));
+}
+
+/// Review's performance baseline (sbc-bench -r): the run engine's clock, memory, OpenSSL and
+/// 7-Zip phases after tuning, summarised before the monitor starts.
+#[test]
+fn review_with_its_baseline_on_rk3588_nvme() {
+    if common::emulated() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = review_fixture(tmp.path());
+    let out = cmd(&root, tmp.path())
+        .args([
+            "review",
+            "--tiny-kernels",
+            "--count",
+            "1",
+            "--interval",
+            "0.2",
+        ])
+        .output()
+        .unwrap();
+    let text = terminal(&out, tmp.path());
+    let baseline = text
+        .split_once("Performance baseline")
+        .map(|(_, b)| b)
+        .unwrap_or_else(|| panic!("no baseline in\n{text}"));
+    insta::assert_snapshot!("review_baseline", baseline);
+}

@@ -107,6 +107,7 @@ pub enum Severity {
 
 impl Severity {
     /// The name the document uses ("info", "warning", "invalid").
+    /// (Same as its serde form; a test checks the two agree.)
     pub fn name(self) -> &'static str {
         match self {
             Severity::Info => "info",
@@ -144,4 +145,29 @@ pub struct ResultDocument {
     /// Set when the document is the record of a `boardbench run`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<crate::run::RunRecord>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_names_are_the_serde_names() {
+        for s in [Severity::Info, Severity::Warning, Severity::Invalid] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.name());
+        }
+    }
+
+    #[test]
+    fn measurement_constructor_sets_the_defaults() {
+        let m = Measurement::new("membw", "libc memcpy copy", 1, 4000.0, "MB/s")
+            .with_cpus(&[4])
+            .with_variant("avx2")
+            .with_spread(Some(1.5));
+        assert_eq!(m.cpus, vec![4]);
+        assert_eq!(m.variant.as_deref(), Some("avx2"));
+        assert!(m.higher_is_better);
+        assert!(!m.clone().lower_is_better().higher_is_better);
+        assert_eq!(m.spread_pct, Some(1.5));
+    }
 }

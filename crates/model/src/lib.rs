@@ -7,6 +7,7 @@
 //!
 //! Module map:
 //! - [`cpu`]: what /proc/cpuinfo says about each processor (core names, ISA, IDs).
+//! - [`cpus`]: CPU lists in the kernel's notation ("0-3,6"), parsed and printed by one rule.
 //! - [`machine`]: the machine snapshot the probe takes (topology, cpufreq, thermal, memory, identity).
 //! - [`monitor`]: one sample of the background monitor (clocks, load, CPU states, temperature).
 //! - [`measure`]: raw samples and summaries returned by the measurement kernels.
@@ -16,6 +17,7 @@
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
+pub mod cpus;
 pub mod document;
 pub mod imported;
 pub mod machine;

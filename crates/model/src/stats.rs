@@ -23,12 +23,13 @@ pub fn stddev_pct(xs: &[f64]) -> Option<f64> {
     Some(var.sqrt() / m.abs() * 100.0)
 }
 
-/// Median (mean of the middle two for an even count); `None` for no samples.
+/// Median (mean of the middle two for an even count) of the finite samples; `None` when there
+/// are none (a NaN or infinite reading is a missing sample, not a very large one).
 pub fn median(xs: &[f64]) -> Option<f64> {
-    if xs.is_empty() {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
         return None;
     }
-    let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
     Some(if n % 2 == 1 {
@@ -62,5 +63,7 @@ mod tests {
         assert_eq!(stddev_pct(&[1.0]), None);
         assert_eq!(max(&xs), Some(9.0));
         assert_eq!(min(&[]), None);
+        assert_eq!(median(&[f64::NAN, 1.0, 3.0]), Some(2.0));
+        assert_eq!(median(&[f64::NAN]), None);
     }
 }

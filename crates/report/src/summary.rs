@@ -24,17 +24,7 @@ fn fact(out: &mut String, name: &str, value: Option<&str>) {
 }
 
 fn cpus(list: &[u32]) -> String {
-    // "0-3" for a contiguous range, else "0,2,5".
-    match (list.first(), list.last()) {
-        (Some(a), Some(b)) if list.len() >= 2 && (*b - *a) as usize + 1 == list.len() => {
-            format!("{a}-{b}")
-        }
-        _ => list
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-    }
+    model::cpus::CpuList::new(list).to_string()
 }
 
 /// The summary section.

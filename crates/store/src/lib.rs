@@ -602,10 +602,7 @@ fn cpus_text(cpus: &[u32]) -> Val {
 }
 
 fn severity_text(f: &Finding) -> String {
-    serde_json::to_value(f.severity)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
+    f.severity.name().to_string()
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

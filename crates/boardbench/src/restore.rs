@@ -6,7 +6,7 @@
 //! - from the panic hook (before the default hook prints the panic).
 //!
 //! sbc-bench leaves `scaling_min_freq`, MaxKHz caps and devfreq governors changed and applies
-//! policy0's governor to every policy (sbc-bench-behaviour §10.8); this guard restores each file
+//! policy0's governor to every policy (docs/sbc-bench-compat.md); this guard restores each file
 //! to exactly what it held. Paths are machine paths mapped through a root, so the same code runs
 //! on a writable fixture tree in tests.
 //!

@@ -150,15 +150,8 @@ impl RunContext {
         unit: &str,
     ) -> Measurement {
         Measurement {
-            suite: suite.to_string(),
-            test: test.to_string(),
             variant: self.variant.clone(),
-            threads,
-            cpus: self.cpus.clone(),
-            value,
-            unit: unit.to_string(),
-            higher_is_better: true,
-            spread_pct: None,
+            ..Measurement::new(suite, test, threads, value, unit).with_cpus(&self.cpus)
         }
     }
 }

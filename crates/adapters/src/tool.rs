@@ -8,7 +8,6 @@
 //!   time limit is reached (cpuminer never ends by itself; a hung tool must not hang the run).
 //! * [`Skip`] is what a phase records instead of crashing when a tool is missing or unusable.
 
-use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io::{Read, Write};
@@ -553,23 +552,9 @@ pub fn detect_version<V>(
     })
 }
 
-/// "0-3,6" from `[0, 1, 2, 3, 6]` (taskset's and the kernel's notation).
+/// "0-3,6" from `[0, 1, 2, 3, 6]` (taskset's and the kernel's notation; `model::cpus::CpuList`).
 pub fn format_cpu_list(cpus: &[u32]) -> String {
-    let set: BTreeSet<u32> = cpus.iter().copied().collect();
-    let mut parts = Vec::new();
-    let mut iter = set.into_iter().peekable();
-    while let Some(first) = iter.next() {
-        let mut last = first;
-        while iter.peek() == Some(&(last + 1)) {
-            last = iter.next().unwrap_or(last);
-        }
-        parts.push(if first == last {
-            first.to_string()
-        } else {
-            format!("{first}-{last}")
-        });
-    }
-    parts.join(",")
+    model::cpus::CpuList::new(cpus).to_string()
 }
 
 #[cfg(test)]
@@ -612,7 +597,7 @@ mod tests {
         assert_eq!(format_cpu_list(&[0, 1, 2, 3, 6]), "0-3,6");
         assert_eq!(format_cpu_list(&[5]), "5");
         assert_eq!(format_cpu_list(&[3, 1, 2, 8, 9]), "1-3,8-9");
-        assert_eq!(format_cpu_list(&[]), "");
+        assert_eq!(format_cpu_list(&[]), "-");
     }
 
     #[test]

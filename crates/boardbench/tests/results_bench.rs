@@ -114,6 +114,7 @@ fn results_table_over_10000_runs() {
 fn children_cpu_ms() -> f64 {
     // SAFETY: getrusage only writes the struct it is given.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable rusage; getrusage writes only into it.
     unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) };
     let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
     ms(ru.ru_utime) + ms(ru.ru_stime)

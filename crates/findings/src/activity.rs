@@ -1,6 +1,6 @@
 //! Background activity: something else using the CPU while benchmarks ran.
 //!
-//! Two checks, both sbc-bench's (§4.5 of its behaviour notes), with its integer artefacts fixed:
+//! Two checks, both sbc-bench's (docs/sbc-bench-compat.md), with its integer artefacts fixed:
 //!
 //! - **%cpu in single-threaded phases** (`background-activity`, invalid). A single-threaded
 //!   benchmark keeps one core busy, so %cpu (of all CPUs) should be 100/cores. The excess over

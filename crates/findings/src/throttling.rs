@@ -274,30 +274,7 @@ pub(crate) fn imported(log: &ImportedLog, s: &Signals) -> Vec<Finding> {
     vec![finding(kinds::THROTTLING, Severity::Invalid, MESSAGE, ev)]
 }
 
-/// "0-3,6" for a CPU list; "?" when empty.
+/// "0-3,6" for a CPU list.
 pub(crate) fn ranges(cpus: &[u32]) -> String {
-    let mut v: Vec<u32> = cpus.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let start = v[i];
-        let mut end = start;
-        while i + 1 < v.len() && v[i + 1] == end.saturating_add(1) {
-            i += 1;
-            end = v[i];
-        }
-        parts.push(if start == end {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        i += 1;
-    }
-    if parts.is_empty() {
-        "?".into()
-    } else {
-        parts.join(",")
-    }
+    model::cpus::CpuList::new(cpus).to_string()
 }

@@ -1,6 +1,7 @@
 //! Pinning the calling thread to a CPU set. Kernels always run pinned, so results belong to a
 //! known core (and, on big.LITTLE, a known core type).
 
+use model::cpus::CpuList;
 use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
 use nix::unistd::Pid;
 
@@ -63,52 +64,19 @@ pub fn pin_current_thread(cpus: &[u32]) -> Result<(), AffinityError> {
     Ok(())
 }
 
-/// Parses a CPU list as the kernel and taskset write it: "0-3,6,8-9".
+/// Parses a CPU list as the kernel and taskset write it: "0-3,6,8-9" (`model::cpus::CpuList`);
+/// an empty list is an error here (nothing to pin to).
 pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, AffinityError> {
-    let mut out = Vec::new();
-    for part in s.trim().split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let bad = || AffinityError(format!("bad CPU list element {part:?} in {s:?}"));
-        if let Some((a, b)) = part.split_once('-') {
-            let a: u32 = a.trim().parse().map_err(|_| bad())?;
-            let b: u32 = b.trim().parse().map_err(|_| bad())?;
-            if b < a || b - a > 65535 {
-                return Err(bad());
-            }
-            out.extend(a..=b);
-        } else {
-            out.push(part.parse().map_err(|_| bad())?);
-        }
-    }
-    if out.is_empty() {
+    let list = CpuList::parse(s).map_err(|e| AffinityError(e.0))?;
+    if list.is_empty() {
         return Err(AffinityError(format!("empty CPU list {s:?}")));
     }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    Ok(list.into_vec())
 }
 
-/// Formats CPUs as a compact list ("0-3,6").
+/// Formats CPUs as a compact list ("0-3,6"; `model::cpus::CpuList`).
 pub fn format_cpu_list(cpus: &[u32]) -> String {
-    let mut v = cpus.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let start = v[i];
-        let mut end = start;
-        while i + 1 < v.len() && v[i + 1] == end + 1 {
-            i += 1;
-            end = v[i];
-        }
-        parts.push(if start == end {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        i += 1;
-    }
-    parts.join(",")
+    CpuList::new(cpus).to_string()
 }
 
 #[cfg(test)]

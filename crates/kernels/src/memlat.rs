@@ -219,6 +219,7 @@ fn chain_cell(base: *mut usize, words: usize, n: usize, cfg: &Config) -> (f64, u
     // SAFETY: p holds chain starts inside the mapped window.
     unsafe { chain::chase_n(&mut p, warm / 8 * 8) };
     let probe = 4096;
+    // SAFETY: `p` holds pointers into the chain written above, which stays alive; every link points inside it.
     let (_, iv) = time(|| unsafe { chain::chase_n(&mut p, probe) });
     let steps = steps_for(cfg.cell_ns / cfg.runs_per_cell as u64, probe, iv.wall_ns);
     // SAFETY: as above; the chains continue where they stopped.

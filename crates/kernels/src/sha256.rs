@@ -114,6 +114,7 @@ pub fn chain(backend: Sha256Backend, seed: &[u8; 32], n: u64) -> Option<[u8; 32]
         // SAFETY: availability checked above.
         #[cfg(target_arch = "x86_64")]
         Sha256Backend::ShaNi => unsafe { x86::chain(w, n) },
+        // SAFETY: availability checked above.
         #[cfg(target_arch = "aarch64")]
         Sha256Backend::Armv8Sha2 => unsafe { arm::chain(w, n) },
         #[allow(unreachable_patterns)]

@@ -128,6 +128,7 @@ fn every_architecture_has_the_headline_and_portable_variants() {
     #[cfg(target_arch = "arm")]
     {
         // HWCAP_NEON: the NEON routines are offered exactly when the kernel reports NEON.
+        // SAFETY: getauxval has no preconditions.
         let neon = unsafe { libc::getauxval(libc::AT_HWCAP) } & (1 << 12) != 0;
         assert_eq!(names.contains(&"NEON vld1/vst1 copy"), neon, "{names:?}");
         assert!(neon, "qemu-arm and every armv7 board of interest have NEON");

@@ -41,6 +41,7 @@ fn written_chain_in_memory_matches_the_indices_and_chase_follows_it() {
     for words in [1usize, 8, 512, 4096] {
         let mut buf = vec![0usize; words];
         let base = buf.as_mut_ptr();
+        // SAFETY: `buf` holds `words` usizes.
         unsafe { chain::write_chain(base, words) };
         let next = chain::successor_indices(words);
         for (i, &w) in buf.iter().enumerate() {
@@ -50,14 +51,17 @@ fn written_chain_in_memory_matches_the_indices_and_chase_follows_it() {
         let starts = chain::chain_starts(words, 2);
         let mut p: Vec<*const usize> = starts
             .iter()
+            // SAFETY: every start is below `words`, inside `buf`.
             .map(|&s| unsafe { base.add(s) } as _)
             .collect();
+        // SAFETY: the chain was written over `buf`, which is alive; its links stay inside it.
         unsafe { chain::chase_n(&mut p, 8) };
         for (k, &s) in starts.iter().enumerate() {
             let mut i = s;
             for _ in 0..8 {
                 i = next[i];
             }
+            // SAFETY: `i` is an index of the chain, below `words`.
             assert_eq!(p[k], unsafe { base.add(i) } as *const usize);
         }
     }
@@ -84,7 +88,9 @@ fn random_read_addresses_stay_in_the_window_and_cover_it() {
     }
     // The reads run over an all-zero window and return the seed chain's end.
     let buf = vec![0u8; 1 << 12];
+    // SAFETY: the mask (1 << 12) - 1 keeps every read inside the 4 KiB buffer.
     let s = unsafe { random::single_reads(buf.as_ptr(), (1 << 12) - 1, 1024, 0) };
+    // SAFETY: as above.
     let d = unsafe { random::dual_reads(buf.as_ptr(), (1 << 12) - 1, 1024, 0) };
     assert_ne!(s, 0);
     assert_ne!(d, 0);

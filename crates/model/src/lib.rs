@@ -7,17 +7,21 @@
 //!
 //! Module map:
 //! - [`cpu`]: what /proc/cpuinfo says about each processor (core names, ISA, IDs).
+//! - [`cpus`]: CPU lists in the kernel's notation ("0-3,6"), parsed and printed by one rule.
 //! - [`machine`]: the machine snapshot the probe takes (topology, cpufreq, thermal, memory, identity).
 //! - [`monitor`]: one sample of the background monitor (clocks, load, CPU states, temperature).
 //! - [`measure`]: raw samples and summaries returned by the measurement kernels.
 //! - [`document`]: the versioned result document of a run or an import.
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
+//! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
+pub mod cpus;
 pub mod document;
 pub mod imported;
 pub mod machine;
 pub mod measure;
 pub mod monitor;
 pub mod run;
+pub mod stats;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Which clock columns the monitor shows, decided once from the machine (sbc-bench §3.3).
+/// Which clock columns the monitor shows, decided once from the machine (docs/sbc-bench-compat.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ClockColumns {

@@ -106,7 +106,7 @@ pub struct RunOptions {
     pub args: Vec<String>,
 }
 
-/// The idle gate: a run starts only on an idle box (sbc-bench §2 step 4, with its %sys bug fixed).
+/// The idle gate: a run starts only on an idle box (as sbc-bench promises, docs/sbc-bench-compat.md).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct IdleGate {
     /// True when the box was idle and the run went on.

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! (older firmware prints `VDD_CORE_A=2.1056A`; both forms are read). Power is Σ A×V over every
-//! rail that has both readings, as sbc-bench computes it (behaviour §3.5). `EXT5V_V` (the
+//! rail that has both readings, as sbc-bench computes it (docs/sbc-bench-compat.md). `EXT5V_V` (the
 //! 5 V input) has no current channel, so the figure is what the PMIC delivers to the SoC, RAM
 //! and I/O — not USB devices, the fan, or the PMIC's own losses.
 //!

@@ -55,10 +55,12 @@ fn arch_from_kernel_mode(mode: &str) -> Option<&'static str> {
 fn host_machine() -> Option<String> {
     // SAFETY: uname fills a zeroed struct; the fields are NUL-terminated C strings.
     let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: `u` is a valid utsname for uname to fill.
     if unsafe { libc::uname(&mut u) } != 0 {
         return None;
     }
     // c_char is i8 on x86 and u8 on ARM: CStr avoids a cast that is a no-op on one of them.
+    // SAFETY: uname succeeded, so `machine` is a NUL-terminated string inside `u`.
     let machine = unsafe { std::ffi::CStr::from_ptr(u.machine.as_ptr()) };
     Some(machine.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
 }

@@ -31,7 +31,7 @@ pub struct MonitorConfig {
 }
 
 impl MonitorConfig {
-    /// Chooses the clock columns as sbc-bench does (§3.3), from the snapshot's clusters, its
+    /// Chooses the clock columns as sbc-bench does (docs/sbc-bench-compat.md), from the snapshot's clusters, its
     /// thermal source and whether it is a Raspberry Pi:
     /// - Raspberry Pi: fake/real (the kernel's clock of cpu0 vs. the firmware's);
     /// - no cluster with a cpufreq policy: "CPU n/a";

@@ -267,34 +267,14 @@ impl Root {
     }
 }
 
-/// Highest CPU count accepted in a CPU list: twice the largest NR_CPUS a kernel config allows
-/// (8192, x86 MAXSMP), so a corrupted file cannot make the probe walk millions of CPUs.
-pub const MAX_CPUS: u32 = 16_384;
+pub use model::cpus::MAX_CPUS;
 
-/// Parses a kernel CPU list ("0-3,6,8-11"; empty = no CPU). `None` for anything else.
+/// Parses a kernel CPU list ("0-3,6,8-11" or "0 1 2 3"; empty = no CPU) by
+/// `model::cpus::CpuList`'s rule. `None` for anything else.
 pub fn parse_cpu_list(s: &str) -> Option<Vec<u32>> {
-    let s = s.trim().trim_end_matches('\0');
-    let mut v = Vec::new();
-    // sysfs writes both forms: "0-3,6" (online, cpu_core/cpus) and "0 1 2 3" (related_cpus,
-    // affected_cpus), so commas and whitespace both separate elements.
-    for part in s
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-    {
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-                if b < a || b >= MAX_CPUS {
-                    return None;
-                }
-                v.extend(a..=b);
-            }
-            None => v.push(part.parse().ok().filter(|&c| c < MAX_CPUS)?),
-        }
-    }
-    v.sort_unstable();
-    v.dedup();
-    Some(v)
+    model::cpus::CpuList::parse(s)
+        .ok()
+        .map(model::cpus::CpuList::into_vec)
 }
 
 /// Parses a whitespace-separated list of unsigned numbers (cpufreq frequency lists).

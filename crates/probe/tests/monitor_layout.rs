@@ -1,4 +1,4 @@
-//! Clock-column choice (sbc-bench §3.3) for 0/1/2/3/4/5+ clusters and the Raspberry Pi.
+//! Clock-column choice (docs/sbc-bench-compat.md) for 0/1/2/3/4/5+ clusters and the Raspberry Pi.
 
 use boardbench_probe as probe;
 use model::machine::{Cluster, MachineInfo};

@@ -2,7 +2,7 @@
 //!
 //! One schema, two backends: an embedded SQLite file (the default, in the user's data
 //! directory) or a PostgreSQL server for labs (`postgres://…`). The whole document is kept as
-//! JSON next to indexed columns extracted from it ([`extract`]), so nothing is lost when the
+//! JSON next to indexed columns (`headline::columns`, the rules the renderers use too), so nothing is lost when the
 //! document types grow. Every document is stored in one transaction: a crash (even `kill -9`)
 //! leaves either the whole run or nothing. Adding the same document twice stores it once (the
 //! sha256 of its canonical JSON is unique).
@@ -10,7 +10,6 @@
 //! Module map:
 //! - [`backend`]: the SQLite/PostgreSQL connections behind one `Exec` interface, values.
 //! - [`schema`]: numbered migrations and the `schema_version` table.
-//! - [`extract`]: indexed columns and the Results.md headline from a document.
 //! - [`compare`]: side-by-side comparison of runs (ratios, per-GHz, beyond-spread flags).
 //! - [`location`]: where the database is (`--db`, `BOARDBENCH_DB`, the default path).
 //! - [`ranges`]: the physical range of each unit (values outside it are refused).
@@ -21,7 +20,6 @@
 
 pub mod backend;
 pub mod compare;
-pub mod extract;
 pub mod filter;
 pub mod location;
 pub mod ranges;
@@ -320,7 +318,11 @@ impl Store {
         // gives the same hash whatever the key order or whitespace of the file.
         let text = serde_json::to_string(&doc)?;
         let hash = sha256_hex(text.as_bytes());
-        let c = extract::columns(&doc);
+        // A document that does not read as this version's type is still stored (the JSON is
+        // kept whole); its indexed columns are then NULL.
+        let c = serde_json::from_value::<ResultDocument>(doc.clone())
+            .map(|d| headline::columns::columns(&d))
+            .unwrap_or_default();
         let h = &c.headline;
         for (name, value, unit) in [
             ("7-zip multi", h.zip_multi, "MIPS"),
@@ -715,10 +717,7 @@ fn cpus_text(cpus: &[u32]) -> Val {
 }
 
 fn severity_text(f: &Finding) -> String {
-    serde_json::to_value(f.severity)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
+    f.severity.name().to_string()
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

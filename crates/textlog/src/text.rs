@@ -1,6 +1,7 @@
 //! Small formatting helpers shared by the renderers.
 
 use chrono::{DateTime, FixedOffset};
+use model::cpus::CpuList;
 use model::document::{ResultDocument, Severity};
 use model::machine::MachineInfo;
 
@@ -8,45 +9,19 @@ use model::machine::MachineInfo;
 pub const SEPARATOR: &str =
     "##########################################################################";
 
-/// "0-3", "4", "0,2,4", "0-3,6": a CPU list as the kernel writes it.
+/// "0-3", "4", "0,2,4", "0-3,6": a CPU list as the kernel writes it; "-" when empty.
 pub fn span(cpus: &[u32]) -> String {
-    let mut v = cpus.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j].checked_add(1) == Some(v[j + 1]) {
-            j += 1;
-        }
-        parts.push(if j > i {
-            format!("{}-{}", v[i], v[j])
-        } else {
-            v[i].to_string()
-        });
-        i = j + 1;
-    }
-    if parts.is_empty() {
-        "-".into()
-    } else {
-        parts.join(",")
-    }
+    CpuList::new(cpus).to_string()
 }
 
 /// "cpu0-cpu3", "cpu4": the form of sbc-bench's clock check headings (contiguous CPUs), or
-/// "cpu0,2,4" otherwise.
+/// "cpu0,2,4" otherwise; "-" when empty.
 pub fn cpu_range(cpus: &[u32]) -> String {
-    let mut v = cpus.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    match v.as_slice() {
-        [] => "cpu?".into(),
-        [one] => format!("cpu{one}"),
-        [first, .., last] if v.windows(2).all(|w| w[0].checked_add(1) == Some(w[1])) => {
-            format!("cpu{first}-cpu{last}")
-        }
-        _ => format!("cpu{}", span(&v)),
+    let list = CpuList::new(cpus);
+    match list.as_slice() {
+        [] => list.to_string(),
+        [first, .., last] if list.is_contiguous() => format!("cpu{first}-cpu{last}"),
+        _ => format!("cpu{list}"),
     }
 }
 

@@ -6,7 +6,7 @@
 //! - from the panic hook (before the default hook prints the panic).
 //!
 //! sbc-bench leaves `scaling_min_freq`, MaxKHz caps and devfreq governors changed and applies
-//! policy0's governor to every policy; this guard restores each file to exactly what it held,
+//! policy0's governor to every policy (docs/sbc-bench-compat.md); this guard restores each file to exactly what it held,
 //! written in the form the kernel accepts ([`crate::sysfs::restore_form`]: the selected word of
 //! an `[a] b c` list). A write the kernel refuses is a [`Refused`] error and is not recorded:
 //! nothing changed, so there is nothing to put back and nothing to fail later.

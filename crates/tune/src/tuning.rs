@@ -4,7 +4,7 @@
 //! panic; [`Applied::settings`] records what was changed for the result document.
 //!
 //! sbc-bench applies policy0's governor to all policies, never touches devfreq in a normal run
-//! and leaves MaxKHz caps behind (sbc-bench-behaviour §10); here each file is handled alone.
+//! and leaves MaxKHz caps behind (docs/sbc-bench-compat.md); here each file is handled alone.
 
 use model::machine::MachineInfo;
 use model::run::SettingChange;

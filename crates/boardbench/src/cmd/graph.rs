@@ -4,7 +4,7 @@
 //! MinKHz..MaxKHz, highest first, the cluster's policy is capped to the OPP by the one OPP
 //! walker (`measure::opp_walk`: performance governor, floor at the lowest clock,
 //! `scaling_max_freq` = OPP, settle time; every write through the [`Restorer`], undone after each cluster and on exit, error, signal and panic — sbc-bench
-//! leaves its userspace governors behind, behaviour §8.1). Then the real clock is measured
+//! leaves its userspace governors behind, docs/sbc-bench-compat.md). Then the real clock is measured
 //! (`measure::clock_reading`) and the fixed workload ([`workload`]) runs for `--seconds-per-point`,
 //! one pinned thread per CPU, while the monitor records temperature and a power source (crate
 //! `power`: `--power-cmd`, hwmon, Raspberry Pi 5 PMIC, RAPL) is read. With a power source the

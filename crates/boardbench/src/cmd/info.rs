@@ -299,23 +299,9 @@ fn mhz(khz: Option<u64>) -> String {
     khz.map_or("-".into(), |k| ((k + 500) / 1000).to_string())
 }
 
-/// "0-3,6" from a CPU list.
+/// "0-3,6" from a CPU list ("-" when empty).
 fn cpu_range(cpus: &[u32]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j {
-            cpus[i].to_string()
-        } else {
-            format!("{}-{}", cpus[i], cpus[j])
-        });
-        i = j + 1;
-    }
-    out.join(",")
+    model::cpus::CpuList::new(cpus).to_string()
 }
 
 fn topology(o: &mut String, m: &MachineInfo) {
@@ -700,7 +686,7 @@ mod tests {
     #[test]
     fn ranges_and_sizes() {
         assert_eq!(cpu_range(&[0, 1, 2, 3, 6, 8, 9]), "0-3,6,8-9");
-        assert_eq!(cpu_range(&[]), "");
+        assert_eq!(cpu_range(&[]), "-");
         assert_eq!(size(3072), "3 MiB");
         assert_eq!(size(1280), "1.2 MiB");
         assert_eq!(size(16145796), "15.4 GiB");

@@ -320,10 +320,7 @@ fn show_text(run: &store::RunDetail) -> String {
     }
     let _ = writeln!(t, "findings ({}):", run.findings.len());
     for f in &run.findings {
-        let sev = serde_json::to_value(f.severity)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
+        let sev = f.severity.name();
         let _ = writeln!(t, "  [{sev}] {}: {}", f.kind, f.message);
         for e in &f.evidence {
             let _ = writeln!(t, "      {e}");

@@ -46,17 +46,7 @@ impl Outcome {
 }
 
 fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &str) -> Measurement {
-    Measurement {
-        suite: suite.into(),
-        test: test.into(),
-        variant: None,
-        threads,
-        cpus: cpus.to_vec(),
-        value,
-        unit: unit.into(),
-        higher_is_better: true,
-        spread_pct: None,
-    }
+    Measurement::new(suite, test, threads, value, unit).with_cpus(cpus)
 }
 
 /// The phase function for a kind.

@@ -1,5 +1,6 @@
-//! Which phases a run has, in sbc-bench's order (§2 step 10), per cluster on hybrid CPUs, with
-//! the monitor interval of each (§3.1) and a duration estimate for the progress line. Pure:
+//! Which phases a run has, in sbc-bench's order, per cluster on hybrid CPUs, with the monitor
+//! interval of each (both in docs/sbc-bench-compat.md) and a duration estimate for the progress
+//! line. Pure:
 //! the plan is a function of the machine and the profile, so it is tested on fixture trees.
 
 use model::machine::MachineInfo;

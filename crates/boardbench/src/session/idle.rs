@@ -1,6 +1,6 @@
 //! The idle gate: benchmark only an idle box. The run starts when the 1-minute load is below
 //! 0.1, or when the total CPU use stayed below 2.5 % for 30 s (sbc-bench's documented rule;
-//! its code reads the %sys column instead, sbc-bench-behaviour §2 step 4 — fixed here).
+//! its code reads the %sys column instead, docs/sbc-bench-compat.md — fixed here).
 //!
 //! sbc-bench users complain the gate is opaque, so while waiting it says *what* is busy: the
 //! busiest processes over the last window. Unattended runs give up after a time limit instead

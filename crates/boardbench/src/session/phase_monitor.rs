@@ -1,5 +1,5 @@
 //! The background monitor of one phase: a thread samples clocks, load, CPU states and
-//! temperature at the phase's interval (sbc-bench §3.1) and hands the samples back when the
+//! temperature at the phase's interval (docs/sbc-bench-compat.md) and hands the samples back when the
 //! phase ends, with one last sample covering the tail of the phase. The samples go into the
 //! result document, not only onto a screen.
 //!

@@ -15,6 +15,7 @@ macro_rules! neon_copy {
         /// # Safety
         /// `dst`/`src` valid for `len` bytes, not overlapping.
         pub unsafe fn $name(dst: *mut u8, src: *const u8, len: usize) {
+            // SAFETY: the caller guarantees both buffers for len bytes, not overlapping; every access stays inside them.
             unsafe {
                 let h = copy_head(dst, src, len, 64);
                 let (d, s, n) = (dst.add(h), src.add(h), len - h);
@@ -49,6 +50,7 @@ macro_rules! neon_fill {
         /// # Safety
         /// `dst` valid for `len` bytes.
         pub unsafe fn $name(dst: *mut u8, val: u8, len: usize) {
+            // SAFETY: the caller guarantees `dst` for len bytes; every store stays inside it.
             unsafe {
                 let h = fill_head(dst, val, len, 64);
                 let (d, n) = (dst.add(h), len - h);
@@ -98,6 +100,7 @@ neon_fill!(
 pub unsafe fn neon_read(src: *const u8, len: usize) -> u64 {
     let blocks = len / 64;
     let (mut lo, mut hi) = (0u64, 0u64);
+    // SAFETY: the caller guarantees `src` for len bytes; the reads stay inside it.
     unsafe {
         if blocks > 0 {
             asm!(

@@ -18,6 +18,7 @@ pub fn has_neon() -> bool {
 /// # Safety
 /// `dst`/`src` valid for `len` bytes, not overlapping; the CPU has NEON.
 pub unsafe fn neon_copy(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: the caller guarantees both buffers for len bytes and NEON; every access stays inside them.
     unsafe {
         let h = copy_head(dst, src, len, 64);
         let (d, s, n) = (dst.add(h), src.add(h), len - h);
@@ -48,6 +49,7 @@ pub unsafe fn neon_copy(dst: *mut u8, src: *const u8, len: usize) {
 /// # Safety
 /// `dst` valid for `len` bytes; the CPU has NEON.
 pub unsafe fn neon_fill(dst: *mut u8, val: u8, len: usize) {
+    // SAFETY: the caller guarantees `dst` for len bytes and NEON; every store stays inside it.
     unsafe {
         let h = fill_head(dst, val, len, 64);
         let (d, n) = (dst.add(h), len - h);
@@ -79,6 +81,7 @@ pub unsafe fn neon_fill(dst: *mut u8, val: u8, len: usize) {
 pub unsafe fn neon_read(src: *const u8, len: usize) -> u64 {
     let blocks = len / 64;
     let mut w = [0u32; 4];
+    // SAFETY: the caller guarantees `src` for len bytes and NEON; the reads stay inside it, `w` is local.
     unsafe {
         if blocks > 0 {
             asm!(

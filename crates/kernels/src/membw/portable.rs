@@ -13,6 +13,7 @@ use std::ptr;
 /// # Safety
 /// `dst` and `src` valid for `len` bytes and not overlapping.
 pub unsafe fn libc_memcpy(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: the caller guarantees the function's contract, which is memcpy's.
     unsafe { libc::memcpy(dst.cast(), src.cast(), len) };
 }
 
@@ -21,6 +22,7 @@ pub unsafe fn libc_memcpy(dst: *mut u8, src: *const u8, len: usize) {
 /// # Safety
 /// `dst` valid for `len` bytes.
 pub unsafe fn libc_memset(dst: *mut u8, val: u8, len: usize) {
+    // SAFETY: the caller guarantees `dst` is valid for `len` bytes, memset's contract.
     unsafe { libc::memset(dst.cast(), val as libc::c_int, len) };
 }
 
@@ -32,6 +34,7 @@ pub unsafe fn libc_memset(dst: *mut u8, val: u8, len: usize) {
 pub unsafe fn copy_head(dst: *mut u8, src: *const u8, len: usize, align: usize) -> usize {
     let n = (dst as usize).wrapping_neg() & (align - 1);
     let n = n.min(len);
+    // SAFETY: n ≤ len, and the caller guarantees both buffers for len bytes, not overlapping.
     unsafe { ptr::copy_nonoverlapping(src, dst, n) };
     n
 }
@@ -43,6 +46,7 @@ pub unsafe fn copy_head(dst: *mut u8, src: *const u8, len: usize, align: usize) 
 #[inline(always)]
 pub unsafe fn fill_head(dst: *mut u8, val: u8, len: usize, align: usize) -> usize {
     let n = ((dst as usize).wrapping_neg() & (align - 1)).min(len);
+    // SAFETY: n ≤ len, and the caller guarantees `dst` for len bytes.
     unsafe { ptr::write_bytes(dst, val, n) };
     n
 }
@@ -58,11 +62,13 @@ pub unsafe fn read_tail(src: *const u8, len: usize) -> u64 {
     let mut acc = 0u64;
     let words = len / 8;
     for i in 0..words {
+        // SAFETY: (i + 1) * 8 ≤ words * 8 ≤ len, inside the caller's buffer; unaligned reads are allowed.
         acc ^= u64::from_le(unsafe { ptr::read_unaligned(src.add(i * 8).cast::<u64>()) });
     }
     let rest = len % 8;
     if rest > 0 {
         let mut b = [0u8; 8];
+        // SAFETY: words * 8 + rest = len, inside the caller's buffer; `b` holds 8 > rest bytes.
         unsafe { ptr::copy_nonoverlapping(src.add(words * 8), b.as_mut_ptr(), rest) };
         acc ^= u64::from_le_bytes(b);
     }
@@ -75,6 +81,7 @@ pub unsafe fn read_tail(src: *const u8, len: usize) -> u64 {
 /// # Safety
 /// As [`libc_memcpy`].
 pub unsafe fn scalar_copy(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: the caller guarantees both buffers for len bytes, not overlapping; every access below stays inside them.
     unsafe {
         let h = copy_head(dst, src, len, 8);
         let (mut d, mut s, mut n) = (dst.add(h).cast::<u64>(), src.add(h), len - h);
@@ -101,6 +108,7 @@ pub unsafe fn scalar_copy(dst: *mut u8, src: *const u8, len: usize) {
 /// # Safety
 /// `dst` valid for `len` bytes.
 pub unsafe fn scalar_fill(dst: *mut u8, val: u8, len: usize) {
+    // SAFETY: the caller guarantees `dst` for len bytes; every write below stays inside it.
     unsafe {
         let h = fill_head(dst, val, len, 8);
         let word = u64::from_ne_bytes([val; 8]);
@@ -129,8 +137,10 @@ pub unsafe fn scalar_fill(dst: *mut u8, val: u8, len: usize) {
 /// `src` valid for `len` bytes.
 pub unsafe fn scalar_read(src: *const u8, len: usize) -> u64 {
     if (src as usize) & 7 != 0 {
+        // SAFETY: the caller's contract is read_tail's (`src` valid for len bytes).
         return unsafe { read_tail(src, len) };
     }
+    // SAFETY: `src` is 8-byte aligned here and the caller guarantees len bytes; every read stays inside them.
     unsafe {
         let mut acc = [0u64; 4];
         let mut s = src.cast::<u64>();

@@ -16,6 +16,7 @@ use super::portable::{copy_head, fill_head, read_tail};
 /// `dst`/`src` valid for `len` bytes, not overlapping.
 pub unsafe fn rep_movsb_copy(dst: *mut u8, src: *const u8, len: usize) {
     // The direction flag is clear by the ABI, so this copies forwards.
+    // SAFETY: rep movsb copies exactly len bytes between the caller's non-overlapping buffers.
     unsafe {
         asm!("rep movsb",
             inout("rcx") len => _, inout("rdi") dst => _, inout("rsi") src => _,
@@ -28,6 +29,7 @@ pub unsafe fn rep_movsb_copy(dst: *mut u8, src: *const u8, len: usize) {
 /// # Safety
 /// `dst` valid for `len` bytes.
 pub unsafe fn rep_stosb_fill(dst: *mut u8, val: u8, len: usize) {
+    // SAFETY: rep stosb writes exactly len bytes of the caller's buffer.
     unsafe {
         asm!("rep stosb",
             inout("rcx") len => _, inout("rdi") dst => _, in("al") val,
@@ -44,6 +46,7 @@ macro_rules! copy_loop {
         #[target_feature(enable = $feat)]
         pub unsafe fn $name(dst: *mut u8, src: *const u8, len: usize) {
             const W: usize = std::mem::size_of::<$vec>();
+            // SAFETY: the target feature is enabled by the caller's dispatch; loads and stores stay inside the caller's buffers (head and tail by the scalar helpers).
             unsafe {
                 let h = copy_head(dst, src, len, 64);
                 let (mut d, mut s, mut n) = (dst.add(h), src.add(h), len - h);
@@ -79,6 +82,7 @@ macro_rules! fill_loop {
         #[target_feature(enable = $feat)]
         pub unsafe fn $name(dst: *mut u8, val: u8, len: usize) {
             const W: usize = std::mem::size_of::<$vec>();
+            // SAFETY: the target feature is enabled by the caller's dispatch; stores stay inside the caller's buffer (head and tail by the scalar helpers).
             unsafe {
                 let h = fill_head(dst, val, len, 64);
                 let (mut d, mut n) = (dst.add(h), len - h);
@@ -178,6 +182,7 @@ fill_loop!(
 /// `src` valid for `len` bytes.
 #[target_feature(enable = "sse2")]
 pub unsafe fn sse2_read(src: *const u8, len: usize) -> u64 {
+    // SAFETY: SSE2 is part of x86_64; the reads stay inside the caller's buffer of len bytes.
     unsafe {
         let mut a = [_mm_setzero_si128(); 4];
         let (mut s, mut n) = (src, len);
@@ -200,6 +205,7 @@ pub unsafe fn sse2_read(src: *const u8, len: usize) -> u64 {
 /// `src` valid for `len` bytes; the CPU has AVX2.
 #[target_feature(enable = "avx2")]
 pub unsafe fn avx2_read(src: *const u8, len: usize) -> u64 {
+    // SAFETY: the caller checked AVX2 before calling; the reads stay inside the caller's buffer of len bytes.
     unsafe {
         let mut a = [_mm256_setzero_si256(); 4];
         let (mut s, mut n) = (src, len);

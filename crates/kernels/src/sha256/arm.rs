@@ -20,7 +20,7 @@ pub fn available() -> bool {
 /// The CPU must support the SHA2 extension (see [`available`]).
 #[target_feature(enable = "neon,sha2")]
 pub unsafe fn chain(words: [u32; 8], n: u64) -> [u32; 8] {
-    // SAFETY (whole body): loads read from local arrays of the right size.
+    // SAFETY: (whole body) loads read from local arrays of the right size.
     unsafe {
         let abcd_iv = vld1q_u32(IV.as_ptr());
         let efgh_iv = vld1q_u32(IV[4..].as_ptr());

@@ -17,7 +17,8 @@ use super::{IV, K};
 #[inline(never)]
 #[target_feature(enable = "neon,sha2")]
 unsafe fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
-    // SAFETY (whole body): loads and stores of 16 bytes inside `state`, `block` and `K`.
+    // SAFETY: the caller guarantees the CPU features; every load and store is 16 bytes inside
+    // `state`, `block` or `K`.
     unsafe {
         let mut abcd = vld1q_u32(state.as_ptr());
         let mut efgh = vld1q_u32(state[4..].as_ptr());

@@ -34,7 +34,8 @@ fn k4(group: usize) -> __m128i {
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
-    // SAFETY (whole body): unaligned loads and stores of 16 bytes inside `state` and `block`.
+    // SAFETY: the caller guarantees the CPU features; every load and store is an unaligned
+    // 16-byte access inside `state` or `block`.
     unsafe {
         // Word order (A,B,C,D | E,F,G,H) → the instruction's ABEF / CDGH layout.
         let tmp = _mm_loadu_si128(state.as_ptr().cast());

@@ -78,13 +78,10 @@ fn sort(pts: &mut [(f64, f64)]) {
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
 }
 
+/// The median of the positive values (intervals and steps; `model::stats::median`).
 fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.retain(|x| x.is_finite() && *x > 0.0);
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    Some(v[v.len() / 2])
+    v.retain(|x| *x > 0.0);
+    model::stats::median(&v)
 }
 
 fn from_run(doc: &ResultDocument, run: &RunRecord) -> Timeline {

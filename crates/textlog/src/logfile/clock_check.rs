@@ -1,4 +1,4 @@
-//! sbc-bench's clock check blocks (§3.6):
+//! sbc-bench's clock check blocks (docs/sbc-bench-compat.md):
 //!
 //! ```text
 //! Checking cpufreq OPP for cpu0-cpu3 (Cortex-A55):

@@ -1,4 +1,4 @@
-//! The log file: sbc-bench's sections in its order (sbc-bench-behaviour.md §5), one module per
+//! The log file: sbc-bench's sections in its order (docs/sbc-bench-compat.md), one module per
 //! section, blocks separated by its line of 74 `#`.
 //!
 //! Order: header line, system information and run settings; the phases as they ran (clock

@@ -118,17 +118,8 @@ fn reading(cpu: u32, policy: Option<u32>, opp_khz: Option<u64>, mhz: f64) -> Clo
 }
 
 fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &str) -> Measurement {
-    Measurement {
-        suite: suite.into(),
-        test: test.into(),
-        variant: None,
-        threads,
-        cpus: cpus.to_vec(),
-        value,
-        unit: unit.into(),
-        higher_is_better: unit != "ns",
-        spread_pct: None,
-    }
+    let m = Measurement::new(suite, test, threads, value, unit).with_cpus(cpus);
+    if unit == "ns" { m.lower_is_better() } else { m }
 }
 
 /// Index into machine.clusters, online CPUs, policy, max kHz, label "cpu4 (Cortex-A76)".

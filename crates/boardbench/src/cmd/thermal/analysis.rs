@@ -116,18 +116,9 @@ pub fn has_readings(samples: &[MonitorSample]) -> (bool, bool) {
     (clocks, temps)
 }
 
+/// The median of the finite readings (`model::stats::median`).
 pub fn median(v: &[f64]) -> Option<f64> {
-    let mut v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+    model::stats::median(v)
 }
 
 /// The last third of a series (at least one element when the series is not empty).

@@ -346,6 +346,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         eprintln!("boardbench: could not restore {e}");
     }
     let record = RunRecord {
+        comparability: Vec::new(),
         profile: args.suite.profile().into(),
         options: RunOptions {
             tune,

@@ -250,6 +250,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     let argv: Vec<String> = std::env::args().collect();
     let record = RunRecord {
+        comparability: Vec::new(),
         profile: "graph".into(),
         options: RunOptions {
             // Not the run's tuning: governors change per cluster during its own points only

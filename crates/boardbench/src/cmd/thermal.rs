@@ -451,6 +451,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let record = RunRecord {
+        comparability: Vec::new(),
         profile: if args.long {
             "thermal-long".into()
         } else {

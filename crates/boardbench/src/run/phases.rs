@@ -11,8 +11,8 @@ use model::document::Measurement;
 use model::measure::clock::ClockReading;
 use model::run::{PhaseStatus, ToolRun};
 
-use super::Env;
 use super::plan::{Planned, Profile};
+use super::{Env, invocations};
 
 /// What a phase produced.
 #[derive(Debug, Default)]
@@ -59,9 +59,18 @@ fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &s
     }
 }
 
-/// The phase function for a kind.
-pub fn run(env: &Env<'_>, p: &Planned) -> Outcome {
+/// The phase function for a kind. `earlier` and `measurements` are what the run has so far
+/// (a phase planned [`Planned::unless_agree_pct`] is left out when earlier runs agree).
+pub fn run(
+    env: &Env<'_>,
+    p: &Planned,
+    earlier: &[model::run::Phase],
+    measurements: &[Measurement],
+) -> Outcome {
     use model::run::kind;
+    if let Some(reason) = needless(p, earlier, measurements) {
+        return Outcome::skipped(reason);
+    }
     match p.kind {
         kind::CLOCK => clock(env, p, false),
         kind::CLOCK_HOT => clock(env, p, true),
@@ -76,6 +85,37 @@ pub fn run(env: &Env<'_>, p: &Planned) -> Outcome {
         kind::CPUMINER => cpuminer_phase(env, p),
         other => Outcome::skipped(format!("unknown phase kind {other}")),
     }
+}
+
+/// Why `p` need not run: the earlier runs of its kind agree within its tolerance.
+fn needless(
+    p: &Planned,
+    earlier: &[model::run::Phase],
+    measurements: &[Measurement],
+) -> Option<String> {
+    let pct = p.unless_agree_pct?;
+    let totals: Vec<f64> = earlier
+        .iter()
+        .filter(|e| e.kind == p.kind && e.status == PhaseStatus::Done)
+        .filter_map(|e| {
+            e.measurements
+                .iter()
+                .filter_map(|&i| measurements.get(i))
+                .find(|m| m.test == sevenzip::test_names::TOTAL_RATING)
+                .map(|m| m.value)
+        })
+        .collect();
+    invocations::agree(&totals, pct).then(|| {
+        format!(
+            "not needed: the earlier runs agree within {pct} % ({}), a further run would not \
+             move their average",
+            totals
+                .iter()
+                .map(|v| format!("{v:.0}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 // ---------------------------------------------------------------- clock
@@ -169,7 +209,8 @@ fn membw(env: &Env<'_>, p: &Planned) -> Outcome {
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::quick();
     let all = membw::available_variants();
-    let variants: Vec<_> = if env.settings.profile == Profile::Quick || env.settings.tiny {
+    let variants: Vec<_> = if invocations::membw_libc_only(env.settings.profile, env.settings.tiny)
+    {
         all.into_iter()
             .filter(|v| v.name == membw::LIBC_MEMCPY || v.name == membw::LIBC_MEMSET)
             .collect()
@@ -243,11 +284,7 @@ fn memlat(env: &Env<'_>, p: &Planned) -> Outcome {
 // ---------------------------------------------------------------- SHA-256
 
 fn sha256(env: &Env<'_>, p: &Planned) -> Outcome {
-    let (iterations, runs) = match (env.settings.tiny, env.settings.profile) {
-        (true, _) => ("200k", 1),
-        (false, Profile::Quick) => ("20M", 1),
-        (false, _) => ("100M", 3),
-    };
+    let (iterations, runs) = invocations::sha256_work(env.settings.profile, env.settings.tiny);
     let args = crate::cmd::sha256::Args {
         iterations: iterations.into(),
         ghz: None,
@@ -330,16 +367,16 @@ fn openssl_phase(env: &Env<'_>, p: &Planned) -> Outcome {
     if env.settings.profile == Profile::Extensive {
         ciphers.push("aes-256-gcm");
     }
-    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
     let mut out = Outcome::default();
     let label = found.version.label();
     let parallel = p.kind == model::run::kind::OPENSSL_PARALLEL;
     for cipher in ciphers {
-        let opts = if quick && found.version.supports_seconds() {
-            openssl::SpeedOptions::quick(cipher)
-        } else {
-            openssl::SpeedOptions::sbc_bench(cipher)
-        };
+        let opts = invocations::openssl(
+            env.settings.profile,
+            env.settings.tiny,
+            &found.version,
+            cipher,
+        );
         let targets: Vec<Vec<u32>> = if parallel {
             pinned_cpus(env, p).into_iter().map(|c| vec![c]).collect()
         } else {
@@ -390,12 +427,7 @@ fn sevenzip_phase(env: &Env<'_>, p: &Planned) -> Outcome {
         Err(s) => return Outcome::skipped(s.to_string()),
     };
     let avail_kb = env.machine.memory.available_kib.unwrap_or(u64::MAX);
-    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
-    let opts = if quick {
-        sevenzip::BenchOptions::quick(p.threads)
-    } else {
-        sevenzip::BenchOptions::sbc_bench(p.threads, avail_kb)
-    };
+    let opts = invocations::sevenzip(env.settings.profile, env.settings.tiny, p.threads, avail_kb);
     let mut inv = sevenzip::invocation(&found.tool, &opts).search_path(&env.search_path);
     if !p.cpus.is_empty() {
         inv = inv.pinned(&pinned_cpus(env, p));
@@ -434,12 +466,7 @@ fn stockfish_phase(env: &Env<'_>, p: &Planned) -> Outcome {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
     };
-    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
-    let opts = if quick {
-        stockfish::BenchOptions::quick(p.threads)
-    } else {
-        stockfish::BenchOptions::sbc_bench(p.threads)
-    };
+    let opts = invocations::stockfish(env.settings.profile, env.settings.tiny, p.threads);
     let inv = stockfish::invocation(&found.tool, &opts).search_path(&env.search_path);
     let ctx = RunContext::new()
         .threads(p.threads)
@@ -455,13 +482,7 @@ fn cpuminer_phase(env: &Env<'_>, p: &Planned) -> Outcome {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
     };
-    let secs = if env.settings.tiny {
-        3
-    } else if env.settings.profile == Profile::Quick {
-        30
-    } else {
-        300
-    };
+    let secs = invocations::cpuminer_seconds(env.settings.profile, env.settings.tiny);
     let inv =
         cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
     let ctx = RunContext::new()

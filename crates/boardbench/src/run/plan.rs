@@ -5,12 +5,16 @@
 use model::machine::MachineInfo;
 use model::run::kind;
 
-/// How much to run.
+/// How much to run. Which tool invocations each profile uses is in [`super::invocations`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
-    /// The headline numbers in a few minutes (short tool runs, fewer repeats).
+    /// The headline numbers in a few minutes (short tool runs, fewer repeats): not comparable
+    /// with sbc-bench's figures, and every document and row says so.
     Quick,
-    /// sbc-bench's default run.
+    /// sbc-bench's figures in less time: only the OpenSSL cell the figure is read from, only
+    /// the libc memory tests, the third 7-Zip multi run only when the first two disagree.
+    Fast,
+    /// sbc-bench's default run, its exact invocations (`--profile sbc-bench`).
     Standard,
     /// sbc-bench's `MODE=extensive`.
     Extensive,
@@ -20,9 +24,26 @@ impl Profile {
     pub fn name(self) -> &'static str {
         match self {
             Profile::Quick => "quick",
-            Profile::Standard => "standard",
+            Profile::Fast => "fast",
+            Profile::Standard => "sbc-bench",
             Profile::Extensive => "extensive",
         }
+    }
+
+    /// `--profile NAME` ("standard" is the old name of "sbc-bench").
+    pub fn parse(name: &str) -> Option<Profile> {
+        Some(match name {
+            "quick" => Profile::Quick,
+            "fast" => Profile::Fast,
+            "sbc-bench" | "standard" => Profile::Standard,
+            "extensive" => Profile::Extensive,
+            _ => return None,
+        })
+    }
+
+    /// Per headline figure, whether it compares with sbc-bench's (stored in the document).
+    pub fn comparability(self) -> Vec<model::run::FigureComparability> {
+        textlog::comparability::for_profile(self.name())
     }
 }
 
@@ -59,6 +80,9 @@ pub struct Planned {
     pub monitor_interval_s: f64,
     /// Expected duration in seconds (for the progress line only).
     pub estimate_s: f64,
+    /// Left out when the earlier runs of the same kind agree within this many percent (their
+    /// average would not move): the fast profile's third 7-Zip multi run.
+    pub unless_agree_pct: Option<f64>,
 }
 
 /// The clusters with online CPUs, big ones last (as sbc-bench lists them: cpu0 first).
@@ -125,8 +149,10 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             threads: 1,
             monitor_interval_s: interval,
             estimate_s: est,
+            unless_agree_pct: None,
         };
     let q = |quick_v: f64, std_v: f64| if quick { quick_v } else { std_v };
+    let fast = o.profile == Profile::Fast;
 
     for c in &cl {
         v.push(single(kind::CLOCK, "clock check", c, 1.0, q(2.0, 10.0)));
@@ -137,7 +163,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             "memory bandwidth",
             c,
             q(2.0, 10.0 * n),
-            q(7.0, 20.0),
+            if fast { 7.0 } else { q(7.0, 20.0) },
         ));
     }
     for c in &cl {
@@ -157,7 +183,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 "OpenSSL AES",
                 c,
                 q(2.0, 16.0),
-                q(18.0, 54.0),
+                if fast { 9.0 } else { q(18.0, 54.0) },
             ));
         }
     }
@@ -170,6 +196,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             threads: cores,
             monitor_interval_s: 4.0,
             estimate_s: 54.0,
+            unless_agree_pct: None,
         });
     }
     for c in &cl {
@@ -178,7 +205,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             "recursive SHA-256",
             c,
             q(2.0, 5.0),
-            q(6.0, 20.0),
+            if fast { 7.0 } else { q(6.0, 20.0) },
         ));
     }
     for c in &cl {
@@ -200,6 +227,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: cores,
                 monitor_interval_s: q(2.0, 10.0),
                 estimate_s: q(4.0, 40.0),
+                unless_agree_pct: (fast && run == 3).then_some(super::invocations::AGREE_PCT),
             });
         }
     }
@@ -213,6 +241,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: c.cpus.len() as u32,
                 monitor_interval_s: 10.0 * n,
                 estimate_s: 60.0,
+                unless_agree_pct: None,
             });
         }
     }
@@ -225,6 +254,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             threads: cores,
             monitor_interval_s: q(5.0, 40.0),
             estimate_s: q(30.0, 300.0),
+            unless_agree_pct: None,
         });
     }
     if o.stockfish || extensive {
@@ -237,6 +267,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: cores,
                 monitor_interval_s: q(5.0, 60.0),
                 estimate_s: q(5.0, 140.0),
+                unless_agree_pct: None,
             });
         }
     }

@@ -550,3 +550,59 @@ impl Tools {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::run::{Phase, kind};
+
+    fn multi(total: f64, status: PhaseStatus, rows: &mut Vec<Measurement>) -> Phase {
+        rows.push(row("7zip", "total rating", 2, &[], total, "MIPS"));
+        Phase {
+            kind: kind::SEVENZIP_MULTI.into(),
+            status,
+            measurements: vec![rows.len() - 1],
+            ..Phase::default()
+        }
+    }
+
+    fn third(pct: Option<f64>) -> Planned {
+        Planned {
+            kind: kind::SEVENZIP_MULTI,
+            title: "7-Zip multi-threaded (run 3 of 3)".into(),
+            cluster: None,
+            cpus: vec![],
+            threads: 2,
+            monitor_interval_s: 10.0,
+            estimate_s: 40.0,
+            unless_agree_pct: pct,
+        }
+    }
+
+    #[test]
+    fn the_third_multi_run_is_left_out_only_when_the_first_two_agree() {
+        let mut rows = Vec::new();
+        let agree = [
+            multi(5200.0, PhaseStatus::Done, &mut rows),
+            multi(5230.0, PhaseStatus::Done, &mut rows),
+        ];
+        let why = needless(&third(Some(1.0)), &agree, &rows).unwrap();
+        assert!(why.contains("5200, 5230"), "{why}");
+        assert!(needless(&third(None), &agree, &rows).is_none());
+
+        let mut rows = Vec::new();
+        let apart = [
+            multi(5200.0, PhaseStatus::Done, &mut rows),
+            multi(5400.0, PhaseStatus::Done, &mut rows),
+        ];
+        assert!(needless(&third(Some(1.0)), &apart, &rows).is_none());
+
+        // A failed run does not count: one finished run is not agreement.
+        let mut rows = Vec::new();
+        let one = [
+            multi(5200.0, PhaseStatus::Done, &mut rows),
+            multi(5200.0, PhaseStatus::Failed, &mut rows),
+        ];
+        assert!(needless(&third(Some(1.0)), &one, &rows).is_none());
+    }
+}

@@ -355,6 +355,50 @@ mod tests {
     }
 
     #[test]
+    fn fast_keeps_sbc_bench_phases_and_may_leave_out_the_third_multi_run() {
+        let m = machine("rk3588");
+        let fast = plan(&m, &opts(Profile::Fast));
+        let full = plan(&m, &opts(Profile::Standard));
+        assert_eq!(kinds(&fast), kinds(&full));
+        let optional: Vec<&Planned> = fast
+            .iter()
+            .filter(|p| p.unless_agree_pct.is_some())
+            .collect();
+        assert_eq!(optional.len(), 1);
+        assert_eq!(optional[0].kind, "7zip-multi");
+        assert!(optional[0].title.contains("run 3 of 3"));
+        assert!(full.iter().all(|p| p.unless_agree_pct.is_none()));
+        let secs = |p: &[Planned]| p.iter().map(|x| x.estimate_s).sum::<f64>();
+        assert!(secs(&fast) < secs(&full));
+    }
+
+    #[test]
+    fn profile_names_round_trip() {
+        for p in [
+            Profile::Quick,
+            Profile::Fast,
+            Profile::Standard,
+            Profile::Extensive,
+        ] {
+            assert_eq!(Profile::parse(p.name()), Some(p));
+        }
+        assert_eq!(Profile::Standard.name(), "sbc-bench");
+        assert_eq!(Profile::parse("standard"), Some(Profile::Standard));
+        assert!(
+            Profile::Quick
+                .comparability()
+                .iter()
+                .all(|f| !f.comparable_with_sbc_bench)
+        );
+        assert!(
+            Profile::Fast
+                .comparability()
+                .iter()
+                .all(|f| f.comparable_with_sbc_bench)
+        );
+    }
+
+    #[test]
     fn offline_clusters_are_skipped() {
         let m = machine("rk3399-big-offline");
         let cl = clusters(&m);

@@ -12,29 +12,19 @@ use crate::{RunCx, finding, kinds};
 pub(crate) fn run(cx: &RunCx, doc: &ResultDocument) -> Vec<Finding> {
     let mut ratings: Vec<u64> = Vec::new();
     for p in cx.run.phases_of(kind::SEVENZIP_MULTI) {
-        // The tool's own output is the record; the parsed measurements are the fallback.
-        let parsed: Vec<u64> = p
-            .tool_runs
-            .iter()
-            .filter_map(|t| adapters::sevenzip::parse(&t.output).ok())
-            .map(|b| b.tot.rating_mips)
-            .collect();
-        if parsed.is_empty() {
-            ratings.extend(
-                p.measurements
-                    .iter()
-                    .filter_map(|&i| doc.measurements.get(i))
-                    .filter(|m| {
-                        m.suite == adapters::sevenzip::SUITE
-                            && m.test == adapters::sevenzip::test_names::TOTAL_RATING
-                            && m.value.is_finite()
-                            && m.value > 0.0
-                    })
-                    .map(|m| m.value as u64),
-            );
-        } else {
-            ratings.extend(parsed);
-        }
+        // The run's own record of each all-core run: its "total rating" row.
+        ratings.extend(
+            p.measurements
+                .iter()
+                .filter_map(|&i| doc.measurements.get(i))
+                .filter(|m| {
+                    m.suite == adapters::sevenzip::SUITE
+                        && m.test == adapters::sevenzip::test_names::TOTAL_RATING
+                        && m.value.is_finite()
+                        && m.value > 0.0
+                })
+                .map(|m| m.value as u64),
+        );
     }
     let mut out: Vec<Finding> = falling(&ratings, cx.vm).into_iter().collect();
     out.extend(not_comparable(cx));

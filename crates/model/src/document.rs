@@ -31,6 +31,54 @@ pub struct Measurement {
     pub spread_pct: Option<f64>,
 }
 
+impl Measurement {
+    /// A figure where higher is better, not pinned, without variant or spread; the `with_*`
+    /// methods set the rest.
+    pub fn new(
+        suite: impl Into<String>,
+        test: impl Into<String>,
+        threads: u32,
+        value: f64,
+        unit: impl Into<String>,
+    ) -> Self {
+        Measurement {
+            suite: suite.into(),
+            test: test.into(),
+            variant: None,
+            threads,
+            cpus: Vec::new(),
+            value,
+            unit: unit.into(),
+            higher_is_better: true,
+            spread_pct: None,
+        }
+    }
+
+    /// The CPUs the work was pinned to.
+    pub fn with_cpus(mut self, cpus: &[u32]) -> Self {
+        self.cpus = cpus.to_vec();
+        self
+    }
+
+    /// The backend or tool version.
+    pub fn with_variant(mut self, variant: impl Into<String>) -> Self {
+        self.variant = Some(variant.into());
+        self
+    }
+
+    /// Spread of the repeats the value came from, in percent of their mean.
+    pub fn with_spread(mut self, spread_pct: Option<f64>) -> Self {
+        self.spread_pct = spread_pct;
+        self
+    }
+
+    /// For figures where lower is better (latencies, times).
+    pub fn lower_is_better(mut self) -> Self {
+        self.higher_is_better = false;
+        self
+    }
+}
+
 /// A finding: something the analysis noticed, with the evidence it is based on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Finding {
@@ -55,6 +103,17 @@ pub enum Severity {
     Warning,
     /// Numbers are not to be trusted.
     Invalid,
+}
+
+impl Severity {
+    /// The name the document uses ("info", "warning", "invalid").
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Invalid => "invalid",
+        }
+    }
 }
 
 /// The result document of one run (or of one imported sbc-bench log).

@@ -301,21 +301,27 @@ pub struct SummaryLine {
     pub url: Option<String>,
 }
 
+// One struct for both forms (plain comment: the doc line below is the schema's description):
+// `Headline` (= `Headline<u64>`) holds the cells as Results.md prints them (rounded by
+// sbc-bench's rules; what an imported log records), `Headline<f64>` the figures before rounding
+// (what the results database indexes and the report compares). The rules that fill it live in
+// the `headline` crate.
 /// The six numbers of Results.md, derived by sbc-bench's rules; `None` = "-".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Headline {
+#[schemars(rename = "Headline")]
+pub struct Headline<N = u64> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zip_multi: Option<u64>,
+    pub zip_multi: Option<N>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zip_single: Option<u64>,
+    pub zip_single: Option<N>,
     /// aes-256-cbc 16 KiB blocks, in 1000 bytes/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub aes: Option<u64>,
+    pub aes: Option<N>,
     /// MB/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memcpy: Option<u64>,
+    pub memcpy: Option<N>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memset: Option<u64>,
+    pub memset: Option<N>,
     /// cpuminer kH/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub khs: Option<f64>,

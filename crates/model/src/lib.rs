@@ -13,6 +13,7 @@
 //! - [`document`]: the versioned result document of a run or an import.
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
+//! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
 pub mod document;
@@ -21,3 +22,4 @@ pub mod machine;
 pub mod measure;
 pub mod monitor;
 pub mod run;
+pub mod stats;

@@ -1,6 +1,7 @@
 //! The summary at the top: what machine, which software, the headline numbers, how the run went
-//! (phases) or where the imported log came from. Identity columns come from the store's
-//! `extract::columns`, so the report names a run exactly as `results list` does.
+//! (phases) or where the imported log came from. Identity columns come from
+//! `headline::columns`, the rule the results database indexes by, so the report names a run
+//! exactly as `results list` does.
 
 use std::fmt::Write;
 
@@ -12,10 +13,8 @@ use crate::escape::esc;
 use crate::svg;
 
 /// The identity columns of a document.
-pub fn columns(doc: &ResultDocument) -> store::extract::RunColumns {
-    serde_json::to_value(doc)
-        .map(|v| store::extract::columns(&v))
-        .unwrap_or_default()
+pub fn columns(doc: &ResultDocument) -> headline::columns::RunColumns {
+    headline::columns::columns(doc)
 }
 
 fn fact(out: &mut String, name: &str, value: Option<&str>) {

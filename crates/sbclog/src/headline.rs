@@ -1,29 +1,13 @@
 //! The six headline numbers of Results.md, derived exactly as sbc-bench derives them in the
 //! version that wrote the log (rules documented in the fixtures README, checked against
-//! expected.json).
+//! expected.json). The rounding `r10` is the `headline` crate's, shared with the summary row.
 
 use model::imported::{Headline, MemoryRun, OpenSsl, SevenZip};
 
 use crate::memory;
 use crate::version::{Era, Version};
 
-/// sbc-bench's `$(( $(awk '{printf ("%0.0f",$1/10)}' <<<x) * 10 ))`: C printf rounding of the
-/// double x/10 (round half to even on the exact binary value), times ten.
-pub fn r10(x: f64) -> u64 {
-    if !x.is_finite() || x <= 0.0 {
-        return 0;
-    }
-    let q = x / 10.0;
-    let f = q.floor();
-    // q - f is exact for doubles of this size, so ties are real ties of the double.
-    let d = q - f;
-    let r = if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) {
-        f + 1.0
-    } else {
-        f
-    };
-    (r as u64).saturating_mul(10)
-}
+pub use ::headline::r10;
 
 /// Everything the rules look at.
 pub struct Inputs<'a> {
@@ -145,16 +129,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn r10_is_printf_rounding() {
-        assert_eq!(r10(12345.0), 12340);
-        assert_eq!(r10(12355.0), 12360);
-        assert_eq!(r10(1922.6), 1920);
-        assert_eq!(r10(1925.0), 1920);
-        assert_eq!(r10(1935.0), 1940);
-        assert_eq!(r10(4.9), 0);
-        assert_eq!(r10(5.1), 10);
-        assert_eq!(r10(f64::NAN), 0);
-        assert_eq!(r10(1e30), u64::MAX);
+    fn sums_saturate() {
         assert_eq!(saturating_sum(&[u64::MAX, 5]), u64::MAX);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! One schema, two backends: an embedded SQLite file (the default, in the user's data
 //! directory) or a PostgreSQL server for labs (`postgres://…`). The whole document is kept as
-//! JSON next to indexed columns extracted from it ([`extract`]), so nothing is lost when the
+//! JSON next to indexed columns (`headline::columns`, the rules the renderers use too), so nothing is lost when the
 //! document types grow. Every document is stored in one transaction: a crash (even `kill -9`)
 //! leaves either the whole run or nothing. Adding the same document twice stores it once (the
 //! sha256 of its canonical JSON is unique).
@@ -10,13 +10,11 @@
 //! Module map:
 //! - [`backend`]: the SQLite/PostgreSQL connections behind one `Exec` interface, values.
 //! - [`schema`]: numbered migrations and the `schema_version` table.
-//! - [`extract`]: indexed columns and the Results.md headline from a document.
 //! - [`compare`]: side-by-side comparison of runs (ratios, per-GHz, beyond-spread flags).
 //! - [`location`]: where the database is (`--db`, `BOARDBENCH_DB`, the default path).
 
 pub mod backend;
 pub mod compare;
-pub mod extract;
 pub mod location;
 pub mod schema;
 
@@ -252,7 +250,11 @@ impl Store {
         // gives the same hash whatever the key order or whitespace of the file.
         let text = serde_json::to_string(&doc)?;
         let hash = sha256_hex(text.as_bytes());
-        let c = extract::columns(&doc);
+        // A document that does not read as this version's type is still stored (the JSON is
+        // kept whole); its indexed columns are then NULL.
+        let c = serde_json::from_value::<ResultDocument>(doc.clone())
+            .map(|d| headline::columns::columns(&d))
+            .unwrap_or_default();
         self.in_transaction(|db| {
             let h = c.headline;
             let inserted = db.query(

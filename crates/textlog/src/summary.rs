@@ -1,17 +1,14 @@
 //! sbc-bench's summary line, the row of its Results.md table:
 //! `| Device | MHz | Kernel | Distro arch | 7-zip multi | 7-zip single | AES | memcpy | memset | kH/s |`
-//! (sbc-bench-behaviour.md §5). boardbench uploads nothing, so there is no URL cell.
+//! (docs/sbc-bench-compat.md). boardbench uploads nothing, so there is no URL cell.
 //!
-//! The numbers come from `store::extract::headline`, the one mapping from measurement rows to
-//! the Results.md columns, and are rounded by sbc-bench's rule R10 (`sbclog::headline::r10`):
-//! 7-zip multi and AES from their integer part (sbc-bench averages integers), memcpy and memset
-//! from the value itself; 7-zip single and kH/s are not rounded to ten.
+//! The numbers are `headline::results_row`: the one mapping from measurement rows to the
+//! Results.md columns, rounded as sbc-bench rounds them.
 
+use headline::r10;
 use model::document::ResultDocument;
 use model::imported::ImportedLog;
 use model::machine::MachineInfo;
-use sbclog::headline::r10;
-use serde_json::Value;
 
 use crate::text::{device_name, one_line};
 
@@ -75,20 +72,18 @@ fn cell(s: &str) -> String {
 
 /// The cells of [`summary_line`].
 pub fn summary_cells(doc: &ResultDocument) -> SummaryCells {
-    let json = serde_json::to_value(doc).unwrap_or(Value::Null);
-    let h = store::extract::headline(&json);
-    let int = |v: Option<f64>| v.filter(|v| v.is_finite() && *v >= 0.0);
+    let h = headline::results_row(doc);
     SummaryCells {
         device: device_name(doc).unwrap_or_else(|| "unknown device".into()),
-        clock: clock_cell(doc, &json),
+        clock: clock_cell(doc),
         kernel: kernel_cell(doc),
         distro: distro_cell(doc),
-        zip_multi: int(h.zip_multi).map(|v| r10(v.floor())),
-        zip_single: int(h.zip_single).map(|v| v.round() as u64),
-        aes: int(h.aes).map(|v| r10(v.floor())),
-        memcpy: int(h.memcpy).map(r10),
-        memset: int(h.memset).map(r10),
-        khs: h.khs.filter(|v| v.is_finite()),
+        zip_multi: h.zip_multi,
+        zip_single: h.zip_single,
+        aes: h.aes,
+        memcpy: h.memcpy,
+        memset: h.memset,
+        khs: h.khs,
     }
 }
 
@@ -126,13 +121,13 @@ fn imported_max_mhz(i: &ImportedLog) -> Vec<u64> {
 /// cluster when they differ; `"~<measured rounded to ten>"` when the measured top clock deviates more than 2 %
 /// from the highest `cpuinfo_max_freq`; without cpufreq `"~NNNN MHz"` or "no cpufreq support";
 /// " (throttled)" appended when throttling was found or the clock dropped by more than 3 %.
-fn clock_cell(doc: &ResultDocument, json: &Value) -> String {
+fn clock_cell(doc: &ResultDocument) -> String {
     let maxes = match (&doc.machine, &doc.imported) {
         (Some(m), _) if !cluster_max_mhz(m).is_empty() => cluster_max_mhz(m),
         (_, Some(i)) => imported_max_mhz(i),
         _ => Vec::new(),
     };
-    let measured = store::extract::measured_clocks(json).first().copied();
+    let measured = headline::measured_clocks(doc).first().copied();
     let mut cell = match (maxes.iter().max(), measured) {
         (None, Some(m)) => format!("~{} MHz", r10(m)),
         (None, None) => "no cpufreq support".to_string(),
@@ -148,7 +143,7 @@ fn clock_cell(doc: &ResultDocument, json: &Value) -> String {
             _ => format!("{top} MHz"),
         },
     };
-    if throttled(doc, json) {
+    if throttled(doc) {
         cell.push_str(" (throttled)");
     }
     cell
@@ -156,7 +151,7 @@ fn clock_cell(doc: &ResultDocument, json: &Value) -> String {
 
 /// A throttling finding, or the clock of the last cluster measured after the hardest phase
 /// more than 3 % below the first measurement (sbc-bench's SummarizeResults rule).
-pub(crate) fn throttled(doc: &ResultDocument, json: &Value) -> bool {
+pub(crate) fn throttled(doc: &ResultDocument) -> bool {
     // An imported log without findings: sbc-bench writes its "Throttling statistics" only
     // when time was spent below the top OPP, so their presence is its verdict.
     let imported_verdict = doc.run.is_none()
@@ -167,26 +162,30 @@ pub(crate) fn throttled(doc: &ResultDocument, json: &Value) -> bool {
             .is_some_and(|i| !i.throttling.is_empty());
     doc.findings.iter().any(|f| f.kind == "throttling")
         || imported_verdict
-        || clock_drop(doc, json).is_some()
+        || clock_drop(doc).is_some()
 }
 
 /// Before and after clock (MHz) of the last cluster measured both times, when before/after
 /// exceeds 1.03.
-pub(crate) fn clock_drop(doc: &ResultDocument, json: &Value) -> Option<(f64, f64)> {
+pub(crate) fn clock_drop(doc: &ResultDocument) -> Option<(f64, f64)> {
     let pair = match &doc.imported {
         Some(i) if doc.run.is_none() => imported_clock_pair(i),
-        _ => native_clock_pair(json),
+        _ => native_clock_pair(doc),
     }?;
     (pair.1 > 0.0 && pair.0 / pair.1 > 1.03).then_some(pair)
 }
 
 /// From the rows suite "clock" / "clock-hot", test "cpuN": the highest CPU measured both times.
-fn native_clock_pair(json: &Value) -> Option<(f64, f64)> {
-    let rows: Vec<_> = store::extract::measurement_rows(json).collect();
+fn native_clock_pair(doc: &ResultDocument) -> Option<(f64, f64)> {
+    let rows: Vec<_> = doc
+        .measurements
+        .iter()
+        .filter(|r| r.value.is_finite())
+        .collect();
     let cpu_of = |t: &str| t.strip_prefix("cpu")?.parse::<u32>().ok();
     let mut best: Option<(u32, f64, f64)> = None;
     for hot in rows.iter().filter(|r| r.suite == "clock-hot") {
-        let Some(cpu) = cpu_of(hot.test) else {
+        let Some(cpu) = cpu_of(&hot.test) else {
             continue;
         };
         let before = rows

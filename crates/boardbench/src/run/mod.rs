@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use adapters::tool::{Runner, SearchPath};
 use model::document::Measurement;
 use model::machine::MachineInfo;
-use model::run::{Phase, PhaseStatus, kind};
+use model::run::{Phase, PhaseStatus};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
@@ -117,114 +117,6 @@ pub fn execute(
             std::thread::sleep(env.settings.pause);
         }
     }
-    add_headline_rows(&mut phases, &mut measurements);
+    headline::native::add_rows(&mut phases, &mut measurements);
     (phases, measurements)
-}
-
-/// sbc-bench's two 7-Zip headline figures as rows of their own: `multi` is the average of the
-/// finished all-core runs, `single` the best single-threaded cluster (§2.2). They are attached
-/// to the last phase of their kind.
-pub fn add_headline_rows(phases: &mut [Phase], measurements: &mut Vec<Measurement>) {
-    let total = |p: &Phase| -> Option<f64> {
-        p.measurements
-            .iter()
-            .map(|&i| &measurements[i])
-            .find(|m| m.suite == "7zip" && m.test == adapters::sevenzip::test_names::TOTAL_RATING)
-            .map(|m| m.value)
-    };
-    let multi: Vec<f64> = phases
-        .iter()
-        .filter(|p| p.kind == kind::SEVENZIP_MULTI)
-        .filter_map(total)
-        .collect();
-    let single: Vec<f64> = phases
-        .iter()
-        .filter(|p| p.kind == kind::SEVENZIP_SINGLE)
-        .filter_map(total)
-        .collect();
-    let template = |test: &str, threads: u32, value: f64, spread: Option<f64>| Measurement {
-        suite: "7zip".into(),
-        test: test.into(),
-        variant: None,
-        threads,
-        cpus: Vec::new(),
-        value,
-        unit: "MIPS".into(),
-        higher_is_better: true,
-        spread_pct: spread,
-    };
-    if !multi.is_empty() {
-        let threads = phases
-            .iter()
-            .rev()
-            .find(|p| p.kind == kind::SEVENZIP_MULTI)
-            .map_or(1, |p| p.threads);
-        let avg = multi.iter().sum::<f64>() / multi.len() as f64;
-        measurements.push(template(
-            "multi",
-            threads,
-            avg,
-            kernels::stats::stddev_pct(&multi),
-        ));
-        if let Some(p) = phases
-            .iter_mut()
-            .rev()
-            .find(|p| p.kind == kind::SEVENZIP_MULTI)
-        {
-            p.measurements.push(measurements.len() - 1);
-        }
-    }
-    add_aes_row(phases, measurements);
-    if let Some(best) = kernels::stats::max(&single) {
-        measurements.push(template("single", 1, best, None));
-        if let Some(p) = phases
-            .iter_mut()
-            .rev()
-            .find(|p| p.kind == kind::SEVENZIP_SINGLE)
-        {
-            p.measurements.push(measurements.len() - 1);
-        }
-    }
-}
-
-/// sbc-bench's AES figure (§2.2): `aes-256-cbc` with 16 KiB blocks; the average of the two
-/// runs on a machine with one cluster, the best cluster otherwise. Attached to the last
-/// OpenSSL phase.
-fn add_aes_row(phases: &mut [Phase], measurements: &mut Vec<Measurement>) {
-    let test = adapters::openssl::test_name("aes-256-cbc", 16384);
-    let mut per_cluster: Vec<(Option<usize>, Vec<f64>)> = Vec::new();
-    for p in phases.iter().filter(|p| p.kind == kind::OPENSSL) {
-        for &i in &p.measurements {
-            let m = &measurements[i];
-            if m.suite == "openssl" && m.test == test {
-                match per_cluster.iter_mut().find(|(c, _)| *c == p.cluster) {
-                    Some((_, v)) => v.push(m.value),
-                    None => per_cluster.push((p.cluster, vec![m.value])),
-                }
-            }
-        }
-    }
-    let figure = per_cluster
-        .iter()
-        .filter_map(|(_, v)| kernels::stats::mean(v))
-        .reduce(f64::max);
-    if let Some(value) = figure {
-        measurements.push(Measurement {
-            suite: "openssl".into(),
-            test: "aes-256-cbc 16384".into(),
-            variant: None,
-            threads: 1,
-            cpus: Vec::new(),
-            value,
-            unit: measurements
-                .iter()
-                .find(|m| m.suite == "openssl" && m.test == test)
-                .map_or_else(|| "kB/s".to_string(), |m| m.unit.clone()),
-            higher_is_better: true,
-            spread_pct: None,
-        });
-        if let Some(p) = phases.iter_mut().rev().find(|p| p.kind == kind::OPENSSL) {
-            p.measurements.push(measurements.len() - 1);
-        }
-    }
 }

@@ -1,8 +1,9 @@
 //! Bars against other runs: sbc-bench's headline numbers (7-Zip multi and single, AES, memcpy,
 //! memset, cpuminer) of this run and the chosen others, normalised to this run (1.0 = same).
-//! The numbers come from the store's one mapping (`store::extract::headline`), so the report,
-//! `results table` and `results compare` agree.
+//! The numbers come from the one mapping (`headline::figures`), so the report, `results table`
+//! and `results compare` agree.
 
+use headline::{Figure, Headline};
 use model::document::ResultDocument;
 
 use super::{data_table, legend, series_class};
@@ -37,22 +38,28 @@ pub struct Comparison {
 }
 
 /// The headline numbers of a document (also used by the summary).
-pub fn headline(doc: &ResultDocument) -> store::extract::Headline {
-    serde_json::to_value(doc)
-        .map(|v| store::extract::headline(&v))
-        .unwrap_or_default()
+pub fn headline(doc: &ResultDocument) -> Headline<f64> {
+    headline::figures(doc)
+}
+
+/// The report's label and unit of a figure.
+fn label(f: Figure) -> (&'static str, &'static str) {
+    match f {
+        Figure::ZipMulti => ("7-Zip multi", "MIPS"),
+        Figure::ZipSingle => ("7-Zip single", "MIPS"),
+        Figure::Aes => ("AES-256 (16 KiB)", "k/s"),
+        Figure::Memcpy => ("memcpy", "MB/s"),
+        Figure::Memset => ("memset", "MB/s"),
+        Figure::Khs => ("cpuminer", "kH/s"),
+    }
 }
 
 /// The six figures as (name, unit, value).
-pub fn figures(h: &store::extract::Headline) -> [(&'static str, &'static str, Option<f64>); 6] {
-    [
-        ("7-Zip multi", "MIPS", h.zip_multi),
-        ("7-Zip single", "MIPS", h.zip_single),
-        ("AES-256 (16 KiB)", "k/s", h.aes),
-        ("memcpy", "MB/s", h.memcpy),
-        ("memset", "MB/s", h.memset),
-        ("cpuminer", "kH/s", h.khs),
-    ]
+pub fn figures(h: &Headline<f64>) -> [(&'static str, &'static str, Option<f64>); 6] {
+    Figure::ALL.map(|f| {
+        let (name, unit) = label(f);
+        (name, unit, f.of(h))
+    })
 }
 
 pub fn from_docs(

@@ -9,14 +9,11 @@
 //! Module map:
 //! - [`summary`]: the Results.md row (`| Device | MHz | Kernel | Distro arch | 7-zip multi | … |`)
 //!   with sbc-bench's clock-cell and rounding rules.
-//! - [`comparability`]: which headline figures were measured the way sbc-bench measures them
-//!   (a quick run's cells say `(quick)`).
 //! - [`monitor_lines`]: sbc-bench's monitor lines ("System health while running …" tables).
 //! - `logfile`: the log, one module per section; its very last line is the summary row.
 //! - `terminal`: the end-of-run summary for the terminal (colour optional).
 //! - `text`: small formatting helpers (CPU lists, sizes, control characters).
 
-pub mod comparability;
 pub mod monitor_lines;
 pub mod summary;
 

@@ -5,7 +5,7 @@
 //! The numbers are `headline::results_row`: the one mapping from measurement rows to the
 //! Results.md columns, rounded as sbc-bench rounds them.
 
-use headline::r10;
+use headline::{Figure, r10};
 use model::document::ResultDocument;
 use model::imported::ImportedLog;
 use model::machine::MachineInfo;
@@ -34,19 +34,19 @@ pub struct SummaryCells {
 /// carries its profile (`5600 (quick)`), so the row never passes for a full run's.
 pub fn summary_line(doc: &ResultDocument) -> String {
     let c = summary_cells(doc);
-    let flags = crate::comparability::of_document(doc);
-    let marked = |figure: &str, v: String| {
+    let flags = headline::comparability::of_document(doc);
+    let marked = |figure: Figure, v: String| {
         if v == "-" {
             v
         } else {
-            v + &crate::comparability::mark(&flags, figure)
+            v + &headline::comparability::mark(&flags, figure)
         }
     };
-    let n = |figure: &str, v: Option<u64>| {
+    let n = |figure: Figure, v: Option<u64>| {
         marked(figure, v.map_or_else(|| "-".to_string(), |v| v.to_string()))
     };
     let khs = marked(
-        "khs",
+        Figure::Khs,
         c.khs.map_or_else(|| "-".to_string(), |v| format!("{v:.2}")),
     );
     format!(
@@ -55,11 +55,11 @@ pub fn summary_line(doc: &ResultDocument) -> String {
         cell(&c.clock),
         cell(&c.kernel),
         cell(&c.distro),
-        n("7zip-multi", c.zip_multi),
-        n("7zip-single", c.zip_single),
-        n("aes", c.aes),
-        n("memcpy", c.memcpy),
-        n("memset", c.memset),
+        n(Figure::ZipMulti, c.zip_multi),
+        n(Figure::ZipSingle, c.zip_single),
+        n(Figure::Aes, c.aes),
+        n(Figure::Memcpy, c.memcpy),
+        n(Figure::Memset, c.memset),
         khs
     )
 }

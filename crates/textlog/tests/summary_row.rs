@@ -216,7 +216,7 @@ fn a_quick_run_never_passes_for_a_full_one() {
     assert_eq!(cells(&summary_line(&doc)), full);
     // Flags stored by the run win over the profile's.
     let run = doc.run.as_mut().unwrap();
-    run.comparability = textlog::comparability::for_profile("fast");
+    run.comparability = headline::comparability::for_profile("fast");
     run.comparability[2].comparable_with_sbc_bench = false;
     assert_eq!(cells(&summary_line(&doc))[6], "1284070 (fast)");
 }

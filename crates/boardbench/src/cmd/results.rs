@@ -17,6 +17,7 @@ use store::{Filter, Location, Store, TableRow};
 
 use crate::cli::Globals;
 use crate::cmd::results_marks::{self, Marks};
+use headline::Figure;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -457,7 +458,7 @@ fn khs_cell(v: Option<f64>) -> String {
 /// not measured the way sbc-bench measures it says which profile made it (`5600 (quick)`).
 fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
     let t = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".to_string());
-    let m = |figure: &str, cell: String| {
+    let m = |figure: Figure, cell: String| {
         if cell == "-" {
             cell
         } else {
@@ -469,12 +470,12 @@ fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
         t(&r.clockspeed),
         t(&r.kernel),
         t(&r.distro),
-        m("7zip-multi", opt_number(r.zip_multi)),
-        m("7zip-single", opt_number(r.zip_single)),
-        m("aes", opt_number(r.aes)),
-        m("memcpy", opt_number(r.memcpy)),
-        m("memset", opt_number(r.memset)),
-        m("khs", khs_cell(r.khs)),
+        m(Figure::ZipMulti, opt_number(r.zip_multi)),
+        m(Figure::ZipSingle, opt_number(r.zip_single)),
+        m(Figure::Aes, opt_number(r.aes)),
+        m(Figure::Memcpy, opt_number(r.memcpy)),
+        m(Figure::Memset, opt_number(r.memset)),
+        m(Figure::Khs, khs_cell(r.khs)),
     ]
 }
 
@@ -658,7 +659,7 @@ mod tests {
         let line7 = csv.lines().nth(1).unwrap();
         assert!(line7.contains(",5600,"), "{csv}");
         assert!(
-            line7.ends_with(",quick: 7zip-multi 7zip-single aes memcpy memset khs"),
+            line7.ends_with(",\"quick: 7-zip multi, 7-zip single, AES, memcpy, memset, kH/s\""),
             "{csv}"
         );
         assert!(csv.lines().nth(2).unwrap().ends_with(','), "{csv}");

@@ -1,10 +1,12 @@
 //! Which stored runs' headline figures were not measured the way sbc-bench measures them
 //! (`run --quick`), for `results table` (marked cells and a column) and `results compare` (a
 //! warning before ratios that mix such a run with full ones). The rule itself is
-//! `textlog::comparability`; this module only reads the flags of stored documents.
+//! `headline::comparability`; this module only reads the flags of stored documents.
 
 use std::collections::HashMap;
 
+use headline::Figure;
+use headline::comparability as rule;
 use model::run::FigureComparability;
 use store::Store;
 
@@ -29,7 +31,7 @@ struct SlimRun {
 pub fn flags_of_text(json: &str) -> Vec<FigureComparability> {
     match serde_json::from_str::<Slim>(json) {
         Ok(Slim { run: Some(r) }) if !r.comparability.is_empty() => r.comparability,
-        Ok(Slim { run: Some(r) }) => textlog::comparability::for_profile(&r.profile),
+        Ok(Slim { run: Some(r) }) => rule::for_profile(&r.profile),
         _ => Vec::new(),
     }
 }
@@ -47,30 +49,38 @@ pub fn load(store: &mut Store) -> Marks {
         .filter_map(|r| {
             let id = r.first()?.as_i64()?;
             let flags = flags_of_text(r.get(1)?.as_str()?);
-            (!textlog::comparability::not_comparable(&flags).is_empty()).then_some((id, flags))
+            (!rule::not_comparable(&flags).is_empty()).then_some((id, flags))
         })
         .collect()
 }
 
 /// `" (quick)"` after a cell of `figure` of run `id` when it is not comparable.
-pub fn mark(marks: &Marks, id: i64, figure: &str) -> String {
+pub fn mark(marks: &Marks, id: i64, figure: Figure) -> String {
     marks
         .get(&id)
-        .map(|f| textlog::comparability::mark(f, figure))
+        .map(|f| rule::mark(f, figure))
         .unwrap_or_default()
 }
 
-/// "quick: 7zip-multi 7zip-single aes" — the figures of run `id` that are not comparable.
+/// "quick: 7-zip multi, 7-zip single, AES" — the figures of run `id` that are not comparable.
 pub fn describe(marks: &Marks, id: i64) -> String {
     let Some(flags) = marks.get(&id) else {
         return String::new();
     };
-    let bad = textlog::comparability::not_comparable(flags);
+    let bad = rule::not_comparable(flags);
     let Some(first) = bad.first() else {
         return String::new();
     };
-    let figures: Vec<&str> = bad.iter().map(|f| f.figure.as_str()).collect();
-    format!("{}: {}", first.profile, figures.join(" "))
+    let figures: Vec<&str> = bad
+        .iter()
+        .map(|f| {
+            Figure::ALL
+                .iter()
+                .find(|x| x.name() == f.figure)
+                .map_or(f.figure.as_str(), |x| x.column())
+        })
+        .collect();
+    format!("{}: {}", first.profile, figures.join(", "))
 }
 
 /// Warnings for `results compare`: one line per run whose figures are not comparable, when
@@ -109,16 +119,11 @@ mod tests {
     #[test]
     fn quick_runs_are_marked_and_full_ones_not() {
         assert!(flags_of_text(r#"{"imported": {}}"#).is_empty());
-        assert!(
-            textlog::comparability::not_comparable(&flags_of_text(
-                r#"{"run": {"profile": "fast"}}"#
-            ))
-            .is_empty()
-        );
+        assert!(rule::not_comparable(&flags_of_text(r#"{"run": {"profile": "fast"}}"#)).is_empty());
         let m = marks();
-        assert_eq!(mark(&m, 2, "7zip-single"), " (quick)");
-        assert_eq!(mark(&m, 1, "7zip-single"), "");
-        assert!(describe(&m, 2).starts_with("quick: 7zip-multi 7zip-single aes"));
+        assert_eq!(mark(&m, 2, Figure::ZipSingle), " (quick)");
+        assert_eq!(mark(&m, 1, Figure::ZipSingle), "");
+        assert!(describe(&m, 2).starts_with("quick: 7-zip multi, 7-zip single, AES"));
     }
 
     #[test]

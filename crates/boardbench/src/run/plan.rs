@@ -43,7 +43,7 @@ impl Profile {
 
     /// Per headline figure, whether it compares with sbc-bench's (stored in the document).
     pub fn comparability(self) -> Vec<model::run::FigureComparability> {
-        textlog::comparability::for_profile(self.name())
+        headline::comparability::for_profile(self.name())
     }
 }
 

@@ -211,6 +211,13 @@ fn a_quick_run_never_passes_for_a_full_one() {
     assert_eq!(quick[5], "2306 (quick)");
     assert_eq!(quick[8], "15710 (quick)");
     assert_eq!(quick[9], "-");
+    assert!(
+        textlog::terminal_summary(&doc, false).starts_with(
+            "Note: figures of this quick run are not comparable with sbc-bench's: 7-zip multi"
+        ),
+        "{}",
+        textlog::terminal_summary(&doc, false)
+    );
     // The fast profile's figures are sbc-bench's: an unmarked row.
     doc.run.as_mut().unwrap().profile = "fast".into();
     assert_eq!(cells(&summary_line(&doc)), full);

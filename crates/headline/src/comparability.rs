@@ -42,10 +42,6 @@ pub fn for_profile(profile: &str) -> Vec<FigureComparability> {
                 "sbc-bench's invocation; the third run is left out when the first two agree \
                  within 1 %",
             ),
-            ("fast", Memcpy | Memset) => (
-                true,
-                "sbc-bench's libc memcpy/memset test, without the other variants",
-            ),
             (p, _) if FULL.contains(&p) => (true, "sbc-bench's invocation"),
             _ => return None,
         })

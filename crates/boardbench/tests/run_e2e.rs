@@ -73,6 +73,89 @@ fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
     c
 }
 
+/// The fast profile passes sbc-bench's 7-Zip flags and only OpenSSL's score cell, leaves out
+/// the third all-core 7-Zip run when the first two agree (the stub prints the same output each
+/// time), and its figures are marked comparable.
+#[test]
+fn fast_profile_invocations_with_stub_tools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let bin = stub_tools(tmp.path());
+    let log = tmp.path().join("boardbench.log");
+    let doc_path = tmp.path().join("doc.json");
+    let out = run_cmd(&root, &bin, tmp.path())
+        .args([
+            "run",
+            "--profile",
+            "fast",
+            "--no-idle-gate",
+            "--no-store",
+            "--phases",
+            "openssl,7zip-multi",
+        ])
+        .arg("--log")
+        .arg(&log)
+        .arg("--output")
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    common::assert_valid_document(&doc);
+    let run = &doc["run"];
+    assert_eq!(run["profile"], "fast");
+    let flags = run["comparability"].as_array().unwrap();
+    assert_eq!(flags.len(), 6);
+    assert!(flags.iter().all(|f| f["comparable_with_sbc_bench"] == true));
+    let phases = run["phases"].as_array().unwrap();
+    let commands = |kind: &str| -> Vec<String> {
+        phases
+            .iter()
+            .filter(|p| p["kind"] == kind)
+            .flat_map(|p| p["tool_runs"].as_array().cloned().unwrap_or_default())
+            .map(|t| t["command"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let ssl = commands("openssl");
+    assert!(!ssl.is_empty());
+    for c in &ssl {
+        assert!(
+            c.contains("speed -elapsed -seconds 3 -bytes 16384 -evp aes-"),
+            "{c}"
+        );
+    }
+    let multi: Vec<&serde_json::Value> = phases
+        .iter()
+        .filter(|p| p["kind"] == "7zip-multi")
+        .collect();
+    assert_eq!(multi.len(), 3);
+    for c in commands("7zip-multi") {
+        assert!(c.ends_with(" b -mmt=8"), "{c}");
+    }
+    assert_eq!(multi[2]["status"], "skipped");
+    assert!(
+        multi[2]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("not needed: the earlier runs agree"),
+        "{}",
+        multi[2]["reason"]
+    );
+    // The summary row carries no profile marks.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let last = text.lines().last().unwrap();
+    assert!(
+        !last.contains("(quick)") && !last.contains("(fast)"),
+        "{last}"
+    );
+}
+
 #[test]
 fn quick_run_on_a_fixture_machine_with_stub_tools() {
     let tmp = tempfile::tempdir().unwrap();
@@ -121,6 +204,14 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     common::assert_valid_document(&doc);
     let run = &doc["run"];
     assert_eq!(run["profile"], "quick");
+    // Every headline figure of a quick run is flagged as not comparable with sbc-bench's.
+    let flags = run["comparability"].as_array().unwrap();
+    assert_eq!(flags.len(), 6);
+    assert!(
+        flags
+            .iter()
+            .all(|f| f["comparable_with_sbc_bench"] == false)
+    );
     // The governors were switched to performance during the run and recorded with originals.
     let settings = run["settings"].as_array().unwrap();
     assert!(settings.iter().any(|s| {
@@ -218,10 +309,12 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     assert!(last.starts_with("| "), "{last}");
     let cells: Vec<&str> = last.trim_matches('|').split(" | ").collect();
     assert!(cells.len() >= 10, "{last}");
-    // 7-zip multi, single, AES, memcpy and memset are filled (the stubs and kernels ran).
+    // 7-zip multi, single, AES, memcpy and memset are filled (the stubs and kernels ran), each
+    // marked as a quick run's figure, which is not comparable with sbc-bench's.
     for (i, c) in cells.iter().enumerate().skip(4).take(5) {
+        let number = c.trim().strip_suffix(" (quick)");
         assert!(
-            c.trim().parse::<f64>().is_ok(),
+            number.is_some_and(|n| n.parse::<f64>().is_ok()),
             "cell {i} is {c:?} in {last}"
         );
     }

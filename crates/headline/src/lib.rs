@@ -11,9 +11,12 @@
 //! - [`rounding`]: sbc-bench's rounding of the Results.md cells (`r10`).
 //! - [`native`]: the rows a native run adds so its document carries the figures sbc-bench
 //!   would compute (7-Zip multi/single, AES).
+//! - [`comparability`]: whether each figure was measured the way sbc-bench measures it (a
+//!   quick run's are not), from the run's profile or its stored flags.
 //! - [`columns`]: the names a run is listed under (device, SoC, kernel …) and its clock cell.
 
 pub mod columns;
+pub mod comparability;
 pub mod figure;
 pub mod native;
 pub mod rounding;

@@ -18,8 +18,13 @@ use crate::monitor::{MonitorLayout, MonitorSample};
 /// Everything a run records beyond the machine snapshot and the flat list of measurements.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunRecord {
-    /// "quick", "standard" or "extensive".
+    /// "quick", "fast", "sbc-bench" (written "standard" before profiles had sbc-bench's name)
+    /// or "extensive"; "thermal", "graph", "env-…" for the other modes.
     pub profile: String,
+    /// Per headline figure: was it measured the way sbc-bench measures it? Absent in older
+    /// documents, where the profile decides (`quick`: none is).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comparability: Vec<FigureComparability>,
     pub options: RunOptions,
     /// How the idle gate went (absent when it was skipped on purpose, e.g. `--no-idle-gate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,6 +53,18 @@ pub struct RunRecord {
     /// The kernel and its support status on the day of the run (sbc-bench's "Kernel info").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernel: Option<KernelStatus>,
+}
+
+/// Whether one headline figure (a Results.md column) compares with sbc-bench's figure.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FigureComparability {
+    /// "7zip-multi", "7zip-single", "aes", "memcpy", "memset" or "khs".
+    pub figure: String,
+    /// The profile that made it.
+    pub profile: String,
+    pub comparable_with_sbc_bench: bool,
+    /// How it was measured, in words ("sbc-bench's invocation", "the 16384-byte cell only …").
+    pub how: String,
 }
 
 /// `boardbench kernel` in short, as judged on the day of the run.

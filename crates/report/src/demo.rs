@@ -434,6 +434,7 @@ pub fn run_document_named(device: &str) -> ResultDocument {
         findings,
         imported: None,
         run: Some(RunRecord {
+            comparability: Vec::new(),
             profile: "quick".into(),
             options: RunOptions {
                 tune: true,

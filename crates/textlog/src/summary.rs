@@ -5,7 +5,7 @@
 //! The numbers are `headline::results_row`: the one mapping from measurement rows to the
 //! Results.md columns, rounded as sbc-bench rounds them.
 
-use headline::r10;
+use headline::{Figure, r10};
 use model::document::ResultDocument;
 use model::imported::ImportedLog;
 use model::machine::MachineInfo;
@@ -30,22 +30,36 @@ pub struct SummaryCells {
     pub khs: Option<f64>,
 }
 
-/// The summary row, without a line end.
+/// The summary row, without a line end. A figure not measured the way sbc-bench measures it
+/// carries its profile (`5600 (quick)`), so the row never passes for a full run's.
 pub fn summary_line(doc: &ResultDocument) -> String {
     let c = summary_cells(doc);
-    let n = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
-    let khs = c.khs.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"));
+    let flags = headline::comparability::of_document(doc);
+    let marked = |figure: Figure, v: String| {
+        if v == "-" {
+            v
+        } else {
+            v + &headline::comparability::mark(&flags, figure)
+        }
+    };
+    let n = |figure: Figure, v: Option<u64>| {
+        marked(figure, v.map_or_else(|| "-".to_string(), |v| v.to_string()))
+    };
+    let khs = marked(
+        Figure::Khs,
+        c.khs.map_or_else(|| "-".to_string(), |v| format!("{v:.2}")),
+    );
     format!(
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         cell(&c.device),
         cell(&c.clock),
         cell(&c.kernel),
         cell(&c.distro),
-        n(c.zip_multi),
-        n(c.zip_single),
-        n(c.aes),
-        n(c.memcpy),
-        n(c.memset),
+        n(Figure::ZipMulti, c.zip_multi),
+        n(Figure::ZipSingle, c.zip_single),
+        n(Figure::Aes, c.aes),
+        n(Figure::Memcpy, c.memcpy),
+        n(Figure::Memset, c.memset),
         khs
     )
 }

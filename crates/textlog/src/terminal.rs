@@ -59,6 +59,24 @@ pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
     let cells = summary_cells(doc);
     let phases: &[Phase] = doc.run.as_ref().map_or(&[], |r| r.phases.as_slice());
 
+    // A quick run's figures never pass for sbc-bench's: say so before them.
+    let flags = headline::comparability::of_document(doc);
+    let bad = headline::comparability::not_comparable(&flags);
+    if let Some(first) = bad.first() {
+        let figures: Vec<&str> = headline::Figure::ALL
+            .iter()
+            .filter(|f| bad.iter().any(|b| b.figure == f.name()))
+            .map(|f| f.column())
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} figures of this {} run are not comparable with sbc-bench's: {}",
+            paint.bold("Note:"),
+            first.profile,
+            figures.join(", ")
+        );
+    }
+
     // Memory: the headline pair per cluster.
     let mem: Vec<String> = phases
         .iter()

@@ -198,3 +198,32 @@ fn hostile_names_cannot_break_the_row() {
     assert_eq!(cells(&line)[0], "Evil / Board / 1 / 2 /");
     assert!(!line.contains('\u{1b}') && !line.contains('\n'));
 }
+
+#[test]
+fn a_quick_run_never_passes_for_a_full_one() {
+    let mut doc = run_doc(machine("rk3399"), &Figures::default());
+    let full = cells(&summary_line(&doc));
+    doc.run.as_mut().unwrap().profile = "quick".into();
+    let quick = cells(&summary_line(&doc));
+    // Every number says which profile made it; text cells and "-" stay as they are.
+    assert_eq!(quick[..4], full[..4]);
+    assert_eq!(quick[4], "12350 (quick)");
+    assert_eq!(quick[5], "2306 (quick)");
+    assert_eq!(quick[8], "15710 (quick)");
+    assert_eq!(quick[9], "-");
+    assert!(
+        textlog::terminal_summary(&doc, false).starts_with(
+            "Note: figures of this quick run are not comparable with sbc-bench's: 7-zip multi"
+        ),
+        "{}",
+        textlog::terminal_summary(&doc, false)
+    );
+    // The fast profile's figures are sbc-bench's: an unmarked row.
+    doc.run.as_mut().unwrap().profile = "fast".into();
+    assert_eq!(cells(&summary_line(&doc)), full);
+    // Flags stored by the run win over the profile's.
+    let run = doc.run.as_mut().unwrap();
+    run.comparability = headline::comparability::for_profile("fast");
+    run.comparability[2].comparable_with_sbc_bench = false;
+    assert_eq!(cells(&summary_line(&doc))[6], "1284070 (fast)");
+}

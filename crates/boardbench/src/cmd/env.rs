@@ -338,6 +338,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     let closed = session.close();
     let document = closed.document(Record {
+        comparability: Vec::new(),
         profile: args.suite.profile().into(),
         options: RunOptions {
             tune,

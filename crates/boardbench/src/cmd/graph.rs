@@ -260,6 +260,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
 
     let argv: Vec<String> = std::env::args().collect();
     let doc = closed.document(Record {
+        comparability: Vec::new(),
         profile: "graph".into(),
         options: RunOptions {
             // Not the run's tuning: governors change per cluster during its own points only

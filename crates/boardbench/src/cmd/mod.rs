@@ -13,6 +13,7 @@ pub mod memlat;
 pub mod monitor;
 pub mod report;
 pub mod results;
+pub mod results_marks;
 pub mod review;
 pub mod run;
 pub mod schema;

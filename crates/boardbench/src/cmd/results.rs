@@ -20,6 +20,8 @@ use std::path::PathBuf;
 use store::{Filter, Location, Store, TableRow};
 
 use crate::cli::Globals;
+use crate::cmd::results_marks::{self, Marks};
+use headline::Figure;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -208,10 +210,22 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 );
             };
             sort_rows(&mut rows, col, *desc);
+            let marks = results_marks::load(&mut store);
             match format {
-                Format::Md => out.write_all(table_markdown(&rows).as_bytes())?,
-                Format::Csv => out.write_all(table_csv(&rows).as_bytes())?,
+                Format::Md => out.write_all(table_markdown(&rows, &marks).as_bytes())?,
+                Format::Csv => out.write_all(table_csv(&rows, &marks).as_bytes())?,
                 Format::Json => {
+                    let rows: Vec<serde_json::Value> = rows
+                        .iter()
+                        .map(|r| {
+                            let mut v = serde_json::to_value(r).unwrap_or_default();
+                            if let Some(flags) = marks.get(&r.id) {
+                                v["comparability"] =
+                                    serde_json::to_value(flags).unwrap_or_default();
+                            }
+                            v
+                        })
+                        .collect();
                     serde_json::to_writer_pretty(&mut out, &rows)?;
                     writeln!(out)?;
                 }
@@ -230,6 +244,9 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 }
             }
             let cmp = store::compare::compare(&runs);
+            for w in results_marks::compare_warnings(&results_marks::load(&mut store), ids) {
+                eprintln!("{w}");
+            }
             if *json {
                 serde_json::to_writer_pretty(&mut out, &cmp)?;
                 writeln!(out)?;
@@ -469,20 +486,28 @@ fn khs_cell(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"))
 }
 
-/// The cells of one row: device, clockspeed, kernel, distro and the six numbers.
-fn cells(r: &TableRow) -> [String; 10] {
+/// The cells of one row: device, clockspeed, kernel, distro and the six numbers; a number
+/// not measured the way sbc-bench measures it says which profile made it (`5600 (quick)`).
+fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
     let t = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".to_string());
+    let m = |figure: Figure, cell: String| {
+        if cell == "-" {
+            cell
+        } else {
+            cell + &results_marks::mark(marks, r.id, figure)
+        }
+    };
     [
         t(&r.device),
         t(&r.clockspeed),
         t(&r.kernel),
         t(&r.distro),
-        opt_number(r.zip_multi),
-        opt_number(r.zip_single),
-        opt_number(r.aes),
-        opt_number(r.memcpy),
-        opt_number(r.memset),
-        khs_cell(r.khs),
+        m(Figure::ZipMulti, opt_number(r.zip_multi)),
+        m(Figure::ZipSingle, opt_number(r.zip_single)),
+        m(Figure::Aes, opt_number(r.aes)),
+        m(Figure::Memcpy, opt_number(r.memcpy)),
+        m(Figure::Memset, opt_number(r.memset)),
+        m(Figure::Khs, khs_cell(r.khs)),
     ]
 }
 
@@ -500,7 +525,7 @@ const HEADERS: [&str; 10] = [
 ];
 
 /// Results.md's table layout (text columns left-aligned, numbers right-aligned).
-fn table_markdown(rows: &[TableRow]) -> String {
+fn table_markdown(rows: &[TableRow], marks: &Marks) -> String {
     let mut s = String::with_capacity(rows.len() * 120 + 200);
     s.push_str("| ");
     s.push_str(&HEADERS.join(" | "));
@@ -508,7 +533,7 @@ fn table_markdown(rows: &[TableRow]) -> String {
         " |\n| :--- | ----: | :--- | :--- | ----: | ----: | ----: | ----: | ----: | ----: |\n",
     );
     for r in rows {
-        let c = cells(r).map(|x| x.replace('|', "\\|"));
+        let c = cells(r, marks).map(|x| x.replace('|', "\\|"));
         s.push_str("| ");
         s.push_str(&c.join(" | "));
         s.push_str(" |\n");
@@ -524,13 +549,14 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// CSV with the run id first; missing values are empty fields.
-fn table_csv(rows: &[TableRow]) -> String {
+/// CSV with the run id first; missing values are empty fields. The numbers stay numbers; the
+/// last column names the figures not measured the way sbc-bench measures them.
+fn table_csv(rows: &[TableRow], marks: &Marks) -> String {
     let mut s = String::from("id,");
     s.push_str(&HEADERS.map(csv_field).join(","));
-    s.push('\n');
+    s.push_str(",not comparable with sbc-bench\n");
     for r in rows {
-        let c = cells(r).map(|x| {
+        let c = cells(r, &Marks::new()).map(|x| {
             if x == "-" {
                 String::new()
             } else {
@@ -540,6 +566,8 @@ fn table_csv(rows: &[TableRow]) -> String {
         s.push_str(&r.id.to_string());
         s.push(',');
         s.push_str(&c.join(","));
+        s.push(',');
+        s.push_str(&csv_field(&results_marks::describe(marks, r.id)));
         s.push('\n');
     }
     s
@@ -644,7 +672,28 @@ mod tests {
     fn csv_quotes_commas() {
         let mut r = row(7, "6.1", Some(1.0));
         r.distro = Some("Debian 12, arm64".into());
-        let csv = table_csv(&[r]);
+        let csv = table_csv(&[r], &Marks::new());
         assert!(csv.lines().nth(1).unwrap().contains("\"Debian 12, arm64\""));
+    }
+
+    #[test]
+    fn quick_runs_are_marked_in_the_table() {
+        let mut marks = Marks::new();
+        marks.insert(
+            7,
+            results_marks::flags_of_text(r#"{"run": {"profile": "quick"}}"#),
+        );
+        let rows = [row(7, "6.1", Some(5600.0)), row(8, "6.1", Some(5210.0))];
+        let md = table_markdown(&rows, &marks);
+        assert!(md.contains("| 5600 (quick) |"), "{md}");
+        assert!(md.contains("| 5210 |"), "{md}");
+        let csv = table_csv(&rows, &marks);
+        let line7 = csv.lines().nth(1).unwrap();
+        assert!(line7.contains(",5600,"), "{csv}");
+        assert!(
+            line7.ends_with(",\"quick: 7-zip multi, 7-zip single, AES, memcpy, memset, kH/s\""),
+            "{csv}"
+        );
+        assert!(csv.lines().nth(2).unwrap().ends_with(','), "{csv}");
     }
 }

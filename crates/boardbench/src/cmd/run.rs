@@ -25,8 +25,15 @@ use tune::tuning;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The headline numbers in a few minutes (short tool runs; not comparable with sbc-bench).
-    #[arg(long, conflicts_with = "extensive")]
+    #[arg(long, conflicts_with_all = ["extensive", "profile", "fast"])]
     pub quick: bool,
+    /// sbc-bench's figures in a fraction of its time (same as --profile fast).
+    #[arg(long, conflicts_with_all = ["extensive", "profile"])]
+    pub fast: bool,
+    /// Which tool invocations: sbc-bench (its exact ones), fast (only the cells the figures
+    /// read; comparable), quick (not comparable), extensive.
+    #[arg(long, value_name = "NAME", value_parser = ["sbc-bench", "fast", "quick", "extensive"])]
+    pub profile: Option<String>,
     /// sbc-bench's MODE=extensive: adds all-core OpenSSL, per-cluster 7-Zip, Stockfish, cpuminer.
     #[arg(long)]
     pub extensive: bool,
@@ -138,6 +145,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let no_tune = args.no_tune || std::env::var("NOTUNING").is_ok_and(|v| v == "yes");
     let profile = if args.quick {
         Profile::Quick
+    } else if args.fast {
+        Profile::Fast
+    } else if let Some(p) = args.profile.as_deref().and_then(Profile::parse) {
+        p
     } else if extensive {
         Profile::Extensive
     } else {
@@ -220,6 +231,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let argv: Vec<String> = std::env::args().collect();
     let doc = closed.document(Record {
         profile: profile.name().into(),
+        comparability: profile.comparability(),
         options: RunOptions {
             stockfish: args.stockfish || extensive,
             cpuminer: args.cpuminer || extensive,

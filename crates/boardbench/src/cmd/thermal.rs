@@ -204,6 +204,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         p.measurements = (0..c.measurements.len()).collect();
     }
     let document = closed.document(Record {
+        comparability: Vec::new(),
         profile: if args.long {
             "thermal-long".into()
         } else {

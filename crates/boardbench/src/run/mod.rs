@@ -5,6 +5,7 @@
 //! measurements. The session (idle gate, tuning, snapshots, document: `session::lifecycle`) and
 //! the outputs belong to the caller, so this module only measures.
 
+pub mod invocations;
 pub mod phases;
 pub mod plan;
 pub mod progress;
@@ -78,7 +79,7 @@ pub fn execute(
             env.root,
             Duration::from_secs_f64(p.monitor_interval_s),
         );
-        let outcome = phases::run(env, p);
+        let outcome = phases::run(env, p, &phases, &measurements);
         let samples =
             if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
                 drop(monitor);

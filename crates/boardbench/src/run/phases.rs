@@ -11,8 +11,8 @@ use model::document::Measurement;
 use model::measure::clock::ClockReading;
 use model::run::{PhaseStatus, ToolRun};
 
-use super::PhaseContext;
 use super::plan::{Planned, Profile};
+use super::{PhaseContext, invocations};
 
 /// What a phase produced.
 #[derive(Debug, Default)]
@@ -49,9 +49,18 @@ fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &s
     Measurement::new(suite, test, threads, value, unit).with_cpus(cpus)
 }
 
-/// The phase function for a kind.
-pub fn run(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+/// The phase function for a kind. `earlier` and `measurements` are what the run has so far
+/// (a phase planned [`Planned::unless_agree_pct`] is left out when earlier runs agree).
+pub fn run(
+    env: &PhaseContext<'_>,
+    p: &Planned,
+    earlier: &[model::run::Phase],
+    measurements: &[Measurement],
+) -> Outcome {
     use model::run::kind;
+    if let Some(reason) = needless(p, earlier, measurements) {
+        return Outcome::skipped(reason);
+    }
     match p.kind {
         kind::CLOCK => clock(env, p, false),
         kind::CLOCK_HOT => clock(env, p, true),
@@ -66,6 +75,37 @@ pub fn run(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
         kind::CPUMINER => cpuminer_phase(env, p),
         other => Outcome::skipped(format!("unknown phase kind {other}")),
     }
+}
+
+/// Why `p` need not run: the earlier runs of its kind agree within its tolerance.
+fn needless(
+    p: &Planned,
+    earlier: &[model::run::Phase],
+    measurements: &[Measurement],
+) -> Option<String> {
+    let pct = p.unless_agree_pct?;
+    let totals: Vec<f64> = earlier
+        .iter()
+        .filter(|e| e.kind == p.kind && e.status == PhaseStatus::Done)
+        .filter_map(|e| {
+            e.measurements
+                .iter()
+                .filter_map(|&i| measurements.get(i))
+                .find(|m| m.test == sevenzip::test_names::TOTAL_RATING)
+                .map(|m| m.value)
+        })
+        .collect();
+    invocations::agree(&totals, pct).then(|| {
+        format!(
+            "not needed: the earlier runs agree within {pct} % ({}), a further run would not \
+             move their average",
+            totals
+                .iter()
+                .map(|v| format!("{v:.0}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 // ---------------------------------------------------------------- clock
@@ -157,7 +197,8 @@ fn membw(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::quick();
     let all = membw::available_variants();
-    let variants: Vec<_> = if env.settings.profile == Profile::Quick || env.settings.tiny {
+    let variants: Vec<_> = if invocations::membw_libc_only(env.settings.profile, env.settings.tiny)
+    {
         all.into_iter()
             .filter(|v| v.name == membw::LIBC_MEMCPY || v.name == membw::LIBC_MEMSET)
             .collect()
@@ -231,11 +272,7 @@ fn memlat(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
 // ---------------------------------------------------------------- SHA-256
 
 fn sha256(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
-    let (iterations, runs) = match (env.settings.tiny, env.settings.profile) {
-        (true, _) => (200_000, 1),
-        (false, Profile::Quick) => (20_000_000, 1),
-        (false, _) => (100_000_000, 3),
-    };
+    let (iterations, runs) = invocations::sha256_work(env.settings.profile, env.settings.tiny);
     let opts = measure::sha256::Sha256Options {
         runs,
         // The run reports Fast and Reference; Portable only where it is all there is.
@@ -315,16 +352,16 @@ fn openssl_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     if env.settings.profile == Profile::Extensive {
         ciphers.push("aes-256-gcm");
     }
-    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
     let mut out = Outcome::default();
     let label = found.version.label();
     let parallel = p.kind == model::run::kind::OPENSSL_PARALLEL;
     for cipher in ciphers {
-        let opts = if quick && found.version.supports_seconds() {
-            openssl::SpeedOptions::quick(cipher)
-        } else {
-            openssl::SpeedOptions::sbc_bench(cipher)
-        };
+        let opts = invocations::openssl(
+            env.settings.profile,
+            env.settings.tiny,
+            &found.version,
+            cipher,
+        );
         let targets: Vec<Vec<u32>> = if parallel {
             pinned_cpus(env, p).into_iter().map(|c| vec![c]).collect()
         } else {
@@ -375,12 +412,7 @@ fn sevenzip_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
         Err(s) => return Outcome::skipped(s.to_string()),
     };
     let avail_kb = env.machine.memory.available_kib.unwrap_or(u64::MAX);
-    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
-    let opts = if quick {
-        sevenzip::BenchOptions::quick(p.threads)
-    } else {
-        sevenzip::BenchOptions::sbc_bench(p.threads, avail_kb)
-    };
+    let opts = invocations::sevenzip(env.settings.profile, env.settings.tiny, p.threads, avail_kb);
     let mut inv = sevenzip::invocation(&found.tool, &opts).search_path(&env.search_path);
     if !p.cpus.is_empty() {
         inv = inv.pinned(&pinned_cpus(env, p));
@@ -419,12 +451,7 @@ fn stockfish_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
     };
-    let quick = env.settings.profile == Profile::Quick || env.settings.tiny;
-    let opts = if quick {
-        stockfish::BenchOptions::quick(p.threads)
-    } else {
-        stockfish::BenchOptions::sbc_bench(p.threads)
-    };
+    let opts = invocations::stockfish(env.settings.profile, env.settings.tiny, p.threads);
     let inv = stockfish::invocation(&found.tool, &opts).search_path(&env.search_path);
     let ctx = RunContext::new()
         .threads(p.threads)
@@ -440,13 +467,7 @@ fn cpuminer_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
     };
-    let secs = if env.settings.tiny {
-        3
-    } else if env.settings.profile == Profile::Quick {
-        30
-    } else {
-        300
-    };
+    let secs = invocations::cpuminer_seconds(env.settings.profile, env.settings.tiny);
     let inv =
         cpuminer::invocation(&found.tool, Duration::from_secs(secs)).search_path(&env.search_path);
     let ctx = RunContext::new()
@@ -512,5 +533,61 @@ impl Tools {
                 Err(not_asked("cpuminer"))
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::run::{Phase, kind};
+
+    fn multi(total: f64, status: PhaseStatus, rows: &mut Vec<Measurement>) -> Phase {
+        rows.push(row("7zip", "total rating", 2, &[], total, "MIPS"));
+        Phase {
+            kind: kind::SEVENZIP_MULTI.into(),
+            status,
+            measurements: vec![rows.len() - 1],
+            ..Phase::default()
+        }
+    }
+
+    fn third(pct: Option<f64>) -> Planned {
+        Planned {
+            kind: kind::SEVENZIP_MULTI,
+            title: "7-Zip multi-threaded (run 3 of 3)".into(),
+            cluster: None,
+            cpus: vec![],
+            threads: 2,
+            monitor_interval_s: 10.0,
+            estimate_s: 40.0,
+            unless_agree_pct: pct,
+        }
+    }
+
+    #[test]
+    fn the_third_multi_run_is_left_out_only_when_the_first_two_agree() {
+        let mut rows = Vec::new();
+        let agree = [
+            multi(5200.0, PhaseStatus::Done, &mut rows),
+            multi(5230.0, PhaseStatus::Done, &mut rows),
+        ];
+        let why = needless(&third(Some(1.0)), &agree, &rows).unwrap();
+        assert!(why.contains("5200, 5230"), "{why}");
+        assert!(needless(&third(None), &agree, &rows).is_none());
+
+        let mut rows = Vec::new();
+        let apart = [
+            multi(5200.0, PhaseStatus::Done, &mut rows),
+            multi(5400.0, PhaseStatus::Done, &mut rows),
+        ];
+        assert!(needless(&third(Some(1.0)), &apart, &rows).is_none());
+
+        // A failed run does not count: one finished run is not agreement.
+        let mut rows = Vec::new();
+        let one = [
+            multi(5200.0, PhaseStatus::Done, &mut rows),
+            multi(5200.0, PhaseStatus::Failed, &mut rows),
+        ];
+        assert!(needless(&third(Some(1.0)), &one, &rows).is_none());
     }
 }

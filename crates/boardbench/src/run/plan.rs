@@ -6,12 +6,16 @@
 use model::machine::MachineInfo;
 use model::run::kind;
 
-/// How much to run.
+/// How much to run. Which tool invocations each profile uses is in [`super::invocations`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
-    /// The headline numbers in a few minutes (short tool runs, fewer repeats).
+    /// The headline numbers in a few minutes (short tool runs, fewer repeats): not comparable
+    /// with sbc-bench's figures, and every document and row says so.
     Quick,
-    /// sbc-bench's default run.
+    /// sbc-bench's figures in less time: only the OpenSSL cell the figure is read from, one
+    /// SHA-256 run, the third 7-Zip multi run only when the first two disagree.
+    Fast,
+    /// sbc-bench's default run, its exact invocations (`--profile sbc-bench`).
     Standard,
     /// sbc-bench's `MODE=extensive`.
     Extensive,
@@ -21,9 +25,26 @@ impl Profile {
     pub fn name(self) -> &'static str {
         match self {
             Profile::Quick => "quick",
-            Profile::Standard => "standard",
+            Profile::Fast => "fast",
+            Profile::Standard => "sbc-bench",
             Profile::Extensive => "extensive",
         }
+    }
+
+    /// `--profile NAME` ("standard" is the old name of "sbc-bench").
+    pub fn parse(name: &str) -> Option<Profile> {
+        Some(match name {
+            "quick" => Profile::Quick,
+            "fast" => Profile::Fast,
+            "sbc-bench" | "standard" => Profile::Standard,
+            "extensive" => Profile::Extensive,
+            _ => return None,
+        })
+    }
+
+    /// Per headline figure, whether it compares with sbc-bench's (stored in the document).
+    pub fn comparability(self) -> Vec<model::run::FigureComparability> {
+        headline::comparability::for_profile(self.name())
     }
 }
 
@@ -60,6 +81,9 @@ pub struct Planned {
     pub monitor_interval_s: f64,
     /// Expected duration in seconds (for the progress line only).
     pub estimate_s: f64,
+    /// Left out when the earlier runs of the same kind agree within this many percent (their
+    /// average would not move): the fast profile's third 7-Zip multi run.
+    pub unless_agree_pct: Option<f64>,
 }
 
 /// The clusters with online CPUs, big ones last (as sbc-bench lists them: cpu0 first).
@@ -126,8 +150,10 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             threads: 1,
             monitor_interval_s: interval,
             estimate_s: est,
+            unless_agree_pct: None,
         };
     let q = |quick_v: f64, std_v: f64| if quick { quick_v } else { std_v };
+    let fast = o.profile == Profile::Fast;
 
     for c in &cl {
         v.push(single(kind::CLOCK, "clock check", c, 1.0, q(2.0, 10.0)));
@@ -158,7 +184,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 "OpenSSL AES",
                 c,
                 q(2.0, 16.0),
-                q(18.0, 54.0),
+                if fast { 9.0 } else { q(18.0, 54.0) },
             ));
         }
     }
@@ -171,6 +197,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             threads: cores,
             monitor_interval_s: 4.0,
             estimate_s: 54.0,
+            unless_agree_pct: None,
         });
     }
     for c in &cl {
@@ -179,7 +206,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             "recursive SHA-256",
             c,
             q(2.0, 5.0),
-            q(6.0, 20.0),
+            if fast { 7.0 } else { q(6.0, 20.0) },
         ));
     }
     for c in &cl {
@@ -201,6 +228,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: cores,
                 monitor_interval_s: q(2.0, 10.0),
                 estimate_s: q(4.0, 40.0),
+                unless_agree_pct: (fast && run == 3).then_some(super::invocations::AGREE_PCT),
             });
         }
     }
@@ -214,6 +242,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: c.cpus.len() as u32,
                 monitor_interval_s: 10.0 * n,
                 estimate_s: 60.0,
+                unless_agree_pct: None,
             });
         }
     }
@@ -226,6 +255,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             threads: cores,
             monitor_interval_s: q(5.0, 40.0),
             estimate_s: q(30.0, 300.0),
+            unless_agree_pct: None,
         });
     }
     if o.stockfish || extensive {
@@ -238,6 +268,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: cores,
                 monitor_interval_s: q(5.0, 60.0),
                 estimate_s: q(5.0, 140.0),
+                unless_agree_pct: None,
             });
         }
     }
@@ -322,6 +353,50 @@ mod tests {
         let e = plan(&m, &opts(Profile::Extensive));
         assert!(kinds(&e).contains(&"stockfish") && kinds(&e).contains(&"cpuminer"));
         assert!(kinds(&e).contains(&"openssl-parallel"));
+    }
+
+    #[test]
+    fn fast_keeps_sbc_bench_phases_and_may_leave_out_the_third_multi_run() {
+        let m = machine("rk3588");
+        let fast = plan(&m, &opts(Profile::Fast));
+        let full = plan(&m, &opts(Profile::Standard));
+        assert_eq!(kinds(&fast), kinds(&full));
+        let optional: Vec<&Planned> = fast
+            .iter()
+            .filter(|p| p.unless_agree_pct.is_some())
+            .collect();
+        assert_eq!(optional.len(), 1);
+        assert_eq!(optional[0].kind, "7zip-multi");
+        assert!(optional[0].title.contains("run 3 of 3"));
+        assert!(full.iter().all(|p| p.unless_agree_pct.is_none()));
+        let secs = |p: &[Planned]| p.iter().map(|x| x.estimate_s).sum::<f64>();
+        assert!(secs(&fast) < secs(&full));
+    }
+
+    #[test]
+    fn profile_names_round_trip() {
+        for p in [
+            Profile::Quick,
+            Profile::Fast,
+            Profile::Standard,
+            Profile::Extensive,
+        ] {
+            assert_eq!(Profile::parse(p.name()), Some(p));
+        }
+        assert_eq!(Profile::Standard.name(), "sbc-bench");
+        assert_eq!(Profile::parse("standard"), Some(Profile::Standard));
+        assert!(
+            Profile::Quick
+                .comparability()
+                .iter()
+                .all(|f| !f.comparable_with_sbc_bench)
+        );
+        assert!(
+            Profile::Fast
+                .comparability()
+                .iter()
+                .all(|f| f.comparable_with_sbc_bench)
+        );
     }
 
     #[test]

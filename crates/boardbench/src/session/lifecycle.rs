@@ -154,6 +154,8 @@ pub struct Closed {
 #[derive(Default)]
 pub struct Record {
     pub profile: String,
+    /// Per headline figure, whether it compares with sbc-bench's (empty: the profile decides).
+    pub comparability: Vec<model::run::FigureComparability>,
     pub options: RunOptions,
     pub monitor: Option<MonitorLayout>,
     pub phases: Vec<Phase>,
@@ -288,6 +290,7 @@ impl Closed {
         settings.extend(r.settings);
         let run = RunRecord {
             profile: r.profile,
+            comparability: r.comparability,
             options: r.options,
             idle_gate: self.idle_gate.clone(),
             settings,

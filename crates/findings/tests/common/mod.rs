@@ -198,6 +198,7 @@ pub fn clean_run() -> ResultDocument {
         ]),
     );
     let run = RunRecord {
+        comparability: Vec::new(),
         profile: "standard".into(),
         options: RunOptions {
             tune: true,

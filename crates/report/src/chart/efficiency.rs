@@ -271,6 +271,7 @@ mod tests {
             findings: Vec::new(),
             imported: None,
             run: Some(RunRecord {
+                comparability: Vec::new(),
                 profile: "graph".into(),
                 phases,
                 ..RunRecord::default()

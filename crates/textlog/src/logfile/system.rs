@@ -41,8 +41,8 @@ fn header_line(doc: &ResultDocument) -> String {
         words.push(d);
     }
     if let Some(r) = &doc.run {
-        // sbc-bench's mode words; "standard" is its default run and has none.
-        if !r.profile.is_empty() && r.profile != "standard" {
+        // sbc-bench's mode words; its default run ("sbc-bench", formerly "standard") has none.
+        if !r.profile.is_empty() && r.profile != "standard" && r.profile != "sbc-bench" {
             words.push(one_line(&r.profile));
         }
         if r.options.unattended {

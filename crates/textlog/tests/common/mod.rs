@@ -567,6 +567,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
         .collect();
     b.doc.finished = Some(iso(after_ms + 500));
     b.doc.run = Some(RunRecord {
+        comparability: Vec::new(),
         profile: "standard".into(),
         options: RunOptions {
             unattended: true,

@@ -8,7 +8,7 @@
 //! # How the run uses this crate
 //!
 //! ```no_run
-//! use boardbench_adapters::{SearchPath, SystemRunner, Runner, RunContext, sevenzip};
+//! use adapters::{SearchPath, SystemRunner, Runner, RunContext, sevenzip};
 //!
 //! let sp = SearchPath::from_env();                  // or SearchPath::new(custom PATH) in tests
 //! let runner = SystemRunner;                        // or a stub implementing `Runner`

@@ -3,8 +3,8 @@
 
 mod common;
 
-use boardbench_adapters::RunContext;
-use boardbench_adapters::{cpuminer, openssl, sevenzip, stockfish};
+use adapters::RunContext;
+use adapters::{cpuminer, openssl, sevenzip, stockfish};
 use proptest::prelude::*;
 
 fn run_all_parsers(text: &str) {

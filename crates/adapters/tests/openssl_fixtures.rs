@@ -2,8 +2,8 @@
 
 mod common;
 
-use boardbench_adapters::RunContext;
-use boardbench_adapters::openssl;
+use adapters::RunContext;
+use adapters::openssl;
 use common::data;
 
 const SIX: [u32; 6] = [16, 64, 256, 1024, 8192, 16384];

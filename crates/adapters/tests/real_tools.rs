@@ -5,13 +5,10 @@
 
 mod common;
 
-use boardbench_adapters::{Found, RunContext, Runner, SearchPath, SystemRunner};
-use boardbench_adapters::{openssl, sevenzip, stockfish};
+use adapters::{Found, RunContext, Runner, SearchPath, SystemRunner};
+use adapters::{openssl, sevenzip, stockfish};
 
-fn available<V>(
-    name: &str,
-    found: Result<Found<V>, boardbench_adapters::Skip>,
-) -> Option<Found<V>> {
+fn available<V>(name: &str, found: Result<Found<V>, adapters::Skip>) -> Option<Found<V>> {
     if common::emulated() {
         eprintln!("note: {name} real run skipped under emulation");
         return None;

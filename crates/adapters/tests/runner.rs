@@ -9,8 +9,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
-use boardbench_adapters::tool::format_cpu_list;
-use boardbench_adapters::{
+use adapters::tool::format_cpu_list;
+use adapters::{
     Invocation, RunError, Runner, SearchPath, SystemRunner, Tool, cpuminer, openssl, sevenzip,
     stockfish,
 };
@@ -327,7 +327,7 @@ fn leftover_children_of_a_finished_tool_do_not_hang_the_run() {
 
 #[test]
 fn replay_runner_drives_detection_and_parsing_without_processes() {
-    use boardbench_adapters::ReplayRunner;
+    use adapters::ReplayRunner;
     let banner = std::fs::read_to_string(data_path("stockfish-15.1-banner.txt")).unwrap();
     let bench = std::fs::read_to_string(data_path("stockfish-15.1-bench-16-1-8.txt")).unwrap();
     let r = ReplayRunner::new()

@@ -3,8 +3,8 @@
 
 mod common;
 
-use boardbench_adapters::RunContext;
-use boardbench_adapters::sevenzip::{self, Rates, Total, test_names};
+use adapters::RunContext;
+use adapters::sevenzip::{self, Rates, Total, test_names};
 use common::data;
 
 fn r(speed: Option<u64>, usage: u64, ru: u64, rating: u64) -> Rates {

@@ -3,8 +3,8 @@
 
 mod common;
 
-use boardbench_adapters::RunContext;
-use boardbench_adapters::{cpuminer, stockfish};
+use adapters::RunContext;
+use adapters::{cpuminer, stockfish};
 use common::data;
 
 #[test]

@@ -31,7 +31,7 @@ fn main() {
             println!("{name}: not importable");
             continue;
         };
-        let findings = boardbench_findings::analyse(&doc);
+        let findings = findings::analyse(&doc);
         let list: Vec<String> = findings
             .iter()
             .map(|f| format!("{}:{:?}", f.kind, f.severity))

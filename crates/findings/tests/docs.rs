@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use boardbench_findings::kinds::ALL;
+use findings::kinds::ALL;
 
 #[test]
 fn every_kind_is_documented_once() {

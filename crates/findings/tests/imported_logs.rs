@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_findings::{analyse, kinds, trustworthy};
+use findings::{analyse, kinds, trustworthy};
 use model::document::{Finding, ResultDocument, Severity};
 
 fn fixtures() -> PathBuf {

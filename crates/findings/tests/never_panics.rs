@@ -2,7 +2,7 @@
 //! of phases, samples and readings, `None` everywhere it may be, NaN and infinite figures,
 //! counters that went backwards, garbage kernel lines, out-of-range measurement indexes.
 
-use boardbench_findings::{analyse, trustworthy};
+use findings::{analyse, trustworthy};
 use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use model::imported::{
     ClockCheck, ClockRow, ImportedLog, MonitorRow, MonitorTable, OppTime as LogOpp, SevenZip,

@@ -3,8 +3,8 @@
 
 mod common;
 
-use boardbench_findings::{analyse, kinds, trustworthy};
 use common::*;
+use findings::{analyse, kinds, trustworthy};
 use model::document::Severity;
 use model::machine::{DeviceTree, RpiFirmware, SwapKind, Throttled, Virtualization, Zswap};
 use model::run::{

@@ -1,7 +1,7 @@
 //! Classification and verdicts for real-world release strings, judged on a fixed date.
 
-use boardbench_kernelinfo::{Input, Kind, Level, Report, Status, assess};
 use chrono::NaiveDate;
+use kernelinfo::{Input, Kind, Level, Report, Status, assess};
 
 fn today() -> NaiveDate {
     NaiveDate::from_ymd_opt(2026, 11, 23).unwrap()
@@ -436,7 +436,7 @@ fn garbage_never_panics() {
     ] {
         let r = judge(rel, Some("(((( Jan 99"), &["", "raspberrypi,"]);
         assert!(!r.verdict.is_empty(), "{rel:?}");
-        let _ = boardbench_kernelinfo::render(&r);
+        let _ = kernelinfo::render(&r);
     }
     let r = assess(&Input::default(), today());
     assert_eq!(r.level, Level::Unknown);

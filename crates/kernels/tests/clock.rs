@@ -1,7 +1,7 @@
 //! The clock kernel on the real machine: a positive, sane clock, structure of the sample, and
 //! pinning. Under emulation (BOARDBENCH_EMULATED) only the structure is checked.
 
-use boardbench_kernels::clock::{ClockOptions, LONG_OPS, SHORT_OPS, measure};
+use kernels::clock::{ClockOptions, LONG_OPS, SHORT_OPS, measure};
 
 fn emulated() -> bool {
     std::env::var_os("BOARDBENCH_EMULATED").is_some()
@@ -24,8 +24,8 @@ fn a_measurement_has_the_requested_runs_and_a_calibrated_count() {
 
 #[test]
 fn the_clock_of_a_pinned_core_is_in_a_sane_range() {
-    let cpu = boardbench_kernels::affinity::allowed_cpus()[0];
-    boardbench_kernels::affinity::pin_current_thread(&[cpu]).unwrap();
+    let cpu = kernels::affinity::allowed_cpus()[0];
+    kernels::affinity::pin_current_thread(&[cpu]).unwrap();
     let s = measure(&ClockOptions::default());
     if emulated() {
         return;
@@ -47,7 +47,7 @@ fn the_clock_of_a_pinned_core_is_in_a_sane_range() {
 #[test]
 #[ignore]
 fn report_five_measurements() {
-    boardbench_kernels::affinity::pin_current_thread(&[1]).ok();
+    kernels::affinity::pin_current_thread(&[1]).ok();
     let mut mhz = Vec::new();
     let mut secs = Vec::new();
     for _ in 0..5 {
@@ -63,7 +63,7 @@ fn report_five_measurements() {
     }
     println!(
         "median {:.1} MHz, {:.3} s",
-        boardbench_kernels::stats::median(&mhz).unwrap(),
-        boardbench_kernels::stats::median(&secs).unwrap()
+        kernels::stats::median(&mhz).unwrap(),
+        kernels::stats::median(&secs).unwrap()
     );
 }

@@ -1,7 +1,6 @@
 //! membw kernel: every routine is exact on small buffers of odd sizes and alignments, and the
 //! measurement returns well-formed results with tiny settings. No timed assertions.
 
-use boardbench_kernels as kernels;
 use kernels::membw::{self, Config, Routine};
 use model::measure::membw::BwKind;
 

@@ -2,7 +2,6 @@
 //! its window, cache levels are found on synthetic ladders, and a tiny run is well-formed.
 //! No timed assertions.
 
-use boardbench_kernels as kernels;
 use kernels::memlat::{self, Config, caches, chain, random};
 use model::measure::memlat::AdvertisedCache;
 

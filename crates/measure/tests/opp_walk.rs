@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use boardbench_measure::opp_walk::{PolicyWriter, WalkOptions, WriteError, walk};
+use measure::opp_walk::{PolicyWriter, WalkOptions, WriteError, walk};
 
 #[derive(Default)]
 struct Recorder {
@@ -33,8 +33,8 @@ impl From<WriteError> for TestError {
     }
 }
 
-impl From<boardbench_measure::Error> for TestError {
-    fn from(_: boardbench_measure::Error) -> Self {
+impl From<measure::Error> for TestError {
+    fn from(_: measure::Error) -> Self {
         TestError::Measure
     }
 }
@@ -101,7 +101,7 @@ fn big_cluster_walk_sets_performance_and_floor_then_caps_highest_first() {
     );
     assert_eq!(w.len(), 2 + 8);
     // uncap: back to the top for what follows.
-    boardbench_measure::opp_walk::uncap(big, &no_settle(), &mut rec).unwrap();
+    measure::opp_walk::uncap(big, &no_settle(), &mut rec).unwrap();
     assert_eq!(
         rel(&rec.writes).last().unwrap(),
         &("policy4/scaling_max_freq".into(), "1800000".into())
@@ -173,7 +173,7 @@ fn a_policy_already_on_performance_keeps_its_governor_file_untouched() {
 fn advertised_caches_come_from_the_probe_in_bytes() {
     let root =
         probe::Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399"));
-    let c = boardbench_measure::caches::advertised(&root, 4);
+    let c = measure::caches::advertised(&root, 4);
     let mut notes = probe::Notes::default();
     let probed = probe::cache::read_caches(&root, &mut notes, 4);
     assert_eq!(

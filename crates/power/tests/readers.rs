@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use boardbench_power::command::{CommandSource, parse_first_number};
-use boardbench_power::rpi5::{parse_pmic_adc, total_watts};
-use boardbench_power::{Kind, PowerSource, Reading, detect, hwmon, rapl};
+use power::command::{CommandSource, parse_first_number};
+use power::rpi5::{parse_pmic_adc, total_watts};
+use power::{Kind, PowerSource, Reading, detect, hwmon, rapl};
 use probe::Root;
 
 fn roots() -> PathBuf {
@@ -116,7 +116,7 @@ fn rapl_energy_differences_cross_the_counter_wrap() {
     let j2 = joules(&mut s);
     assert!(close(j2 - j1, 2.0), "{}", j2 - j1);
     // Through a window: 10 J over 2 s is 5 W.
-    let mut w = boardbench_power::window::Window::default();
+    let mut w = power::window::Window::default();
     w.add(0.0, Ok(Reading::Joules(j2)));
     std::fs::write(&energy, "11671150\n").unwrap();
     w.add(2.0, s.read());
@@ -144,7 +144,7 @@ fn rpi5_pmic_sums_amps_times_volts_of_its_rails() {
 fn a_pmic_is_only_read_on_a_raspberry_pi() {
     // The rk3588 fixture has no `raspberrypi,` compatible: no vcgencmd is consulted.
     let rk = Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588"));
-    assert!(boardbench_power::rpi5::discover(&rk).is_none());
+    assert!(power::rpi5::discover(&rk).is_none());
     // A VM has no power source at all.
     let vm = Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/vm"));
     assert!(detect(&vm).is_empty());

@@ -1,7 +1,7 @@
 //! Parses every shared /proc/cpuinfo capture and compares with the fixture index
 //! (shared/fixtures/cpuinfo/index.json, see its README for how it was made).
 
-use boardbench_probe::cpuinfo;
+use probe::cpuinfo;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -186,8 +186,8 @@ fn non_arm_cores_are_named_from_uarch_isa_or_model() {
 #[test]
 fn read_goes_through_the_root_and_cpuinfofile() {
     let d = tempfile::tempdir().unwrap();
-    let mut notes = boardbench_probe::Notes::default();
-    let root = boardbench_probe::Root::new(d.path());
+    let mut notes = probe::Notes::default();
+    let root = probe::Root::new(d.path());
     assert_eq!(
         cpuinfo::read(&root, &mut notes),
         model::cpu::CpuInfo::default()
@@ -242,8 +242,8 @@ fn host_cpuinfo_parses() {
     if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
         return;
     }
-    let mut notes = boardbench_probe::Notes::default();
-    let c = cpuinfo::read(&boardbench_probe::Root::host(), &mut notes);
+    let mut notes = probe::Notes::default();
+    let c = cpuinfo::read(&probe::Root::host(), &mut notes);
     assert_eq!(c.family.as_deref(), Some("x86"), "{notes:?}");
     let online = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert!(c.processors.len() >= online);

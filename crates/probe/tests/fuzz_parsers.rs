@@ -6,7 +6,6 @@
 //! Bounded: proptest's default of 256 cases per target (about a second each here);
 //! `PROPTEST_CASES` raises it for a longer run (scripts/test does, with a time limit).
 
-use boardbench_probe as probe;
 use probe::runstate::{kmsg, procs, rpi_config};
 use probe::{Root, cpufreq, cpuinfo, memory, monitor, root, runstate, stat};
 use proptest::prelude::*;

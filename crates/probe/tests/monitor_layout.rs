@@ -1,6 +1,5 @@
 //! Clock-column choice (docs/sbc-bench-compat.md) for 0/1/2/3/4/5+ clusters and the Raspberry Pi.
 
-use boardbench_probe as probe;
 use model::machine::{Cluster, MachineInfo};
 use model::monitor::ClockColumns;
 use probe::monitor::MonitorConfig;

@@ -1,7 +1,6 @@
 //! The sampler on recorded step sequences (tests/monitor-data): CPU-state deltas, the first
 //! sample covering a real interval, clock sources, temperature and the Raspberry Pi input.
 
-use boardbench_probe as probe;
 use std::path::{Path, PathBuf};
 
 use model::machine::{Cluster, MachineInfo, ThermalSource};

@@ -1,6 +1,5 @@
 //! The /proc/stat and /proc/loadavg parsers never panic, and the shares stay within 0–100 %.
 
-use boardbench_probe as probe;
 use probe::stat::{CpuTimes, parse_cpu_times, parse_load1};
 use proptest::prelude::*;
 

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use boardbench_probe::bounded_read;
+use probe::bounded_read;
 
 #[test]
 fn cancelling_ends_a_hanging_read_at_once() {

@@ -1,6 +1,5 @@
 //! Property tests: the probe's readers and parsers never panic, whatever the files contain.
 
-use boardbench_probe as probe;
 use model::machine::SensorKind;
 use probe::{Root, cache, cpufreq, identity, memory, root, rpi, snapshot, thermal};
 use proptest::prelude::*;

@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_probe as probe;
 use model::machine::{MachineInfo, OppSource, SensorKind, SwapKind};
 use probe::snapshot::{self, Options};
 use probe::{Root, identity};

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_probe as probe;
 use model::machine::SwapKind;
 use model::run::{OppTime, PowercapConstraint, StateSnapshot};
 use probe::Root;

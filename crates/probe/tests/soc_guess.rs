@@ -7,7 +7,7 @@
 //! is right when the file's SoC is among its candidates and wrong when it is not. The table of
 //! right / wrong / none is printed (`cargo test --test soc_guess -- --nocapture`).
 
-use boardbench_probe::{cpuinfo, soc};
+use probe::{cpuinfo, soc};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,6 @@
 //! page per chart into a directory: `cargo run -p boardbench-report --example demo_report -- DIR`.
 //! Optionally an sbc-bench log to render as well: `… -- DIR LOG.txt`.
 
-use boardbench_report as report;
 use report::demo;
 
 fn main() -> std::io::Result<()> {

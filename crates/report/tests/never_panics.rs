@@ -1,7 +1,6 @@
 //! Whatever numbers a document carries (NaN, infinities, zero, huge, out of order, empty), the
 //! report renders, its SVG stays well-formed and no non-finite number reaches it.
 
-use boardbench_report as report;
 use model::measure::memlat::ChainRow;
 use model::monitor::{CpuStates, MonitorSample};
 use proptest::prelude::*;

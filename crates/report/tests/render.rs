@@ -2,8 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_report as report;
-
 use model::document::{Finding, ResultDocument, SCHEMA_VERSION, Severity};
 use model::monitor::MonitorSample;
 use report::chart::{compare, memlat, opp, timeline};

@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use boardbench_review::mmc::Counterfeit;
-use boardbench_review::{Review, review, tune, window};
 use model::document::Severity;
 use probe::Root;
+use review::mmc::Counterfeit;
+use review::{Review, review, tune, window};
 
 fn tree(name: &str) -> Root {
     Root::new(
@@ -287,7 +287,7 @@ fn the_probes_broken_tree_and_garbage_never_panic() {
     let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/broken");
     let root = Root::new(broken);
     let m = probe::snapshot::take(&root);
-    let _ = boardbench_review::text::render(&review(&root, &m));
+    let _ = review::text::render(&review(&root, &m));
 
     let d = tempfile::tempdir().unwrap();
     let w = |p: &str, c: &[u8]| {
@@ -329,7 +329,7 @@ fn the_probes_broken_tree_and_garbage_never_panic() {
     let root = Root::new(d.path());
     let m = probe::snapshot::take(&root);
     let r = review(&root, &m);
-    let _ = boardbench_review::text::render(&r);
+    let _ = review::text::render(&r);
     let _ = tune::plan(&root, &m);
     assert_eq!(r.pcie[0].current.gts, None);
 }

@@ -28,7 +28,7 @@ fn main() {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if let Ok(doc) = boardbench_sbclog::import_bytes(&bytes, &name) {
+            if let Ok(doc) = sbclog::import_bytes(&bytes, &name) {
                 ok += serde_json::to_string(&doc).map(|_| 1).unwrap_or(0);
             }
         }

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use boardbench_sbclog as sbclog;
 use model::imported::{Headline, ImportedLog};
 use serde_json::Value;
 

@@ -4,8 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_sbclog as sbclog;
-
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
 }

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_sbclog::{ImportError, import_bytes, parse_log};
 use proptest::prelude::*;
+use sbclog::{ImportError, import_bytes, parse_log};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")

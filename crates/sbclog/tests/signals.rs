@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use boardbench_sbclog::{parse_log, signals::signals};
 use model::imported::ImportedLog;
+use sbclog::{parse_log, signals::signals};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")

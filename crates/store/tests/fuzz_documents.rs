@@ -2,10 +2,10 @@
 //! arbitrary bytes and arbitrary JSON never panic `add_json`, and whatever is stored holds only
 //! measurements inside their unit's physical range.
 
-use boardbench_store::{self as bstore, Location, Store};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
+use store::{self as bstore, Location, Store};
 
 fn store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();

@@ -3,7 +3,6 @@
 
 mod common;
 
-use boardbench_textlog as textlog;
 use common::{Figures, finding, machine, run_doc};
 use model::document::{ResultDocument, Severity};
 use textlog::{log, summary_line};

@@ -6,7 +6,6 @@
 
 mod common;
 
-use boardbench_textlog as textlog;
 use model::imported::SummaryLine;
 use textlog::summary_cells;
 

@@ -3,7 +3,6 @@
 
 mod common;
 
-use boardbench_textlog as textlog;
 use common::{Figures, cells, finding, machine, run_doc};
 use model::document::Severity;
 use textlog::{summary_cells, summary_line};

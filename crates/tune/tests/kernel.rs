@@ -8,7 +8,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use boardbench_tune as tune;
 use tune::tuning::{Plan, Write, apply};
 use tune::{Restorer, Sysfs};
 

@@ -1,7 +1,7 @@
 //! A mode's tuning from start to finish on a writable copy of the RK3588 fixture tree: every
 //! planned change is made, and after finishing each file reads as before.
 
-use boardbench_tune::tuning::{TuneOptions, Tuning};
+use tune::tuning::{TuneOptions, Tuning};
 
 #[test]
 fn start_applies_and_finish_restores_and_records_after() {

@@ -6,7 +6,7 @@
 //! busy core in single-threaded phases, steady 7-Zip scores. Each test changes one thing.
 #![allow(dead_code)]
 
-use boardbench_findings::analyse;
+use findings::analyse;
 use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 use model::machine::{CpuSets, MachineInfo, SwapArea, SwapKind};
 use model::measure::clock::ClockReading;

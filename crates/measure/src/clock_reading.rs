@@ -2,7 +2,7 @@
 //! prints them (mean, samples, deviation from the cap), with the spread and whether the CPU was
 //! shared meanwhile.
 
-use kernels::clock::{ClockOptions, measure};
+use loops::clock::{ClockOptions, measure};
 use model::measure::clock::{ClockReading, ClockSample};
 
 use crate::Error;
@@ -79,7 +79,7 @@ pub fn reading(target: Target, opts: &ReadingOptions) -> Result<ClockReading, Er
 /// Mean, best, spread and deviation of a set of samples.
 pub fn summarise(target: Target, samples: Vec<ClockSample>) -> ClockReading {
     let mhz: Vec<f64> = samples.iter().map(|s| s.mhz).collect();
-    let mean = kernels::stats::mean(&mhz).unwrap_or(0.0);
+    let mean = loops::stats::mean(&mhz).unwrap_or(0.0);
     let deviation_pct = target
         .opp_khz
         .filter(|&k| k > 0 && mean > 0.0)
@@ -88,8 +88,8 @@ pub fn summarise(target: Target, samples: Vec<ClockSample>) -> ClockReading {
         cpu: target.cpu,
         policy: target.policy,
         opp_khz: target.opp_khz,
-        best_mhz: kernels::stats::max(&mhz).unwrap_or(0.0),
-        spread_pct: kernels::stats::stddev_pct(&mhz),
+        best_mhz: loops::stats::max(&mhz).unwrap_or(0.0),
+        spread_pct: loops::stats::stddev_pct(&mhz),
         mhz: mean,
         deviation_pct,
         disturbed: false,

@@ -10,7 +10,7 @@
 //! cannot see is a task on another CPU sharing a cache or memory bus; that is what the run's
 //! background-activity finding (whole-system CPU use) is for.
 
-use kernels::timing::{Interval, time};
+use loops::timing::{Interval, time};
 
 /// Share of the wall time the thread may lose before the figure counts as disturbed (2 %: one
 /// scheduler tick of a 1000 Hz kernel in a 50 ms window; the kernels use the same tolerance to

@@ -1,4 +1,4 @@
-//! Measurement procedures: what turns the pure compute loops of `kernels` into figures a user
+//! Measurement procedures: what turns the pure compute loops of `loops` into figures a user
 //! can trust — pinning, warm-up, settling at a cpufreq cap, verification, clock normalisation,
 //! and noticing that another task shared the measured CPU.
 //!

@@ -112,12 +112,12 @@ pub fn settle(cpu: u32, d: Duration) -> Result<(), Error> {
     }
     pinned(cpu, || {
         let t0 = Instant::now();
-        let short = kernels::clock::ClockOptions {
+        let short = loops::clock::ClockOptions {
             short_target_ns: 1_000_000,
             runs: 1,
         };
         while t0.elapsed() < d {
-            kernels::clock::measure(&short);
+            loops::clock::measure(&short);
         }
     })
 }

@@ -5,13 +5,13 @@ use crate::Error;
 
 /// Runs `f` pinned to `cpu`, then restores the thread's previous CPU set.
 ///
-/// Restoring goes through `sched_setaffinity` directly: `kernels::affinity::pin_current_thread`
+/// Restoring goes through `sched_setaffinity` directly: `loops::affinity::pin_current_thread`
 /// checks against the *current* mask, so it cannot widen a pinned thread again.
 pub fn pinned<R>(cpu: u32, f: impl FnOnce() -> R) -> Result<R, Error> {
     use nix::sched::{sched_getaffinity, sched_setaffinity};
     use nix::unistd::Pid;
     let before = sched_getaffinity(Pid::from_raw(0)).ok();
-    kernels::affinity::pin_current_thread(&[cpu]).map_err(|e| Error::Pin {
+    loops::affinity::pin_current_thread(&[cpu]).map_err(|e| Error::Pin {
         cpu,
         reason: e.to_string(),
     })?;

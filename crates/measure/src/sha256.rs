@@ -2,7 +2,7 @@
 //! clock before, a bounded warm-up, timed runs of each variant, clock after, verification,
 //! normalisation to the clock.
 //!
-//! - Variants (see `kernels::sha256::Variant`): Fast and Reference use the SHA extensions and
+//! - Variants (see `loops::sha256::Variant`): Fast and Reference use the SHA extensions and
 //!   run the same count, so their final digests must be equal; Portable runs a smaller count
 //!   (its rate does not depend on it) and is the truth the hardware variants are checked
 //!   against. Without the extension only Portable runs and the report says so.
@@ -11,8 +11,8 @@
 //! - Each result is the best of `runs` runs, with its spread and whether another task used the
 //!   CPU meanwhile.
 
-use kernels::clock::measure;
-use kernels::sha256::{SEED, Variant, chain, chain_variant, hex, run_variant};
+use loops::clock::measure;
+use loops::sha256::{SEED, Variant, chain, chain_variant, hex, run_variant};
 use model::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result, Sha256Sample};
 
 use crate::Error;
@@ -94,11 +94,11 @@ pub fn run(opts: &Sha256Options, progress: &mut dyn FnMut(Step)) -> Result<Sha25
 fn clock_now() -> f64 {
     let o = crate::clock_reading::SAMPLE;
     let v: Vec<f64> = (0..3).map(|_| measure(&o).mhz).collect();
-    kernels::stats::mean(&v).unwrap_or(0.0)
+    loops::stats::mean(&v).unwrap_or(0.0)
 }
 
 fn procedure(opts: &Sha256Options, progress: &mut dyn FnMut(Step)) -> Sha256Report {
-    let hardware = kernels::sha256::fast_backend().is_some();
+    let hardware = loops::sha256::fast_backend().is_some();
     let before = opts.given_mhz.is_none().then(|| {
         progress(Step::Clock { after: false });
         clock_now()
@@ -222,8 +222,8 @@ pub fn result(role: &str, backend: Sha256Backend, samples: Vec<Sha256Sample>) ->
     Sha256Result {
         role: role.to_string(),
         backend,
-        mhs: kernels::stats::max(&rates).unwrap_or(0.0),
-        spread_pct: kernels::stats::stddev_pct(&rates),
+        mhs: loops::stats::max(&rates).unwrap_or(0.0),
+        spread_pct: loops::stats::stddev_pct(&rates),
         mhs_per_100mhz: None,
         cycles_per_hash: None,
         verified: false,
@@ -262,7 +262,7 @@ mod tests {
 
     #[test]
     fn a_short_run_verifies_every_variant_and_labels_them() {
-        let cpu = kernels::affinity::allowed_cpus()[0];
+        let cpu = loops::affinity::allowed_cpus()[0];
         let mut steps = Vec::new();
         let opts = Sha256Options {
             runs: 2,
@@ -272,7 +272,7 @@ mod tests {
         let r = run(&opts, &mut |s| steps.push(s)).unwrap();
         assert!(all_verified(&r), "{r:#?}");
         let roles: Vec<&str> = results(&r).iter().map(|x| x.role.as_str()).collect();
-        if kernels::sha256::fast_backend().is_some() {
+        if loops::sha256::fast_backend().is_some() {
             assert_eq!(roles, ["Fast", "Reference", "Portable"]);
             assert!(r.reference.backend.is_hardware());
             assert_eq!(r.portable.as_ref().unwrap().samples[0].iterations, 2000);

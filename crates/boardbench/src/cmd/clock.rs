@@ -176,7 +176,7 @@ fn emit(args: &Args, line: &str) {
 /// The CPUs to measure: `--cpu`, or the first online core of each cluster.
 fn targets(args: &Args, m: &Machine) -> anyhow::Result<Vec<u32>> {
     if let Some(list) = &args.cpu {
-        return kernels::affinity::parse_cpu_list(list).map_err(|e| anyhow::anyhow!("--cpu: {e}"));
+        return loops::affinity::parse_cpu_list(list).map_err(|e| anyhow::anyhow!("--cpu: {e}"));
     }
     let mut v: Vec<u32> = m
         .clusters
@@ -184,7 +184,7 @@ fn targets(args: &Args, m: &Machine) -> anyhow::Result<Vec<u32>> {
         .filter_map(|c| c.online_cpus().first().copied())
         .collect();
     if v.is_empty() {
-        v = kernels::affinity::allowed_cpus()
+        v = loops::affinity::allowed_cpus()
             .into_iter()
             .take(1)
             .collect();
@@ -196,11 +196,11 @@ fn targets(args: &Args, m: &Machine) -> anyhow::Result<Vec<u32>> {
 }
 
 fn check_cpu(cpu: u32) -> anyhow::Result<()> {
-    let allowed = kernels::affinity::allowed_cpus();
+    let allowed = loops::affinity::allowed_cpus();
     if !allowed.contains(&cpu) {
         bail!(
             "CPU {cpu} not online or not allowed for this process (allowed: {})",
-            kernels::affinity::format_cpu_list(&allowed)
+            loops::affinity::format_cpu_list(&allowed)
         );
     }
     Ok(())

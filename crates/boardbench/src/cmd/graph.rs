@@ -210,7 +210,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         root: &session.root,
         restorer: &session.restorer,
         mon_cfg: probe::monitor::MonitorConfig::from_machine(&session.machine),
-        allowed: kernels::affinity::allowed_cpus(),
+        allowed: loops::affinity::allowed_cpus(),
         power,
         idle_watts: None,
         settings: Vec::new(),
@@ -552,7 +552,7 @@ impl Sweep<'_> {
 
 fn mean_temp(samples: &[model::monitor::MonitorSample]) -> Option<f64> {
     let t: Vec<f64> = samples.iter().filter_map(|s| s.temp_c).collect();
-    kernels::stats::mean(&t)
+    loops::stats::mean(&t)
 }
 
 fn power_problem(s: Option<&Summary>) -> String {

@@ -6,7 +6,7 @@
 //! process may use, and sizes with binary units.
 
 use anyhow::{Context, bail};
-use kernels::membw::{self, Config};
+use loops::membw::{self, Config};
 use model::measure::membw::{BwKind, BwTest, MembwResult};
 
 use crate::cli::Globals;
@@ -83,7 +83,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     } else {
         Some(match &args.aggregate_cpus {
             Some(list) => resolve_cpus(Some(list))?,
-            None => kernels::affinity::allowed_cpus(),
+            None => loops::affinity::allowed_cpus(),
         })
     };
     let mode = if args.full { "full" } else { "quick" };
@@ -91,7 +91,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         eprintln!(
             "measuring {} test(s) on CPU {} ({mode} mode) …",
             variants.len(),
-            kernels::affinity::format_cpu_list(&cpus)
+            loops::affinity::format_cpu_list(&cpus)
         );
     }
     let r = membw::run(&cpus, &variants, &cfg, mode, aggregate.as_deref())
@@ -128,11 +128,11 @@ fn line(t: &BwTest) -> String {
 
 /// The text report.
 pub fn render(r: &MembwResult) -> String {
-    let cpus = kernels::affinity::format_cpu_list(&r.cpus);
+    let cpus = loops::affinity::format_cpu_list(&r.cpus);
     let mut out = format!(
         "Memory bandwidth on CPU {cpus} ({} mode, {} buffers; MB/s, 1 MB = 10^6 B, a copy counts each byte once)\n",
         r.mode,
-        kernels::memlat::caches::format_bytes(r.buffer_bytes)
+        loops::memlat::caches::format_bytes(r.buffer_bytes)
     );
     for t in &r.tests {
         out += &line(t);
@@ -161,7 +161,7 @@ pub fn render(r: &MembwResult) -> String {
     if let Some(a0) = r.aggregate.first() {
         out += &format!(
             "All cores (CPUs {}, one pinned thread each, own buffers, started together):\n",
-            kernels::affinity::format_cpu_list(&a0.cpus)
+            loops::affinity::format_cpu_list(&a0.cpus)
         );
         for a in &r.aggregate {
             let per: Vec<String> = a
@@ -191,15 +191,14 @@ pub fn render(r: &MembwResult) -> String {
 /// A CPU list from the command line, checked against the CPUs this process may use; without
 /// one, the last of them.
 pub fn resolve_cpus(list: Option<&str>) -> anyhow::Result<Vec<u32>> {
-    let allowed = kernels::affinity::allowed_cpus();
+    let allowed = loops::affinity::allowed_cpus();
     let Some(list) = list else {
         return allowed
             .last()
             .map(|&c| vec![c])
             .context("cannot read this process's CPU affinity");
     };
-    let cpus =
-        kernels::affinity::parse_cpu_list(list).map_err(|e| anyhow::anyhow!("--cpu: {e}"))?;
+    let cpus = loops::affinity::parse_cpu_list(list).map_err(|e| anyhow::anyhow!("--cpu: {e}"))?;
     let bad: Vec<String> = cpus
         .iter()
         .filter(|c| !allowed.contains(c))
@@ -209,7 +208,7 @@ pub fn resolve_cpus(list: Option<&str>) -> anyhow::Result<Vec<u32>> {
         bail!(
             "CPU {} not online or not allowed for this process (allowed: {})",
             bad.join(","),
-            kernels::affinity::format_cpu_list(&allowed)
+            loops::affinity::format_cpu_list(&allowed)
         );
     }
     Ok(cpus)
@@ -259,7 +258,7 @@ mod tests {
         let e = resolve_cpus(Some("999")).unwrap_err().to_string();
         assert!(e.contains("CPU 999 not online"), "{e}");
         assert!(resolve_cpus(Some("x")).is_err());
-        let allowed = kernels::affinity::allowed_cpus();
+        let allowed = loops::affinity::allowed_cpus();
         assert_eq!(resolve_cpus(None).unwrap(), vec![*allowed.last().unwrap()]);
     }
 

@@ -5,7 +5,7 @@
 //! table ("7 of 15 rows disturbed"); each row's `disturbed` flag is in the JSON.
 
 use anyhow::bail;
-use kernels::memlat::{self, Config, caches::format_bytes};
+use loops::memlat::{self, Config, caches::format_bytes};
 use model::measure::memlat::{CacheAnalysis, ChainTable, MemlatResult, RandomTable};
 
 use super::membw::{parse_size, resolve_cpus};
@@ -52,7 +52,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     if !args.json {
         eprintln!(
             "measuring memory latency on CPU {} …",
-            kernels::affinity::format_cpu_list(&cpus)
+            loops::affinity::format_cpu_list(&cpus)
         );
     }
     let r = memlat::run(&cpus, &cfg, !args.random_only, &advertised).map_err(anyhow::Error::msg)?;
@@ -167,7 +167,7 @@ fn render_caches(c: &CacheAnalysis) -> String {
 
 /// The text report.
 pub fn render(r: &MemlatResult) -> String {
-    let cpus = kernels::affinity::format_cpu_list(&r.cpus);
+    let cpus = loops::affinity::format_cpu_list(&r.cpus);
     let mut out = String::new();
     if let Some(t) = &r.chain {
         out += &render_chain(t, &cpus);

@@ -222,7 +222,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
         runner: &runner,
         search_path,
         tools,
-        allowed: kernels::affinity::allowed_cpus(),
+        allowed: loops::affinity::allowed_cpus(),
     };
     say(
         args,

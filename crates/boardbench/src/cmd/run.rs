@@ -205,7 +205,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         runner: &runner,
         search_path,
         tools,
-        allowed: kernels::affinity::allowed_cpus(),
+        allowed: loops::affinity::allowed_cpus(),
     };
     let planned = plan::plan(
         machine,

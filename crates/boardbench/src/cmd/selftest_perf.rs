@@ -8,7 +8,7 @@
 //! time-like figures and ≥ 1.00 for rate-like figures; the `met` column says which applies.
 
 use anyhow::{Context, bail};
-use kernels::{affinity, clock, membw, memlat, sha256, stats};
+use loops::{affinity, clock, membw, memlat, sha256, stats};
 use model::measure::sha256::Sha256Backend;
 
 use crate::cli::Globals;

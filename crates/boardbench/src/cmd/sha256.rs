@@ -108,7 +108,7 @@ fn default_cpu(root: &probe::Root) -> Option<u32> {
     let ids = probe::topology::read_ids(root, &mut notes, &sets);
     let policies = probe::cpufreq::read_policies(root, &mut notes);
     let clusters = probe::cluster::group(&ids, &policies, &cpuinfo);
-    let allowed = kernels::affinity::allowed_cpus();
+    let allowed = loops::affinity::allowed_cpus();
     clusters
         .iter()
         .rev()
@@ -149,7 +149,7 @@ fn step_text(s: Step, o: &Sha256Options) -> String {
         Step::Clock { after: true } => "measuring the clock after".into(),
         Step::WarmUp => "warm-up".into(),
         Step::Run { variant, run, runs } => {
-            let n = if variant == kernels::sha256::Variant::Portable {
+            let n = if variant == loops::sha256::Variant::Portable {
                 o.portable_iterations
             } else {
                 o.iterations

@@ -318,7 +318,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
     let (mut builtin, mut external) = (None, None);
     match &args.load {
         None => {
-            cpus = kernels::affinity::allowed_cpus();
+            cpus = loops::affinity::allowed_cpus();
             let l = load::Load::start(&cpus);
             threads = l.threads() as u32;
             builtin = Some(l);
@@ -398,7 +398,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
             command: format!(
                 "recursive SHA-256 ({}) on cpus {}",
                 backend.label(),
-                kernels::affinity::format_cpu_list(&cpus)
+                loops::affinity::format_cpu_list(&cpus)
             ),
             end: if signal.is_some() {
                 "interrupted".into()

@@ -193,7 +193,7 @@ fn clock(env: &PhaseContext<'_>, p: &Planned, hot: bool) -> Outcome {
 // ---------------------------------------------------------------- memory
 
 fn membw(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
-    use kernels::membw::{self, Config};
+    use loops::membw::{self, Config};
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::quick();
     let all = membw::available_variants();
@@ -228,7 +228,7 @@ fn membw(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
 }
 
 fn memlat(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
-    use kernels::memlat::{self, Config};
+    use loops::memlat::{self, Config};
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::standard();
     if env.settings.tiny {

@@ -211,7 +211,7 @@ fn describe(st: std::process::ExitStatus) -> String {
 /// ([`adapters::tool::pin_command`]). CPUs this process may not use are left out; when none is
 /// left the command is not pinned and this says so.
 pub fn pin(cmd: &mut Command, cpus: &[u32]) -> bool {
-    let allowed = kernels::affinity::allowed_cpus();
+    let allowed = loops::affinity::allowed_cpus();
     let usable: Vec<u32> = cpus
         .iter()
         .copied()

@@ -19,7 +19,7 @@ pub struct Group {
 impl Group {
     /// "cpu4" or "cpu4-5".
     pub fn cpu_text(&self) -> String {
-        format!("cpu{}", kernels::affinity::format_cpu_list(&self.cpus))
+        format!("cpu{}", loops::affinity::format_cpu_list(&self.cpus))
     }
 }
 
@@ -46,7 +46,7 @@ pub fn parse_selection(s: &str) -> anyhow::Result<Selection> {
         "coreclusters" => anyhow::bail!("--cpus coreclusters is not supported: use clusters"),
         "all" => Selection::All,
         list => Selection::List(
-            kernels::affinity::parse_cpu_list(list)
+            loops::affinity::parse_cpu_list(list)
                 .map_err(|e| anyhow::anyhow!("--cpus: {e} (or cores, clusters, all)"))?,
         ),
     })

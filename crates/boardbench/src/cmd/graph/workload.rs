@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use kernels::sha256::{self, Sha256Backend};
+use loops::sha256::{self, Sha256Backend};
 
 pub const BACKEND: Sha256Backend = Sha256Backend::Portable;
 
@@ -50,7 +50,7 @@ pub fn run(host_cpus: &[u32], duration: Duration) -> anyhow::Result<Score> {
     }
     Ok(Score {
         khs: per.iter().sum(),
-        spread_pct: kernels::stats::stddev_pct(&per),
+        spread_pct: loops::stats::stddev_pct(&per),
         per_thread_khs: per,
         iterations,
     })
@@ -58,7 +58,7 @@ pub fn run(host_cpus: &[u32], duration: Duration) -> anyhow::Result<Score> {
 
 /// Hashes on `cpu` until `deadline` (at least one batch); returns (kH/s, hashes).
 fn one_thread(cpu: u32, deadline: Instant) -> anyhow::Result<(f64, u64)> {
-    kernels::affinity::pin_current_thread(&[cpu]).map_err(|e| anyhow::anyhow!("cpu{cpu}: {e}"))?;
+    loops::affinity::pin_current_thread(&[cpu]).map_err(|e| anyhow::anyhow!("cpu{cpu}: {e}"))?;
     let mut seed = sha256::SEED;
     let mut n: u64 = 2_000;
     let (mut hashes, mut secs) = (0u64, 0.0f64);
@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn threads_add_up_and_the_chain_continues() {
-        let cpu = kernels::affinity::allowed_cpus()[0];
+        let cpu = loops::affinity::allowed_cpus()[0];
         let s = run(&[cpu, cpu], Duration::from_millis(30)).unwrap();
         assert_eq!(s.per_thread_khs.len(), 2);
         assert!(s.khs > 0.0 && s.iterations >= 4_000);

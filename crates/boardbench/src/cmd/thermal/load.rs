@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
-use kernels::sha256::{self, Sha256Backend};
+use loops::sha256::{self, Sha256Backend};
 
 /// Hashes per chunk: short enough that a stop is seen within milliseconds even on slow cores
 /// (portable backend, qemu), long enough that counting costs nothing.
@@ -42,7 +42,7 @@ impl Load {
                     .spawn(move || {
                         if let Some(c) = cpu {
                             // Unpinned is still heat; the CPU list is recorded either way.
-                            let _ = kernels::affinity::pin_current_thread(&[c]);
+                            let _ = loops::affinity::pin_current_thread(&[c]);
                         }
                         let mut seed = [i as u8; 32];
                         while !stop.load(Ordering::Relaxed) {

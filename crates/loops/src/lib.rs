@@ -1,4 +1,4 @@
-//! Measurement kernels. Pure: no CLI, no files, no output. Each returns raw samples and a summary
+//! The timed loops (benchmark "kernels"). Pure: no CLI, no files, no output. Each returns raw samples and a summary
 //! (see `model::measure`), so the callers decide what to print or store.
 //!
 //! - [`clock`]: the real CPU clock (mhz method: two dependent-op chains of different length).

@@ -1,7 +1,7 @@
 //! Every available recursive SHA-256 backend against values computed independently with the
 //! sha2 crate's full SHA-256 (padding and all) of the 32-byte value, repeated.
 
-use kernels::sha256::{SEED, Sha256Backend, available_backends, chain, fast_backend, hex, run};
+use loops::sha256::{SEED, Sha256Backend, available_backends, chain, fast_backend, hex, run};
 use sha2::{Digest, Sha256};
 
 fn emulated() -> bool {
@@ -113,13 +113,13 @@ fn a_timed_run_reports_its_backend_iterations_and_digest() {
 }
 
 /// Not a test of behaviour: MH/s and cycles per hash of each backend with the clock measured
-/// before and after (`cargo test -p boardbench-kernels --test sha256 -- --ignored --nocapture`).
+/// before and after (`cargo test -p boardbench-loops --test sha256 -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn report_speed() {
-    use kernels::clock::{ClockOptions, measure};
-    let cpu = *kernels::affinity::allowed_cpus().last().unwrap();
-    kernels::affinity::pin_current_thread(&[cpu]).unwrap();
+    use loops::clock::{ClockOptions, measure};
+    let cpu = *loops::affinity::allowed_cpus().last().unwrap();
+    loops::affinity::pin_current_thread(&[cpu]).unwrap();
     for b in available_backends() {
         let n = if b.is_hardware() { 2_000_000 } else { 300_000 };
         let before = measure(&ClockOptions::default()).mhz;
@@ -139,7 +139,7 @@ fn report_speed() {
 
 #[test]
 fn every_variant_matches_sha2_and_the_hardware_ones_exist_exactly_with_the_extension() {
-    use kernels::sha256::{Variant, chain_variant};
+    use loops::sha256::{Variant, chain_variant};
     let seeds: [[u8; 32]; 2] = [SEED, core::array::from_fn(|i| (i as u8) ^ 0x5c)];
     for v in Variant::ALL {
         assert_eq!(
@@ -161,7 +161,7 @@ fn every_variant_matches_sha2_and_the_hardware_ones_exist_exactly_with_the_exten
 
 #[test]
 fn every_variant_matches_the_10m_known_answer() {
-    use kernels::sha256::{Variant, chain_variant};
+    use loops::sha256::{Variant, chain_variant};
     let n = if emulated() { 100_000 } else { 10_000_000 };
     let want = if emulated() {
         hex(&sha2_chain(&SEED, n))

@@ -1,7 +1,7 @@
 //! The clock kernel on the real machine: a positive, sane clock, structure of the sample, and
 //! pinning. Under emulation (BOARDBENCH_EMULATED) only the structure is checked.
 
-use kernels::clock::{ClockOptions, LONG_OPS, SHORT_OPS, measure};
+use loops::clock::{ClockOptions, LONG_OPS, SHORT_OPS, measure};
 
 fn emulated() -> bool {
     std::env::var_os("BOARDBENCH_EMULATED").is_some()
@@ -24,8 +24,8 @@ fn a_measurement_has_the_requested_runs_and_a_calibrated_count() {
 
 #[test]
 fn the_clock_of_a_pinned_core_is_in_a_sane_range() {
-    let cpu = kernels::affinity::allowed_cpus()[0];
-    kernels::affinity::pin_current_thread(&[cpu]).unwrap();
+    let cpu = loops::affinity::allowed_cpus()[0];
+    loops::affinity::pin_current_thread(&[cpu]).unwrap();
     let s = measure(&ClockOptions::default());
     if emulated() {
         return;
@@ -43,11 +43,11 @@ fn the_clock_of_a_pinned_core_is_in_a_sane_range() {
 }
 
 /// Not a test of behaviour: prints the median clock and run time of 5 measurements
-/// (`cargo test -p boardbench-kernels --test clock -- --ignored --nocapture`).
+/// (`cargo test -p boardbench-loops --test clock -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn report_five_measurements() {
-    kernels::affinity::pin_current_thread(&[1]).ok();
+    loops::affinity::pin_current_thread(&[1]).ok();
     let mut mhz = Vec::new();
     let mut secs = Vec::new();
     for _ in 0..5 {
@@ -63,7 +63,7 @@ fn report_five_measurements() {
     }
     println!(
         "median {:.1} MHz, {:.3} s",
-        kernels::stats::median(&mhz).unwrap(),
-        kernels::stats::median(&secs).unwrap()
+        loops::stats::median(&mhz).unwrap(),
+        loops::stats::median(&secs).unwrap()
     );
 }

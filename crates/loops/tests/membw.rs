@@ -1,7 +1,7 @@
 //! membw kernel: every routine is exact on small buffers of odd sizes and alignments, and the
 //! measurement returns well-formed results with tiny settings. No timed assertions.
 
-use kernels::membw::{self, Config, Routine};
+use loops::membw::{self, Config, Routine};
 use model::measure::membw::BwKind;
 
 fn emulated() -> bool {
@@ -156,7 +156,7 @@ fn unknown_variant_names_and_nonsense_settings_are_refused() {
     assert!(c.validate().is_err());
     assert!(Config::quick().validate().is_ok() && Config::full().validate().is_ok());
 
-    let cpu = kernels::affinity::allowed_cpus()[0];
+    let cpu = loops::affinity::allowed_cpus()[0];
     let err =
         membw::measure_single(&[cpu, 100_000], &membw::available_variants(), &tiny()).unwrap_err();
     assert!(err.contains("100000"), "{err}");
@@ -177,7 +177,7 @@ fn tiny() -> Config {
 
 #[test]
 fn a_tiny_run_returns_positive_finite_figures_for_every_variant() {
-    let cpus = kernels::affinity::allowed_cpus();
+    let cpus = loops::affinity::allowed_cpus();
     let variants = membw::available_variants();
     let r = membw::run(&cpus[..1], &variants, &tiny(), "quick", Some(&cpus)).unwrap();
     assert_eq!(r.tests.len(), variants.len());
@@ -192,7 +192,7 @@ fn a_tiny_run_returns_positive_finite_figures_for_every_variant() {
             t.samples_mb_s.iter().all(|x| x.is_finite() && *x > 0.0),
             "{t:?}"
         );
-        assert_eq!(t.best_mb_s, kernels::stats::max(&t.samples_mb_s).unwrap());
+        assert_eq!(t.best_mb_s, loops::stats::max(&t.samples_mb_s).unwrap());
         assert!(t.median_mb_s <= t.best_mb_s && t.calls_per_sample >= 1);
     }
     let best_copy = r.best_copy.as_deref().unwrap();

@@ -2,7 +2,7 @@
 //! its window, cache levels are found on synthetic ladders, and a tiny run is well-formed.
 //! No timed assertions.
 
-use kernels::memlat::{self, Config, caches, chain, random};
+use loops::memlat::{self, Config, caches, chain, random};
 use model::measure::memlat::AdvertisedCache;
 
 #[test]
@@ -235,7 +235,7 @@ fn a_tiny_run_returns_positive_finite_cells() {
         random_repeat_ns: 200_000,
         random_repeats: 2,
     };
-    let cpus = kernels::affinity::allowed_cpus();
+    let cpus = loops::affinity::allowed_cpus();
     let r = memlat::run(&cpus[..1], &cfg, true, &[adv(1, "Data", kib(32))]).unwrap();
     let t = r.chain.as_ref().unwrap();
     assert_eq!(t.chains, vec![1, 2, 4, 8]);

@@ -34,7 +34,7 @@
 //!   one for quick runs);
 //! * the pure `parse(output) -> Result<Parsed, ParseError>` (7-Zip and Stockfish also have
 //!   `parse_all` for texts holding several runs), whose result has
-//!   `measurements(&RunContext) -> Vec<model::document::Measurement>`; the test names are
+//!   `measurements(&RunContext) -> Vec<document::Measurement>`; the test names are
 //!   constants in each module's `test_names` (OpenSSL: `openssl::test_name(alg, bytes)`).
 //!
 //! Things the run has to know:
@@ -71,7 +71,7 @@ mod util;
 pub use replay::ReplayRunner;
 pub use tool::{Invocation, Output, RunError, Runner, SearchPath, Skip, SystemRunner, Tool};
 
-use model::document::Measurement;
+use document::Measurement;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

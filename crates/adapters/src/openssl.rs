@@ -19,7 +19,7 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use model::document::Measurement;
+use document::Measurement;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 

@@ -21,7 +21,7 @@
 
 use std::time::Duration;
 
-use model::document::Measurement;
+use document::Measurement;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;

@@ -552,9 +552,9 @@ pub fn detect_version<V>(
     })
 }
 
-/// "0-3,6" from `[0, 1, 2, 3, 6]` (taskset's and the kernel's notation; `model::cpus::CpuList`).
+/// "0-3,6" from `[0, 1, 2, 3, 6]` (taskset's and the kernel's notation; `document::cpus::CpuList`).
 pub fn format_cpu_list(cpus: &[u32]) -> String {
-    model::cpus::CpuList::new(cpus).to_string()
+    document::cpus::CpuList::new(cpus).to_string()
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 use std::fmt::Write;
 
 use chrono::{DateTime, TimeZone};
-use model::machine::MachineInfo;
-use model::monitor::{MonitorLayout, MonitorSample};
+use document::machine::MachineInfo;
+use document::monitor::{MonitorLayout, MonitorSample};
 
 /// When to repeat the column header: every 15 lines on a terminal (sbc-bench's SPACING), so
 /// the columns stay readable while scrolling; never in a file or pipe, where it would only get
@@ -191,7 +191,7 @@ fn cpu_range(cpus: &[u32]) -> String {
 mod tests {
     use super::*;
     use chrono::Utc;
-    use model::monitor::{ClockColumns, CpuStates, MonitoredCluster, RpiReadings};
+    use document::monitor::{ClockColumns, CpuStates, MonitoredCluster, RpiReadings};
     use std::path::{Path, PathBuf};
 
     fn shared(rel: &str) -> PathBuf {
@@ -438,7 +438,7 @@ mod tests {
     fn hardware_header_names_clusters_and_thermal_source() {
         let m = MachineInfo {
             clusters: vec![
-                model::machine::Cluster {
+                document::machine::Cluster {
                     cpus: vec![0, 1, 2, 3],
                     policy: Some(0),
                     core_name: Some("Cortex-A55".into()),
@@ -446,14 +446,14 @@ mod tests {
                     max_khz: Some(1_800_000),
                     ..Default::default()
                 },
-                model::machine::Cluster {
+                document::machine::Cluster {
                     cpus: vec![4, 6],
                     policy: Some(4),
                     max_khz: Some(2_400_000),
                     ..Default::default()
                 },
             ],
-            thermal_source: Some(model::machine::ThermalSource {
+            thermal_source: Some(document::machine::ThermalSource {
                 path: "/sys/class/thermal/thermal_zone0/temp".into(),
                 name: "soc-thermal".into(),
                 why: "test".into(),

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 use report::demo;
 
 fn write_doc(dir: &Path, name: &str, doc: &ResultDocument) -> PathBuf {

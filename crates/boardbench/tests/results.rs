@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
+use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 use store::{Added, Filter, Location, Store};
 
 fn logs() -> PathBuf {

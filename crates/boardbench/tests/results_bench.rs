@@ -7,7 +7,7 @@
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
+use document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use store::{Location, Store};
 
 const RUNS: usize = 10_000;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
+use document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use store::{Location, Store};
 
 const DOCS: usize = 400;

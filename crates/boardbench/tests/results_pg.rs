@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
+use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 use store::{Added, Filter, Location, Store};
 
 /// A fresh database on the test server, or `None` (skip).

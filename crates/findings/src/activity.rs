@@ -15,9 +15,9 @@
 //!   [`SYS_AVG_PCT`] % or more, or a peak above [`SYS_PEAK_PCT`] %. It is only a warning because
 //!   %sys includes the benchmarks' own kernel time (7-Zip's page faults).
 
-use model::document::{Finding, Severity};
-use model::imported::ImportedLog;
-use model::run::{PhaseStatus, kind};
+use document::imported::ImportedLog;
+use document::run::{PhaseStatus, kind};
+use document::{Finding, Severity};
 use sbclog::signals::Signals;
 
 use crate::tolerances::{CPU_SAMPLE_MIN_SHARE, SYS_AVG_PCT, SYS_PEAK_PCT};

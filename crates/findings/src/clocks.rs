@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use model::document::{Finding, Severity};
-use model::imported::{ClockCheck, ImportedLog};
-use model::measure::clock::ClockReading;
-use model::run::kind;
+use document::imported::{ClockCheck, ImportedLog};
+use document::measure::clock::ClockReading;
+use document::run::kind;
+use document::{Finding, Severity};
 
 use crate::tolerances::{CLOCK_DROP_PCT, FAKE_CLOCK_PCT};
 use crate::{RunCx, capped, finding, kinds};

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use model::document::{Finding, Severity};
-use model::imported::ImportedLog;
+use document::imported::ImportedLog;
+use document::{Finding, Severity};
 
 use crate::{RunCx, capped, cpu_list, finding, kinds};
 

@@ -1,8 +1,8 @@
 //! The environment the run happened in: a VM guest or container, and a run that started on a
 //! busy machine.
 
-use model::document::{Finding, Severity};
-use model::machine::MachineInfo;
+use document::machine::MachineInfo;
+use document::{Finding, Severity};
 
 use crate::tolerances::{TEMP_PLAUSIBLE_MAX_C, TEMP_PLAUSIBLE_MIN_C};
 use crate::{RunCx, capped, finding, kinds};

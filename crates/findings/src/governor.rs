@@ -2,7 +2,7 @@
 //! put back. The before snapshot is taken after tuning, so it shows what the run ran with
 //! (sbc-bench only tuned `policy?` — one digit — and left policy10 and up untouched).
 
-use model::document::{Finding, Severity};
+use document::{Finding, Severity};
 
 use crate::{RunCx, capped, finding, kinds};
 

@@ -5,9 +5,9 @@
 //! (The clock each point measured before its workload goes through the fake-clock rule like
 //! the run's OPP walk: see `clocks`.)
 
-use model::document::{Finding, Severity};
-use model::monitor::MonitorLayout;
-use model::run::{Phase, kind};
+use document::monitor::MonitorLayout;
+use document::run::{Phase, kind};
+use document::{Finding, Severity};
 
 use crate::tolerances::GRAPH_POINT_CLOCK_PCT;
 use crate::{RunCx, capped, finding, kinds};

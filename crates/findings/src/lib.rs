@@ -50,10 +50,10 @@
 //! with a function for run documents and, where an sbc-bench log carries the data, one for
 //! imported logs. Malformed or partial documents never panic: absent data means no finding.
 
-use model::document::{Finding, ResultDocument, Severity};
-use model::imported::ImportedLog;
-use model::machine::MachineInfo;
-use model::run::{RunRecord, StateSnapshot};
+use document::imported::ImportedLog;
+use document::machine::MachineInfo;
+use document::run::{RunRecord, StateSnapshot};
+use document::{Finding, ResultDocument, Severity};
 
 pub mod activity;
 mod clocks;

@@ -1,9 +1,9 @@
 //! Memory pressure: swapping during the run (zram or disk), zswap stacked on zram, and the OOM
 //! killer.
 
-use model::document::{Finding, Severity};
-use model::imported::ImportedLog;
-use model::machine::{SwapArea, SwapKind};
+use document::imported::ImportedLog;
+use document::machine::{SwapArea, SwapKind};
+use document::{Finding, Severity};
 use sbclog::signals::Signals;
 
 use crate::{RunCx, capped, finding, kinds};

@@ -1,8 +1,8 @@
 //! x86 power and thermal limits: thermal_throttle counters that grew (the x86 equivalent of
 //! time below the top OPP, which x86 cpufreq drivers do not record), and powercap (RAPL) limits.
 
-use model::document::{Finding, Severity};
-use model::run::{PowercapZone, StateSnapshot};
+use document::run::{PowercapZone, StateSnapshot};
+use document::{Finding, Severity};
 
 use crate::{RunCx, capped, finding, kinds};
 

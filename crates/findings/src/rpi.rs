@@ -9,9 +9,9 @@
 //! bit that was already set before the run is a warning (the board has a problem, the run may
 //! not have been hit).
 
-use model::document::{Finding, Severity};
-use model::imported::ImportedLog;
-use model::run::RpiConfig;
+use document::imported::ImportedLog;
+use document::run::RpiConfig;
+use document::{Finding, Severity};
 
 use crate::{RunCx, finding, kinds};
 
@@ -70,7 +70,7 @@ fn silent_throttling(cx: &RunCx) -> Option<Finding> {
         .run
         .phases
         .iter()
-        .filter(|p| p.status == model::run::PhaseStatus::Done)
+        .filter(|p| p.status == document::run::PhaseStatus::Done)
     {
         let low: Vec<(u32, u32)> = p
             .samples

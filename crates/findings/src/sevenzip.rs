@@ -2,9 +2,9 @@
 //! without cpufreq statistics, x86 above all), and versions whose scores sbc-bench's database
 //! cannot compare.
 
-use model::document::{Finding, ResultDocument, Severity};
-use model::imported::ImportedLog;
-use model::run::kind;
+use document::imported::ImportedLog;
+use document::run::kind;
+use document::{Finding, ResultDocument, Severity};
 
 use crate::tolerances::SEVENZIP_FALL_PCT;
 use crate::{RunCx, finding, kinds};

@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use model::document::{Finding, Severity};
-use model::imported::ImportedLog;
-use model::run::{PolicyState, StateSnapshot, kind};
+use document::imported::ImportedLog;
+use document::run::{PolicyState, StateSnapshot, kind};
+use document::{Finding, Severity};
 use sbclog::signals::Signals;
 
 use crate::tolerances::{CLOCK_WALK_FACTOR, CLOCK_WALK_SLACK_S, THROTTLING_MIN_S};
@@ -276,5 +276,5 @@ pub(crate) fn imported(log: &ImportedLog, s: &Signals) -> Vec<Finding> {
 
 /// "0-3,6" for a CPU list.
 pub(crate) fn ranges(cpus: &[u32]) -> String {
-    model::cpus::CpuList::new(cpus).to_string()
+    document::cpus::CpuList::new(cpus).to_string()
 }

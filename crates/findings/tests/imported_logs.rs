@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use document::{Finding, ResultDocument, Severity};
 use findings::{analyse, kinds, trustworthy};
-use model::document::{Finding, ResultDocument, Severity};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")

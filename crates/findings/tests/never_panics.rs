@@ -2,20 +2,20 @@
 //! of phases, samples and readings, `None` everywhere it may be, NaN and infinite figures,
 //! counters that went backwards, garbage kernel lines, out-of-range measurement indexes.
 
-use findings::{analyse, trustworthy};
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use model::imported::{
+use document::imported::{
     ClockCheck, ClockRow, ImportedLog, MonitorRow, MonitorTable, OppTime as LogOpp, SevenZip,
     SevenZipRun, SwapInfo, ThrottlingTable,
 };
-use model::machine::{DeviceTree, MachineInfo, SwapArea, SwapKind, Virtualization, Zram, Zswap};
-use model::measure::clock::ClockReading;
-use model::monitor::{CpuStates, MonitorSample, RpiReadings};
-use model::run::{
+use document::machine::{DeviceTree, MachineInfo, SwapArea, SwapKind, Virtualization, Zram, Zswap};
+use document::measure::clock::ClockReading;
+use document::monitor::{CpuStates, MonitorSample, RpiReadings};
+use document::run::{
     IdleGate, KmsgLine, KmsgWindow, OppTime, Phase, PhaseStatus, PolicyState, PowercapConstraint,
     PowercapZone, RpiConfig, RunOptions, RunRecord, SettingChange, StateSnapshot, ThermalThrottle,
     ToolRun,
 };
+use document::{Measurement, ResultDocument, SCHEMA_VERSION};
+use findings::{analyse, trustworthy};
 use proptest::collection::vec;
 use proptest::option::of;
 use proptest::prelude::*;

@@ -4,13 +4,13 @@
 mod common;
 
 use common::*;
-use findings::{analyse, kinds, trustworthy};
-use model::document::Severity;
-use model::machine::{DeviceTree, RpiFirmware, SwapKind, Throttled, Virtualization, Zswap};
-use model::run::{
+use document::Severity;
+use document::machine::{DeviceTree, RpiFirmware, SwapKind, Throttled, Virtualization, Zswap};
+use document::run::{
     IdleGate, PowercapConstraint, PowercapZone, ProcessUse, RpiConfig, SettingChange,
     ThermalThrottle, kind,
 };
+use findings::{analyse, kinds, trustworthy};
 
 #[test]
 fn clean_run_has_no_findings() {
@@ -128,7 +128,7 @@ fn clock_lower_after_the_hot_phase() {
     one(&doc, kinds::CLOCK_DROP, Severity::Warning);
 }
 
-fn vm(doc: &mut model::document::ResultDocument, kind: &str) {
+fn vm(doc: &mut document::ResultDocument, kind: &str) {
     doc.machine.as_mut().unwrap().identity.virtualization = Some(Virtualization {
         kind: kind.into(),
         evidence: vec!["cpuinfo flag hypervisor".into()],
@@ -314,7 +314,7 @@ fn raspberry_pi_bits_and_kmsg() {
     one(&doc, kinds::SOFT_TEMP_LIMIT, Severity::Invalid);
 }
 
-fn rpi(doc: &mut model::document::ResultDocument, model: &str, settings: &[(&str, &str)]) {
+fn rpi(doc: &mut document::ResultDocument, model: &str, settings: &[(&str, &str)]) {
     doc.machine.as_mut().unwrap().identity.device_tree = Some(DeviceTree {
         model: Some(model.into()),
         compatible: vec!["raspberrypi,4-model-b".into()],
@@ -504,7 +504,7 @@ fn sorted_by_severity_and_deterministic() {
 
 #[test]
 fn silent_throttling_on_raspberry_pi() {
-    use model::monitor::RpiReadings;
+    use document::monitor::RpiReadings;
     let mut doc = clean_run();
     let real = |mhz| {
         Some(RpiReadings {
@@ -549,9 +549,7 @@ fn steal_is_not_background_activity() {
 #[test]
 fn implausible_temperatures_are_the_sensor_not_the_soc() {
     // Millidegrees read as degrees on one sample.
-    fn sampled(
-        doc: &mut model::document::ResultDocument,
-    ) -> &mut Vec<model::monitor::MonitorSample> {
+    fn sampled(doc: &mut document::ResultDocument) -> &mut Vec<document::monitor::MonitorSample> {
         let p = run_mut(doc)
             .phases
             .iter_mut()
@@ -585,7 +583,7 @@ fn implausible_temperatures_are_the_sensor_not_the_soc() {
 
 /// A graph sweep: one point per OPP of cluster cpu0-3, each with its clock reading at the cap
 /// and monitor samples whose clock is `during` MHz.
-fn graph_doc(points: &[(u64, f64, u32)]) -> model::document::ResultDocument {
+fn graph_doc(points: &[(u64, f64, u32)]) -> document::ResultDocument {
     let mut doc = clean_run();
     let run = run_mut(&mut doc);
     run.profile = "graph".into();

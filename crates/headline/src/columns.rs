@@ -2,8 +2,8 @@
 //! HTML report uses as well so a run is named exactly as `results list` names it. Imported logs
 //! first take what the log said; native runs take what the probe saw.
 
-use model::document::ResultDocument;
-use model::imported::Headline;
+use document::ResultDocument;
+use document::imported::Headline;
 
 use crate::rules::{figures, measured_clocks};
 
@@ -86,7 +86,7 @@ fn clock_cell(clocks: &[f64]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::document::Measurement;
+    use document::Measurement;
 
     #[test]
     fn empty_document_has_no_columns_and_clock_cells_join_clusters() {

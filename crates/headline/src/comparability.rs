@@ -6,8 +6,8 @@
 //! `run.comparability` (figures by [`Figure::name`]); a document without them (older runs)
 //! gets them from its profile here; imported sbc-bench logs are sbc-bench's own figures.
 
-use model::document::ResultDocument;
-use model::run::FigureComparability;
+use document::ResultDocument;
+use document::run::FigureComparability;
 
 use crate::Figure;
 
@@ -125,7 +125,7 @@ mod tests {
             of_document(&doc).is_empty(),
             "imported logs are sbc-bench's own"
         );
-        doc.run = Some(model::run::RunRecord {
+        doc.run = Some(document::run::RunRecord {
             profile: "quick".into(),
             ..Default::default()
         });

@@ -1,7 +1,7 @@
 //! The headline figures by name, so code that treats them one by one (comparability, tables,
 //! charts) iterates over [`Figure::ALL`] instead of repeating six field names.
 
-use model::imported::Headline;
+use document::imported::Headline;
 
 /// One headline figure, in Results.md's column order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

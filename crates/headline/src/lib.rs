@@ -22,7 +22,7 @@ pub mod native;
 pub mod rounding;
 pub mod rules;
 
+pub use document::imported::Headline;
 pub use figure::Figure;
-pub use model::imported::Headline;
 pub use rounding::{r10, results_row};
 pub use rules::{figures, from_measurements, measured_clocks};

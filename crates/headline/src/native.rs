@@ -2,9 +2,9 @@
 //! the figures sbc-bench would have computed from the same runs (and [`crate::rules`] reads
 //! them like an import's). Each row is attached to the last phase of its kind.
 
-use model::document::Measurement;
-use model::run::{Phase, kind};
-use model::stats;
+use document::Measurement;
+use document::run::{Phase, kind};
+use document::stats;
 
 /// The 7-Zip adapter's row for a run's overall rating.
 const TOTAL_RATING: &str = "total rating";

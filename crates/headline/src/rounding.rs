@@ -1,8 +1,8 @@
 //! How Results.md prints the figures: sbc-bench rounds most cells to tens (`r10`) after
 //! averaging integers, so a row written here compares cell by cell with sbc-bench's own.
 
-use model::document::ResultDocument;
-use model::imported::Headline;
+use document::ResultDocument;
+use document::imported::Headline;
 
 use crate::rules::figures;
 

@@ -14,8 +14,8 @@
 //! | memset | `tinymembench` / `membw` | `memset` / `libc memset…` |
 //! | kH/s | `cpuminer` | `scrypt` / `total score` |
 
-use model::document::{Measurement, ResultDocument};
-use model::imported::Headline;
+use document::imported::Headline;
+use document::{Measurement, ResultDocument};
 
 /// The headline figures of a document: an imported log's own figures where present, otherwise
 /// (and for each figure the log lacks) [`from_measurements`].
@@ -111,7 +111,7 @@ pub fn measured_clocks(doc: &ResultDocument) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::imported::ImportedLog;
+    use document::imported::ImportedLog;
 
     fn row(suite: &str, test: &str, threads: u32, value: f64, unit: &str) -> Measurement {
         Measurement::new(suite, test, threads, value, unit)

@@ -4,7 +4,7 @@
 
 use std::io::Read as _;
 
-use model::machine::MachineInfo;
+use document::machine::MachineInfo;
 use probe::Root;
 
 use crate::Input;

@@ -1,7 +1,7 @@
 //! Pinning the calling thread to a CPU set. Kernels always run pinned, so results belong to a
 //! known core (and, on big.LITTLE, a known core type).
 
-use model::cpus::CpuList;
+use document::cpus::CpuList;
 use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
 use nix::unistd::Pid;
 
@@ -64,7 +64,7 @@ pub fn pin_current_thread(cpus: &[u32]) -> Result<(), AffinityError> {
     Ok(())
 }
 
-/// Parses a CPU list as the kernel and taskset write it: "0-3,6,8-9" (`model::cpus::CpuList`);
+/// Parses a CPU list as the kernel and taskset write it: "0-3,6,8-9" (`document::cpus::CpuList`);
 /// an empty list is an error here (nothing to pin to).
 pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, AffinityError> {
     let list = CpuList::parse(s).map_err(|e| AffinityError(e.0))?;
@@ -74,7 +74,7 @@ pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, AffinityError> {
     Ok(list.into_vec())
 }
 
-/// Formats CPUs as a compact list ("0-3,6"; `model::cpus::CpuList`).
+/// Formats CPUs as a compact list ("0-3,6"; `document::cpus::CpuList`).
 pub fn format_cpu_list(cpus: &[u32]) -> String {
     CpuList::new(cpus).to_string()
 }

@@ -12,7 +12,7 @@
 mod chains;
 
 pub use chains::{EXACT, LONG_OPS, METHOD, SHORT_OPS};
-use model::measure::clock::ClockSample;
+use document::measure::clock::ClockSample;
 
 use crate::timing::{Interval, now_ns, thread_cpu_ns, time};
 

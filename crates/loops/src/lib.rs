@@ -1,5 +1,5 @@
 //! The timed loops (benchmark "kernels"). Pure: no CLI, no files, no output. Each returns raw samples and a summary
-//! (see `model::measure`), so the callers decide what to print or store.
+//! (see `document::measure`), so the callers decide what to print or store.
 //!
 //! - [`clock`]: the real CPU clock (mhz method: two dependent-op chains of different length).
 //! - [`membw`]: memory bandwidth (tinymembench method) with libc and per-architecture variants.

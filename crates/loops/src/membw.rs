@@ -16,7 +16,7 @@
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use model::measure::membw::{BwAggregate, BwKind, BwTest, MembwResult};
+use document::measure::membw::{BwAggregate, BwKind, BwTest, MembwResult};
 
 use crate::affinity::pin_current_thread;
 use crate::stats;

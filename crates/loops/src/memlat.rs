@@ -10,7 +10,7 @@ pub mod caches;
 pub mod chain;
 pub mod random;
 
-use model::measure::memlat::{
+use document::measure::memlat::{
     AdvertisedCache, ChainRow, ChainTable, MemlatResult, RandomRow, RandomTable,
 };
 

@@ -26,7 +26,7 @@ mod x86;
 #[cfg(target_arch = "x86_64")]
 mod x86_reference;
 
-pub use model::measure::sha256::{Sha256Backend, Sha256Sample};
+pub use document::measure::sha256::{Sha256Backend, Sha256Sample};
 
 pub use portable::compress;
 
@@ -160,18 +160,26 @@ pub fn chain_variant(variant: Variant, seed: &[u8; 32], n: u64) -> Option<[u8; 3
     if variant != Variant::Reference {
         return chain(backend, seed, n);
     }
-    let w = to_words(seed);
-    let out = match backend {
+    reference_chain(backend, to_words(seed), n).map(|out| to_bytes(&out))
+}
+
+/// The Reference variant on `backend`; `None` where this architecture has no SHA instructions
+/// (armv7, riscv64: only Portable runs there).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_variables)
+)]
+fn reference_chain(backend: Sha256Backend, w: [u32; 8], n: u64) -> Option<[u32; 8]> {
+    match backend {
         // SAFETY: `backend` is a hardware backend this CPU has (fast_backend checked it).
         #[cfg(target_arch = "x86_64")]
-        Sha256Backend::ShaNi => unsafe { x86_reference::chain(w, n) },
+        Sha256Backend::ShaNi => Some(unsafe { x86_reference::chain(w, n) }),
         // SAFETY: as above.
         #[cfg(target_arch = "aarch64")]
-        Sha256Backend::Armv8Sha2 => unsafe { arm_reference::chain(w, n) },
+        Sha256Backend::Armv8Sha2 => Some(unsafe { arm_reference::chain(w, n) }),
         #[allow(unreachable_patterns)]
-        _ => return None,
-    };
-    Some(to_bytes(&out))
+        _ => None,
+    }
 }
 
 /// Times `n` recursive hashes of `variant` (see [`run`]); `None` when this CPU cannot run it.

@@ -1,4 +1,4 @@
-//! Summary statistics over repeated samples live in `model::stats`, shared with every other
+//! Summary statistics over repeated samples live in `document::stats`, shared with every other
 //! crate; re-exported here for the kernels' callers.
 
-pub use model::stats::*;
+pub use document::stats::*;

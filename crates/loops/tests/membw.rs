@@ -1,8 +1,8 @@
 //! membw kernel: every routine is exact on small buffers of odd sizes and alignments, and the
 //! measurement returns well-formed results with tiny settings. No timed assertions.
 
+use document::measure::membw::BwKind;
 use loops::membw::{self, Config, Routine};
-use model::measure::membw::BwKind;
 
 fn emulated() -> bool {
     std::env::var_os("BOARDBENCH_EMULATED").is_some()

@@ -2,8 +2,8 @@
 //! its window, cache levels are found on synthetic ladders, and a tiny run is well-formed.
 //! No timed assertions.
 
+use document::measure::memlat::AdvertisedCache;
 use loops::memlat::{self, Config, caches, chain, random};
-use model::measure::memlat::AdvertisedCache;
 
 #[test]
 fn bit_reversal_chain_visits_every_word_exactly_once_per_cycle() {

@@ -1,7 +1,7 @@
 //! The caches a CPU advertises, as the latency ladder's analysis compares them: read once by
 //! `probe::cache` (the same reader `info` uses), converted to bytes here.
 
-use model::measure::memlat::AdvertisedCache;
+use document::measure::memlat::AdvertisedCache;
 
 /// The caches of `cpu` from /sys (instruction caches included; the analysis ignores them).
 /// Entries without a size are left out: a board without the files has no advertised sizes.

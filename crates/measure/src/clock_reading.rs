@@ -2,8 +2,8 @@
 //! prints them (mean, samples, deviation from the cap), with the spread and whether the CPU was
 //! shared meanwhile.
 
+use document::measure::clock::{ClockReading, ClockSample};
 use loops::clock::{ClockOptions, measure};
-use model::measure::clock::{ClockReading, ClockSample};
 
 use crate::Error;
 use crate::disturbance;

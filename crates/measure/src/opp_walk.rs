@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use model::machine::Policy;
+use document::machine::Policy;
 
 use crate::Error;
 use crate::pinning::pinned;

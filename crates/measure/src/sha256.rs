@@ -11,9 +11,9 @@
 //! - Each result is the best of `runs` runs, with its spread and whether another task used the
 //!   CPU meanwhile.
 
+use document::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result, Sha256Sample};
 use loops::clock::measure;
 use loops::sha256::{SEED, Variant, chain, chain_variant, hex, run_variant};
-use model::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result, Sha256Sample};
 
 use crate::Error;
 use crate::disturbance;

@@ -39,7 +39,7 @@ impl From<measure::Error> for TestError {
     }
 }
 
-fn rk3399_policies() -> Vec<model::machine::Policy> {
+fn rk3399_policies() -> Vec<document::machine::Policy> {
     let root =
         probe::Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399"));
     let mut notes = probe::Notes::default();

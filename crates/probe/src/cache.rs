@@ -1,6 +1,6 @@
 //! CPU caches from /sys/devices/system/cpu/cpuN/cache/indexM/{level,type,size,shared_cpu_list}.
 
-use model::machine::Cache;
+use document::machine::Cache;
 
 use crate::topology::CPU_DIR;
 use crate::{Notes, Root};

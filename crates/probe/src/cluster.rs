@@ -18,8 +18,8 @@
 //! Clusters are ordered by their first CPU. A cluster's min/max are the lowest
 //! cpuinfo_min_freq and highest cpuinfo_max_freq of its policies.
 
-use model::cpu::CpuInfo;
-use model::machine::{Cluster, Policy};
+use document::cpu::CpuInfo;
+use document::machine::{Cluster, Policy};
 
 use crate::topology::CpuIds;
 

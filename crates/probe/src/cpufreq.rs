@@ -10,7 +10,7 @@
 //! A policy whose CPUs are all offline answers every read with EBUSY (sbc-bench #138); it is
 //! kept with what could be read, and the reasons go to the notes.
 
-use model::machine::{CpufreqGlobal, Devfreq, OppSource, Policy};
+use document::machine::{CpufreqGlobal, Devfreq, OppSource, Policy};
 
 use crate::topology::CPU_DIR;
 use crate::{Notes, Root};

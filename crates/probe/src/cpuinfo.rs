@@ -15,7 +15,7 @@
 //! `loongarch64` from the `isa` list; `mips64`/`mips32` from the MIPS `isa` list.
 
 use crate::arm_parts;
-use model::cpu::{ArmCore, ArmId, CpuInfo, Processor, RiscvId};
+use document::cpu::{ArmCore, ArmId, CpuInfo, Processor, RiscvId};
 
 /// Keys that describe the machine, not one processor, wherever they appear.
 const GLOBAL_KEYS: &[&str] = &[
@@ -613,7 +613,10 @@ model name\t: AMD EPYC 9B45  128-Core Processor\nflags\t\t: fpu vme de pse tsc l
             Some("AMD EPYC 9B45 128-Core Processor")
         );
         assert_eq!(p.bogomips, Some(4000.0));
-        assert!(c.model.is_none(), "x86 `model` is not the RPi `Model` line");
+        assert!(
+            c.model.is_none(),
+            "x86 `document` is not the RPi `Model` line"
+        );
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! and the CPU for its hypervisor signature, so fixture trees give the same answer on every
 //! host.
 
-use model::cpu::CpuInfo;
-use model::machine::{DeviceTree, Distro, Dmi, Kernel, MachineInfo, Userland, Virtualization};
+use document::cpu::CpuInfo;
+use document::machine::{DeviceTree, Distro, Dmi, Kernel, MachineInfo, Userland, Virtualization};
 
 use crate::{Notes, Root};
 

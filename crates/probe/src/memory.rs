@@ -4,7 +4,7 @@
 //! Swap kind per area: a `/dev/zramN` device is zram (whatever /proc/swaps' Type column says,
 //! which is "partition" for it); otherwise the Type column: "file" or "partition".
 
-use model::machine::{Memory, SwapArea, SwapKind, Zram, Zswap};
+use document::machine::{Memory, SwapArea, SwapKind, Zram, Zswap};
 
 use crate::{Absent, Notes, Root};
 

@@ -14,8 +14,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use model::machine::MachineInfo;
-use model::monitor::{ClockColumns, MonitorLayout, MonitorSample, MonitoredCluster, RpiReadings};
+use document::machine::MachineInfo;
+use document::monitor::{
+    ClockColumns, MonitorLayout, MonitorSample, MonitoredCluster, RpiReadings,
+};
 
 use crate::Root;
 use crate::stat::{CpuTimes, parse_cpu_times, parse_load1};
@@ -45,7 +47,7 @@ impl MonitorConfig {
         // sbc-bench #138: a policy whose CPUs are all offline still exists in sysfs, but its
         // clock cannot be read and nothing runs there: no column for it (unless nothing else is
         // left). A cluster's column shows its first online CPU.
-        let monitored = |c: &model::machine::Cluster, cpus: Vec<u32>| MonitoredCluster {
+        let monitored = |c: &document::machine::Cluster, cpus: Vec<u32>| MonitoredCluster {
             first_cpu: cpus.iter().copied().min().unwrap_or(0),
             policy: c.policy,
             max_khz: c.max_khz,

@@ -267,14 +267,14 @@ impl Root {
     }
 }
 
-pub use model::cpus::MAX_CPUS;
+pub use document::cpus::MAX_CPUS;
 
 /// Parses a kernel CPU list ("0-3,6,8-11" or "0 1 2 3"; empty = no CPU) by
-/// `model::cpus::CpuList`'s rule. `None` for anything else.
+/// `document::cpus::CpuList`'s rule. `None` for anything else.
 pub fn parse_cpu_list(s: &str) -> Option<Vec<u32>> {
-    model::cpus::CpuList::parse(s)
+    document::cpus::CpuList::parse(s)
         .ok()
-        .map(model::cpus::CpuList::into_vec)
+        .map(document::cpus::CpuList::into_vec)
 }
 
 /// Parses a whitespace-separated list of unsigned numbers (cpufreq frequency lists).

@@ -10,8 +10,8 @@
 
 use std::path::PathBuf;
 
-use model::machine::{RpiFirmware, Throttled};
-use model::monitor::RpiReadings;
+use document::machine::{RpiFirmware, Throttled};
+use document::monitor::RpiReadings;
 
 use crate::{Absent, Notes, Root};
 

@@ -16,8 +16,8 @@ pub mod procs;
 pub mod rpi_config;
 pub mod x86;
 
-use model::machine::{MachineInfo, Policy};
-use model::run::{DevfreqState, OppTime, PolicyState, StateSnapshot};
+use document::machine::{MachineInfo, Policy};
+use document::run::{DevfreqState, OppTime, PolicyState, StateSnapshot};
 
 use crate::cpufreq::{CPUFREQ_DIR, parse_time_in_state};
 use crate::topology::CPU_DIR;

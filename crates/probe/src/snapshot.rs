@@ -1,7 +1,7 @@
 //! The machine snapshot: every reader of the probe, assembled into one
 //! [`MachineInfo`] (serialisable; the notes of everything that could not be read included).
 
-use model::machine::{CpuTopology, MachineInfo, Note};
+use document::machine::{CpuTopology, MachineInfo, Note};
 
 use crate::{
     Notes, Root, cache, cluster, cpufreq, cpuinfo, identity, memory, rpi, soc, thermal, topology,
@@ -130,7 +130,7 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
         devfreq,
         thermal_sensors: sensors,
         memory,
-        identity: model::machine::Identity {
+        identity: document::machine::Identity {
             kernel,
             distro,
             userland,

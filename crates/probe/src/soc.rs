@@ -1,7 +1,7 @@
 //! Which SoC is this? A guess from, in this order of trust:
 //! 1. the device-tree `compatible` strings (the kernel's own name for the SoC);
 //! 2. a Raspberry Pi board revision code / `Model` line, or a known board name (device-tree
-//!    `model`);
+//!    `document`);
 //! 3. the cpuinfo `Hardware` line (32-bit and Android/BSP kernels), alone or with the core types;
 //! 4. the Amlogic chip ID in the first byte of `Serial`;
 //! 5. model names (Loongson, MIPS `system type`, RISC-V vendor model names);
@@ -19,7 +19,7 @@
 //! "Amlogic S922X or A311D" for die siblings, "… family" where the members are not listed.
 //! Only evidence that singles out one SoC gives one name.
 
-use model::cpu::CpuInfo;
+use document::cpu::CpuInfo;
 
 /// What the guess may look at.
 pub struct SocHints<'a> {
@@ -34,7 +34,7 @@ pub struct SocHints<'a> {
 
 /// A named SoC ("Rockchip RK3588", or "one of: …" where the evidence fits several) and the
 /// evidence for it ("device-tree compatible rockchip,rk3588"): the document's own type.
-pub use model::machine::SocGuess;
+pub use document::machine::SocGuess;
 
 fn found(name: impl Into<String>, why: impl Into<String>) -> Option<SocGuess> {
     Some(SocGuess {
@@ -285,7 +285,7 @@ fn raspberry_pi(c: &CpuInfo, dt_model: Option<&str>, sig: &Signature) -> Option<
     )
 }
 
-/// Boards whose kernel (Hardware line) or device tree (`model`) names the board instead of
+/// Boards whose kernel (Hardware line) or device tree (`document`) names the board instead of
 /// the SoC, substring → SoC. Sources: the board makers' specification pages.
 #[rustfmt::skip]
 static BOARDS: &[(&str, &str, &str)] = &[

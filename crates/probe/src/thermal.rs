@@ -31,7 +31,7 @@
 //! A user override (a sensor path such as /sys/class/hwmon/hwmon3/temp2_input, or a zone type /
 //! hwmon name) beats the rule; see [`choose`].
 
-use model::machine::{SensorKind, ThermalSensor, ThermalSource};
+use document::machine::{SensorKind, ThermalSensor, ThermalSource};
 
 use crate::root::natural_cmp;
 use crate::{Notes, Root};

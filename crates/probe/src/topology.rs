@@ -6,7 +6,7 @@
 //! An offline CPU has no topology directory (the kernel removes it on unplug), so its IDs are
 //! absent; that is normal and not noted.
 
-use model::machine::CpuSets;
+use document::machine::CpuSets;
 
 use crate::{Notes, Root};
 

@@ -190,7 +190,7 @@ fn read_goes_through_the_root_and_cpuinfofile() {
     let root = probe::Root::new(d.path());
     assert_eq!(
         cpuinfo::read(&root, &mut notes),
-        model::cpu::CpuInfo::default()
+        document::cpu::CpuInfo::default()
     );
     assert_eq!(notes.0.len(), 1, "missing file is noted");
     let file = fixture_dir().join("RK3588-5.10.66.cpuinfo");

@@ -1,7 +1,7 @@
 //! Clock-column choice (docs/sbc-bench-compat.md) for 0/1/2/3/4/5+ clusters and the Raspberry Pi.
 
-use model::machine::{Cluster, MachineInfo};
-use model::monitor::ClockColumns;
+use document::machine::{Cluster, MachineInfo};
+use document::monitor::ClockColumns;
 use probe::monitor::MonitorConfig;
 
 fn machine(clusters: &[(u32, Option<u32>, Option<u64>)]) -> MachineInfo {
@@ -99,7 +99,7 @@ fn a_raspberry_pi_shows_fake_and_real_clocks() {
 #[test]
 fn the_device_tree_compatible_also_identifies_a_pi_and_a_pi_can_drop_its_firmware_columns() {
     let mut m = machine(&[(0, Some(0), Some(2_400_000))]);
-    m.identity.device_tree = Some(model::machine::DeviceTree {
+    m.identity.device_tree = Some(document::machine::DeviceTree {
         model: Some("Raspberry Pi 5 Model B Rev 1.0".into()),
         compatible: vec!["raspberrypi,5-model-b".into(), "brcm,bcm2712".into()],
     });

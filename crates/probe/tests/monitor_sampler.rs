@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use model::machine::{Cluster, MachineInfo, ThermalSource};
-use model::monitor::{ClockColumns, RpiReadings};
+use document::machine::{Cluster, MachineInfo, ThermalSource};
+use document::monitor::{ClockColumns, RpiReadings};
 use probe::Root;
 use probe::monitor::{MonitorConfig, Sampler};
 use probe::stat::parse_cpu_times;
@@ -130,7 +130,7 @@ fn the_first_sample_covers_the_interval_since_start_not_since_boot() {
 trait Plausible {
     fn interval_is_plausible(&self) -> bool;
 }
-impl Plausible for model::monitor::CpuStates {
+impl Plausible for document::monitor::CpuStates {
     fn interval_is_plausible(&self) -> bool {
         let parts = self.sys + self.usr + self.nice + self.io + self.irq + self.steal;
         (0.0..=100.0).contains(&self.cpu) && close(parts, self.cpu)

@@ -1,6 +1,6 @@
 //! Property tests: the probe's readers and parsers never panic, whatever the files contain.
 
-use model::machine::SensorKind;
+use document::machine::SensorKind;
 use probe::{Root, cache, cpufreq, identity, memory, root, rpi, snapshot, thermal};
 use proptest::prelude::*;
 

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use model::machine::{MachineInfo, OppSource, SensorKind, SwapKind};
+use document::machine::{MachineInfo, OppSource, SensorKind, SwapKind};
 use probe::snapshot::{self, Options};
 use probe::{Root, identity};
 

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use model::machine::SwapKind;
-use model::run::{OppTime, PowercapConstraint, StateSnapshot};
+use document::machine::SwapKind;
+use document::run::{OppTime, PowercapConstraint, StateSnapshot};
 use probe::Root;
 use probe::runstate::{self, Cursor, Kmsg, ProcTimes, kmsg, procs, rpi_config};
 use proptest::prelude::*;

@@ -5,17 +5,17 @@
 //!
 //! Nothing here is measured; the numbers are plausible shapes, made to exercise every chart.
 
-use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
-use model::machine::{Cluster, Distro, Identity, Kernel, MachineInfo, SocGuess, Userland};
-use model::measure::clock::ClockReading;
-use model::measure::memlat::{
+use document::machine::{Cluster, Distro, Identity, Kernel, MachineInfo, SocGuess, Userland};
+use document::measure::clock::ClockReading;
+use document::measure::memlat::{
     CacheAnalysis, CacheLevel, ChainRow, ChainTable, MemlatResult, RandomRow, RandomTable,
 };
-use model::monitor::{ClockColumns, CpuStates, MonitorLayout, MonitorSample, MonitoredCluster};
-use model::run::{
+use document::monitor::{ClockColumns, CpuStates, MonitorLayout, MonitorSample, MonitoredCluster};
+use document::run::{
     IdleGate, KmsgLine, KmsgWindow, Phase, PhaseStatus, RunOptions, RunRecord, SettingChange,
     ToolRun, kind,
 };
+use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 
 /// 2026-11-23T10:00:00Z.
 const T0_MS: u64 = 1_795_428_000_000;

@@ -18,7 +18,7 @@ pub mod page;
 pub mod summary;
 pub mod svg;
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 use escape::esc;
 

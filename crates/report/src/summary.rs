@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
-use model::run::PhaseStatus;
+use document::ResultDocument;
+use document::run::PhaseStatus;
 
 use crate::chart::compare;
 use crate::escape::esc;
@@ -24,7 +24,7 @@ fn fact(out: &mut String, name: &str, value: Option<&str>) {
 }
 
 fn cpus(list: &[u32]) -> String {
-    model::cpus::CpuList::new(list).to_string()
+    document::cpus::CpuList::new(list).to_string()
 }
 
 /// The summary section.
@@ -170,9 +170,9 @@ pub fn findings(doc: &ResultDocument) -> String {
         out.push_str("<ul class=\"findings\">");
         for x in f {
             let sev = match x.severity {
-                model::document::Severity::Info => "info",
-                model::document::Severity::Warning => "warning",
-                model::document::Severity::Invalid => "invalid",
+                document::Severity::Info => "info",
+                document::Severity::Warning => "warning",
+                document::Severity::Invalid => "invalid",
             };
             let _ = write!(
                 out,

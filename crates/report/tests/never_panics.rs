@@ -1,8 +1,8 @@
 //! Whatever numbers a document carries (NaN, infinities, zero, huge, out of order, empty), the
 //! report renders, its SVG stays well-formed and no non-finite number reaches it.
 
-use model::measure::memlat::ChainRow;
-use model::monitor::{CpuStates, MonitorSample};
+use document::measure::memlat::ChainRow;
+use document::monitor::{CpuStates, MonitorSample};
 use proptest::prelude::*;
 use report::demo;
 

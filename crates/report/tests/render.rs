@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use model::document::{Finding, ResultDocument, SCHEMA_VERSION, Severity};
-use model::monitor::MonitorSample;
+use document::monitor::MonitorSample;
+use document::{Finding, ResultDocument, SCHEMA_VERSION, Severity};
 use report::chart::{compare, memlat, opp, timeline};
 use report::demo;
 
@@ -95,7 +95,7 @@ fn synthetic_run_has_summary_findings_and_three_charts() {
 #[test]
 fn the_kernel_status_of_the_run_is_shown() {
     let mut doc = demo::run_document();
-    doc.run.as_mut().unwrap().kernel = Some(model::run::KernelStatus {
+    doc.run.as_mut().unwrap().kernel = Some(document::run::KernelStatus {
         release: Some("6.1.75-rockchip64".into()),
         origin: Some("downstream tree following kernel.org stable".into()),
         maintainer: Some("Armbian".into()),

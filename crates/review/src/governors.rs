@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use model::document::{Finding, Severity};
-use model::machine::MachineInfo;
+use document::machine::MachineInfo;
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

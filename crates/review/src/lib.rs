@@ -20,8 +20,8 @@ pub mod usb;
 pub mod util;
 pub mod window;
 
-use model::document::Finding;
-use model::machine::MachineInfo;
+use document::Finding;
+use document::machine::MachineInfo;
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

@@ -9,7 +9,7 @@
 //! SD CSD: structure [127:126]; v1 capacity = (C_SIZE[73:62]+1) · 2^(C_SIZE_MULT[49:47]+2) ·
 //! 2^READ_BL_LEN[83:80]; v2 (SDHC/SDXC) = (C_SIZE[69:48]+1) · 512 KiB; v3 (SDUC) C_SIZE[75:48].
 
-use model::document::{Finding, Severity};
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

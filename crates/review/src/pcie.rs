@@ -8,7 +8,7 @@
 //! Gen2 x1 behind a Gen3 x4 port (RK3588's M.2 slot) points at signal integrity, an adapter or
 //! a riser.
 
-use model::document::{Finding, Severity};
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

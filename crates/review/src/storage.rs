@@ -4,8 +4,8 @@
 //! …/mmc_host/…, …/ata1/…), which also names the USB device or PCIe function behind it, so the
 //! storage findings can point at the bridge or link that limits the disk.
 
-use model::document::{Finding, Severity};
-use model::machine::{MachineInfo, SwapKind};
+use document::machine::{MachineInfo, SwapKind};
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use model::document::{Finding, Severity};
-use model::machine::{MachineInfo, SwapKind};
+use document::machine::{MachineInfo, SwapKind};
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

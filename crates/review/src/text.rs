@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use model::document::{Finding, Severity};
+use document::{Finding, Severity};
 
 use crate::Review;
 use crate::util::human_bytes;

@@ -2,8 +2,8 @@
 //! kernel starts to throttle (passive trips), switches fans (active) or shuts down (critical),
 //! and whether a cooling device is already engaged.
 
-use model::document::{Finding, Severity};
-use model::machine::MachineInfo;
+use document::machine::MachineInfo;
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,7 @@
 //! file it changed (devfreq included: sbc-bench forgets those, and restores policy0's governor
 //! to every policy instead of each its own).
 
-use model::machine::MachineInfo;
+use document::machine::MachineInfo;
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

@@ -8,7 +8,7 @@
 //! at least 5 Gbps. Whether a storage interface offers UAS is read from the raw configuration
 //! descriptors (`descriptors`): an alternate setting with protocol 0x62.
 
-use model::document::{Finding, Severity};
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! Small helpers shared by the readers: optional sysfs values, bracketed selections, hex
 //! numbers, and the one way a finding is built.
 
-use model::document::{Finding, Severity};
+use document::{Finding, Severity};
 use probe::Root;
 
 /// A one-value file, or `None` when it is missing, empty or unreadable. The review reports what

@@ -2,9 +2,9 @@
 //! before and after (throttling), the clocks the monitor saw, and devices whose state changed
 //! (sbc-bench's "ATTENTION: status of PCIe and storage devices has changed").
 
-use model::document::{Finding, Severity};
-use model::machine::MachineInfo;
-use model::monitor::{MonitorLayout, MonitorSample};
+use document::machine::MachineInfo;
+use document::monitor::{MonitorLayout, MonitorSample};
+use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 

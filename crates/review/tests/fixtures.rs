@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use model::document::Severity;
+use document::Severity;
 use probe::Root;
 use review::mmc::Counterfeit;
 use review::{Review, review, tune, window};
@@ -15,7 +15,7 @@ fn tree(name: &str) -> Root {
     )
 }
 
-fn load(name: &str) -> (Root, model::machine::MachineInfo, Review) {
+fn load(name: &str) -> (Root, document::machine::MachineInfo, Review) {
     let root = tree(name);
     let m = probe::snapshot::take(&root);
     let r = review(&root, &m);

@@ -1,7 +1,7 @@
 //! What the log says after the benchmarks: throttling statistics, swap before/after, the dmesg
 //! lines, the "Results validation" bullets.
 
-use model::imported::{OppTime, SwapInfo, ThrottlingTable};
+use document::imported::{OppTime, SwapInfo, ThrottlingTable};
 
 use crate::text::is_separator;
 

@@ -1,6 +1,6 @@
 //! The clock check tables ("Checking cpufreq OPP …:" with `Cpufreq OPP: … Measured: …` rows).
 
-use model::imported::{ClockCheck, ClockRow};
+use document::imported::{ClockCheck, ClockRow};
 
 use crate::text::{is_separator, leading_f64};
 

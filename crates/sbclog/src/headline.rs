@@ -2,7 +2,7 @@
 //! version that wrote the log (rules documented in the fixtures README, checked against
 //! expected.json). The rounding `r10` is the `headline` crate's, shared with the summary row.
 
-use model::imported::{Headline, MemoryRun, OpenSsl, SevenZip};
+use document::imported::{Headline, MemoryRun, OpenSsl, SevenZip};
 
 use crate::memory;
 use crate::version::{Era, Version};
@@ -136,8 +136,8 @@ fn mem(i: &Inputs, era: Era, pick: fn(&MemoryRun) -> Option<f64>) -> Option<u64>
 mod tests {
     use super::*;
 
-    fn run(rating: u64) -> model::imported::SevenZipRun {
-        model::imported::SevenZipRun {
+    fn run(rating: u64) -> document::imported::SevenZipRun {
+        document::imported::SevenZipRun {
             cluster: None,
             threads: Some(4),
             rating,

@@ -11,8 +11,8 @@
 //! `aftermath` (throttling, swap, dmesg, validation), `summary`, [`headline`], `document`.
 
 mod aftermath;
+mod assemble;
 mod clock;
-mod document;
 pub mod headline;
 pub mod input;
 mod memory;
@@ -27,10 +27,10 @@ mod text;
 mod truncation;
 pub mod version;
 
-use model::document::ResultDocument;
-use model::imported::ImportedLog;
+use document::ResultDocument;
+use document::imported::ImportedLog;
 
-pub use document::{import, measurements};
+pub use assemble::{import, measurements};
 
 /// Why a file could not be imported. The message is one line, meant for `import: <file>: …`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -182,7 +182,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
 fn cut_off_problems(
     lines: &[&str],
     finished: usize,
-    h: &model::imported::Headline,
+    h: &document::imported::Headline,
     cpuminer_seen: bool,
 ) -> Vec<String> {
     let mut out = vec![format!(

@@ -1,7 +1,7 @@
 //! tinymembench figures: ` libc memcpy copy` / ` libc memset fill` (nuumio tinymembench) or
 //! ` standard memcpy` / ` standard memset` (ssvb), one run per cluster.
 
-use model::imported::MemoryRun;
+use document::imported::MemoryRun;
 
 use crate::text::leading_f64;
 

@@ -1,7 +1,7 @@
 //! cpuminer (`[date] Total: x kH/s` samples, `Total Scores:` list) and Stockfish
 //! (`Total Scores (<net>): a,b,c`).
 
-use model::imported::{Cpuminer, Stockfish};
+use document::imported::{Cpuminer, Stockfish};
 
 use crate::text::{leading_f64, number_list};
 

@@ -1,7 +1,7 @@
 //! The monitor tables: "System health while running X:" sections and the "System health now:"
 //! snapshot taken under load at the end.
 
-use model::imported::{MonitorRow, MonitorTable};
+use document::imported::{MonitorRow, MonitorTable};
 
 use crate::text::{is_separator, leading_f64};
 

@@ -1,6 +1,6 @@
 //! The OpenSSL `speed` table (aes-*-cbc rows, optional core type suffix or "(fully parallel)").
 
-use model::imported::{OpenSsl, OpenSslRow};
+use document::imported::{OpenSsl, OpenSslRow};
 
 use crate::text::split_trailing_parens;
 

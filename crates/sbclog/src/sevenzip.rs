@@ -1,7 +1,7 @@
 //! 7-Zip benchmark runs: the `Tot:` line of each `7z b` run, the `Total: a,b,c` line of the
 //! multi-threaded runs, the single-threaded runs (one per cluster) before them.
 
-use model::imported::{SevenZip, SevenZipRun};
+use document::imported::{SevenZip, SevenZipRun};
 
 use crate::text::number_list;
 

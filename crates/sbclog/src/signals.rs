@@ -1,7 +1,7 @@
 //! Evidence for the findings (throttling, swapping, background activity) taken from an
 //! imported log. Pure: the findings engine decides what it means.
 
-use model::imported::ImportedLog;
+use document::imported::ImportedLog;
 
 /// Time spent below the highest OPP of one cluster during the run.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,7 @@
 //! sbc-bench's own summary line (the last line of the log since v0.8.4):
 //! `| name | clock | kernel | distro | 7zip multi | X | aes | memcpy | memset | kH/s | [url |]`.
 
-use model::imported::SummaryLine;
+use document::imported::SummaryLine;
 
 use crate::version::Version;
 

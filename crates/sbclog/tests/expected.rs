@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use model::imported::{Headline, ImportedLog};
+use document::imported::{Headline, ImportedLog};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use model::imported::ImportedLog;
+use document::imported::ImportedLog;
 use sbclog::{parse_log, signals::signals};
 
 fn fixtures() -> PathBuf {

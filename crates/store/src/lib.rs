@@ -26,7 +26,7 @@ pub mod ranges;
 pub mod schema;
 
 use backend::{Dialect, Exec, Val};
-use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
+use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
 use serde::Serialize;
 use serde_json::Value;
 

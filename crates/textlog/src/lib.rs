@@ -2,7 +2,7 @@
 //! line and the short summary printed at the end of a run.
 //!
 //! Record first, render later: everything here is a pure function of a
-//! [`ResultDocument`](model::document::ResultDocument) — no clock, no file, no environment — so an
+//! [`ResultDocument`](document::ResultDocument) — no clock, no file, no environment — so an
 //! old run (or an imported sbc-bench log) renders the same today and tomorrow, and tests pin the
 //! output byte for byte.
 //!

@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use chrono::TimeZone;
-use model::monitor::{ClockColumns, MonitorLayout, MonitorSample};
+use document::monitor::{ClockColumns, MonitorLayout, MonitorSample};
 
 /// Columns after the clock, as sbc-bench spells them (its header is not aligned over `%nice`).
 const TAIL: &str = "  load %cpu %sys %usr %nice %io %irq   Temp";
@@ -180,7 +180,7 @@ Time       cpu0/cpu4/cpu6    load %cpu %sys %usr %nice %io %irq   Temp
             interval_s: 10.0,
             clocks_mhz: vec![Some(1800), Some(2256), Some(2256)],
             load1: Some(6.51),
-            cpu: Some(model::monitor::CpuStates {
+            cpu: Some(document::monitor::CpuStates {
                 cpu: 80.4,
                 sys: 1.2,
                 usr: 78.9,

@@ -5,10 +5,10 @@
 //! The numbers are `headline::results_row`: the one mapping from measurement rows to the
 //! Results.md columns, rounded as sbc-bench rounds them.
 
+use document::ResultDocument;
+use document::imported::ImportedLog;
+use document::machine::MachineInfo;
 use headline::{Figure, r10};
-use model::document::ResultDocument;
-use model::imported::ImportedLog;
-use model::machine::MachineInfo;
 
 use crate::text::{device_name, one_line};
 

@@ -7,8 +7,8 @@
 
 use std::fmt::Write;
 
-use model::document::{Measurement, ResultDocument, Severity};
-use model::run::{Phase, kind};
+use document::run::{Phase, kind};
+use document::{Measurement, ResultDocument, Severity};
 
 use crate::summary::summary_cells;
 use crate::text::{cluster_label, one_line, severity_word};

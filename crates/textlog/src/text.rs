@@ -1,9 +1,9 @@
 //! Small formatting helpers shared by the renderers.
 
 use chrono::{DateTime, FixedOffset};
-use model::cpus::CpuList;
-use model::document::{ResultDocument, Severity};
-use model::machine::MachineInfo;
+use document::cpus::CpuList;
+use document::machine::MachineInfo;
+use document::{ResultDocument, Severity};
 
 /// sbc-bench's block separator: a line of 74 `#`.
 pub const SEPARATOR: &str =

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Figures, finding, machine, run_doc};
-use model::document::{ResultDocument, Severity};
+use document::{ResultDocument, Severity};
 use textlog::{log, summary_line};
 
 fn assert_summary_last(doc: &ResultDocument) -> String {
@@ -195,7 +195,7 @@ fn full_log_snapshot() {
 #[test]
 fn malformed_documents_never_panic() {
     let mut doc = run_doc(machine("rk3588"), &Figures::default());
-    doc.measurements.push(model::document::Measurement {
+    doc.measurements.push(document::Measurement {
         suite: "clock".into(),
         test: "cpu4".into(),
         variant: None,

@@ -6,7 +6,7 @@
 
 mod common;
 
-use model::imported::SummaryLine;
+use document::imported::SummaryLine;
 use textlog::summary_cells;
 
 #[test]

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Figures, cells, finding, machine, run_doc};
-use model::document::Severity;
+use document::Severity;
 use textlog::{summary_cells, summary_line};
 
 #[test]

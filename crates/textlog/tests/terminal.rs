@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Figures, finding, machine, run_doc};
-use model::document::Severity;
+use document::Severity;
 use textlog::terminal_summary;
 
 #[test]

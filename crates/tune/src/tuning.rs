@@ -6,8 +6,8 @@
 //! sbc-bench applies policy0's governor to all policies, never touches devfreq in a normal run
 //! and leaves MaxKHz caps behind (docs/sbc-bench-compat.md); here each file is handled alone.
 
-use model::machine::MachineInfo;
-use model::run::SettingChange;
+use document::machine::MachineInfo;
+use document::run::SettingChange;
 
 use crate::Restorer;
 

@@ -24,10 +24,10 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use anyhow::bail;
+use document::machine::{Cluster, Policy};
+use document::measure::clock::{ClockReading, ClockReport};
 use measure::clock_reading::{ReadingOptions, Target, reading};
 use measure::opp_walk::WalkOptions;
-use model::machine::{Cluster, Policy};
-use model::measure::clock::{ClockReading, ClockReport};
 
 use crate::cli::Globals;
 use crate::opp_writer::RestorerWrites;
@@ -328,8 +328,8 @@ fn walk_policy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use document::measure::clock::ClockSample;
     use measure::clock_reading::summarise;
-    use model::measure::clock::ClockSample;
 
     fn at(cpu: u32, opp_khz: Option<u64>) -> Target {
         Target {

@@ -37,7 +37,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use model::run::{PhaseStatus, RunOptions};
+use document::run::{PhaseStatus, RunOptions};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
@@ -162,7 +162,7 @@ struct Target {
 }
 
 /// Each cluster with online CPUs (when asked and there is more than one), then all cores.
-fn targets(m: &model::machine::MachineInfo, per_cluster: bool) -> Vec<Target> {
+fn targets(m: &document::machine::MachineInfo, per_cluster: bool) -> Vec<Target> {
     let clusters: Vec<Target> = m
         .clusters
         .iter()
@@ -381,7 +381,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
 
 /// The result pages Geekbench printed (one per run, its "claim" links left out), and — as
 /// sbc-bench does — the link comparing the last run (all cores) with the first.
-fn geekbench_links<'a>(phases: impl Iterator<Item = &'a model::run::Phase>) -> Vec<String> {
+fn geekbench_links<'a>(phases: impl Iterator<Item = &'a document::run::Phase>) -> Vec<String> {
     let mut found: Vec<(String, String)> = Vec::new();
     for p in phases {
         for tr in &p.tool_runs {
@@ -430,9 +430,9 @@ mod tests {
 
     #[test]
     fn geekbench_result_pages_and_the_comparison_link() {
-        let run = |title: &str, id: &str| model::run::Phase {
+        let run = |title: &str, id: &str| document::run::Phase {
             title: title.into(),
-            tool_runs: vec![model::run::ToolRun {
+            tool_runs: vec![document::run::ToolRun {
                 output: format!(
                     "Upload succeeded. Visit the following link and view your results online:\n\n  \
                      https://browser.geekbench.com/v6/cpu/{id}\n\nVisit the following link and add \
@@ -457,7 +457,7 @@ mod tests {
             2,
             "no comparison of one run"
         );
-        let offline = model::run::Phase::default();
+        let offline = document::run::Phase::default();
         assert!(geekbench_links([offline].iter()).is_empty());
     }
 

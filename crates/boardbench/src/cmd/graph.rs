@@ -25,8 +25,8 @@ mod workload;
 use std::time::Duration;
 
 use anyhow::Context;
-use model::document::Measurement;
-use model::run::{Phase, PhaseStatus, RunOptions, SettingChange};
+use document::Measurement;
+use document::run::{Phase, PhaseStatus, RunOptions, SettingChange};
 use power::PowerSource;
 use power::window::{Recorder, Summary};
 
@@ -38,9 +38,9 @@ use plan::Group;
 use tune::Restorer;
 
 /// Phase kind of one sweep point.
-pub const KIND_POINT: &str = model::run::kind::GRAPH_POINT;
+pub const KIND_POINT: &str = document::run::kind::GRAPH_POINT;
 /// Phase kind of the idle consumption measurement before the sweep.
-pub const KIND_IDLE: &str = model::run::kind::GRAPH_IDLE;
+pub const KIND_IDLE: &str = document::run::kind::GRAPH_IDLE;
 /// Measurement suite of the sweep's figures.
 pub const SUITE: &str = "graph";
 
@@ -550,7 +550,7 @@ impl Sweep<'_> {
     }
 }
 
-fn mean_temp(samples: &[model::monitor::MonitorSample]) -> Option<f64> {
+fn mean_temp(samples: &[document::monitor::MonitorSample]) -> Option<f64> {
     let t: Vec<f64> = samples.iter().filter_map(|s| s.temp_c).collect();
     loops::stats::mean(&t)
 }

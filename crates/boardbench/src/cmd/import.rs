@@ -16,8 +16,8 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use model::document::ResultDocument;
-use model::imported::Headline;
+use document::ResultDocument;
+use document::imported::Headline;
 use store::{Location, Store};
 
 use crate::cli::Globals;

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use model::machine::{
+use document::machine::{
     Cache, Cluster, MachineInfo, OppSource, Policy, SensorKind, SwapKind, ThermalSensor,
 };
 
@@ -180,7 +180,7 @@ fn no_soc_guess(m: &MachineInfo) -> String {
 
 /// The hypervisor and the container, each named: "kvm guest", "kvm guest in a docker
 /// container", "docker container", "guest of an unknown hypervisor".
-fn virtualization(v: &model::machine::Virtualization) -> String {
+fn virtualization(v: &document::machine::Virtualization) -> String {
     let guest = match v.kind.as_str() {
         "container" => None,
         "vm" => Some("guest of an unknown hypervisor".to_string()),
@@ -240,7 +240,7 @@ fn file_cpu_summary(m: &MachineInfo) -> String {
 }
 
 /// "Cortex-A76 / r4p0", else the model name, else "unknown core".
-fn processor_label(p: &model::cpu::Processor) -> String {
+fn processor_label(p: &document::cpu::Processor) -> String {
     p.core_label()
         .or_else(|| p.model_name.clone())
         .unwrap_or_else(|| "unknown core".into())
@@ -301,7 +301,7 @@ fn mhz(khz: Option<u64>) -> String {
 
 /// "0-3,6" from a CPU list ("-" when empty).
 fn cpu_range(cpus: &[u32]) -> String {
-    model::cpus::CpuList::new(cpus).to_string()
+    document::cpus::CpuList::new(cpus).to_string()
 }
 
 fn topology(o: &mut String, m: &MachineInfo) {

@@ -6,8 +6,8 @@
 //! process may use, and sizes with binary units.
 
 use anyhow::{Context, bail};
+use document::measure::membw::{BwKind, BwTest, MembwResult};
 use loops::membw::{self, Config};
-use model::measure::membw::{BwKind, BwTest, MembwResult};
 
 use crate::cli::Globals;
 

@@ -5,8 +5,8 @@
 //! table ("7 of 15 rows disturbed"); each row's `disturbed` flag is in the JSON.
 
 use anyhow::bail;
+use document::measure::memlat::{CacheAnalysis, ChainTable, MemlatResult, RandomTable};
 use loops::memlat::{self, Config, caches::format_bytes};
-use model::measure::memlat::{CacheAnalysis, ChainTable, MemlatResult, RandomTable};
 
 use super::membw::{parse_size, resolve_cpus};
 use crate::cli::Globals;
@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn disturbed_rows_are_counted_once_under_the_table() {
-        use model::measure::memlat::ChainRow;
+        use document::measure::memlat::ChainRow;
         let row = |size: u64, disturbed: bool| ChainRow {
             size_bytes: size,
             ns_per_step: vec![1.0],

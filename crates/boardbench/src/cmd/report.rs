@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use model::document::{ResultDocument, SCHEMA_VERSION};
+use document::{ResultDocument, SCHEMA_VERSION};
 use store::{Location, Store};
 
 use crate::cli::Globals;

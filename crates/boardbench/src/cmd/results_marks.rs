@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
+use document::run::FigureComparability;
 use headline::Figure;
 use headline::comparability as rule;
-use model::run::FigureComparability;
 use store::Store;
 
 /// The flags of every native run (imported sbc-bench logs have none: they are sbc-bench's).

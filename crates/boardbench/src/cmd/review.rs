@@ -33,8 +33,8 @@ use std::time::{Duration, Instant};
 
 use ::review::{text, tune, window};
 use anyhow::Context;
-use model::document::{Finding, Severity};
-use model::run::{RunOptions, RunRecord, kind};
+use document::run::{RunOptions, RunRecord, kind};
+use document::{Finding, Severity};
 use probe::monitor::{MonitorConfig, sample_every};
 use serde_json::json;
 
@@ -47,7 +47,7 @@ use crate::run::{PhaseContext, Settings};
 use crate::session::child::{self, Echo, Running};
 use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
-use crate::session::{ExitStatus, Session, document, phase_monitor};
+use crate::session::{ExitStatus, Session, assemble, phase_monitor};
 use ::tune::Restorer;
 
 #[derive(Debug, clap::Args)]
@@ -234,13 +234,13 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     );
     let mut progress = Progress::new(&planned, args.json);
     let n = planned.len();
-    let before = document::snapshot(&session.root, &session.machine);
+    let before = assemble::snapshot(&session.root, &session.machine);
     let (phases, measurements) =
         crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
     progress.finish();
-    let after = document::snapshot(&session.root, &session.machine);
+    let after = assemble::snapshot(&session.root, &session.machine);
     let latency = latency_line(&phases);
-    let doc = document::document(
+    let doc = assemble::document(
         &session.root,
         &session.machine,
         None,
@@ -278,7 +278,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
 
 /// "Memory latency (cpu0): 16 MiB 92.1 ns, 128 MiB 131.4 ns" from the chain ladder (the
 /// sizes the ladder reached; nothing when it reached neither).
-fn latency_line(phases: &[model::run::Phase]) -> Option<String> {
+fn latency_line(phases: &[document::run::Phase]) -> Option<String> {
     let r = phases.iter().find_map(|p| p.memlat.as_ref())?;
     let rows = &r.chain.as_ref()?.rows;
     let at: Vec<String> = [16u64, 128]
@@ -323,7 +323,7 @@ fn say(args: &Args, s: &str) {
 fn tune_up(
     r: &Restorer,
     root: &probe::Root,
-    m: &model::machine::MachineInfo,
+    m: &document::machine::MachineInfo,
     args: &Args,
     g: &Globals,
 ) -> anyhow::Result<bool> {
@@ -403,7 +403,7 @@ fn tune_up(
 fn measured_clocks(
     args: &Args,
     g: &Globals,
-    m: &model::machine::MachineInfo,
+    m: &document::machine::MachineInfo,
 ) -> Option<Vec<(u32, f64)>> {
     if args.quick || g.sysroot.is_some() {
         return None;
@@ -435,7 +435,7 @@ fn monitor_window(
     args: &Args,
     held: Held,
     root: &probe::Root,
-    m: &model::machine::MachineInfo,
+    m: &document::machine::MachineInfo,
     before: &::review::Review,
     tuned: bool,
 ) -> anyhow::Result<Window> {

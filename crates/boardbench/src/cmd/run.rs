@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use model::run::RunOptions;
+use document::run::RunOptions;
 
 use crate::cli::Globals;
 use crate::run::plan::{self, PlanOptions, Profile};

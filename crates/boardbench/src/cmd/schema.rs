@@ -20,13 +20,13 @@ pub fn run(_args: &Args, _g: &Globals) -> anyhow::Result<i32> {
 
 /// The schema as a JSON value (draft 2020-12).
 pub fn schema() -> serde_json::Value {
-    let mut s = schemars::schema_for!(model::document::ResultDocument).to_value();
+    let mut s = schemars::schema_for!(document::ResultDocument).to_value();
     if let Some(o) = s.as_object_mut() {
         o.insert(
             "$id".into(),
             format!(
                 "https://boardbench.invalid/schema/result-document-v{}.json",
-                model::document::SCHEMA_VERSION
+                document::SCHEMA_VERSION
             )
             .into(),
         );

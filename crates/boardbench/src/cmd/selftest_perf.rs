@@ -8,8 +8,8 @@
 //! time-like figures and ≥ 1.00 for rate-like figures; the `met` column says which applies.
 
 use anyhow::{Context, bail};
+use document::measure::sha256::Sha256Backend;
 use loops::{affinity, clock, membw, memlat, sha256, stats};
-use model::measure::sha256::Sha256Backend;
 
 use crate::cli::Globals;
 

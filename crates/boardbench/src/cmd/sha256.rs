@@ -20,8 +20,8 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 
 use anyhow::bail;
+use document::measure::sha256::{Sha256Report, Sha256Result};
 use measure::sha256::{Sha256Options, Step};
-use model::measure::sha256::{Sha256Report, Sha256Result};
 
 use crate::cli::Globals;
 
@@ -353,8 +353,8 @@ mod tests {
         );
     }
 
+    use document::measure::sha256::{Sha256Backend, Sha256Sample};
     use measure::sha256::{normalise, result};
-    use model::measure::sha256::{Sha256Backend, Sha256Sample};
 
     fn sample(backend: Sha256Backend, mhs: f64, iterations: u64) -> Sha256Sample {
         Sha256Sample {

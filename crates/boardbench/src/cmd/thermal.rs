@@ -27,9 +27,9 @@ mod load;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use model::document::{Measurement, ResultDocument};
-use model::monitor::MonitorSample;
-use model::run::{Phase, PhaseStatus, RunOptions, ToolRun};
+use document::monitor::MonitorSample;
+use document::run::{Phase, PhaseStatus, RunOptions, ToolRun};
+use document::{Measurement, ResultDocument};
 use probe::monitor::MonitorConfig;
 
 use crate::cli::Globals;
@@ -449,7 +449,7 @@ struct Conclusions {
 }
 
 fn conclude(t: &Test, h: &Heat, ceil: &[Option<u32>], closed: &Closed) -> Conclusions {
-    let policies = |s: &Option<model::run::StateSnapshot>| {
+    let policies = |s: &Option<document::run::StateSnapshot>| {
         s.as_ref().map(|s| s.policies.clone()).unwrap_or_default()
     };
     let (before, after) = (policies(&closed.before), policies(&closed.after));

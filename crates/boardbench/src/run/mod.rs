@@ -13,9 +13,9 @@ pub mod progress;
 use std::time::{Duration, Instant};
 
 use adapters::tool::{Runner, SearchPath};
-use model::document::Measurement;
-use model::machine::MachineInfo;
-use model::run::{Phase, PhaseStatus};
+use document::Measurement;
+use document::machine::MachineInfo;
+use document::run::{Phase, PhaseStatus};
 use probe::monitor::MonitorConfig;
 
 use crate::session::{phase_monitor::PhaseMonitor, stamp};

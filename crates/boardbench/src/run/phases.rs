@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use adapters::tool::{Runner, Skip};
 use adapters::{RunContext, cpuminer, openssl, sevenzip, stockfish};
-use model::document::Measurement;
-use model::measure::clock::ClockReading;
-use model::run::{PhaseStatus, ToolRun};
+use document::Measurement;
+use document::measure::clock::ClockReading;
+use document::run::{PhaseStatus, ToolRun};
 
 use super::plan::{Planned, Profile};
 use super::{PhaseContext, invocations};
@@ -22,9 +22,9 @@ pub struct Outcome {
     pub measurements: Vec<Measurement>,
     pub tool_runs: Vec<ToolRun>,
     pub clock: Vec<ClockReading>,
-    pub membw: Option<model::measure::membw::MembwResult>,
-    pub memlat: Option<model::measure::memlat::MemlatResult>,
-    pub sha256: Option<model::measure::sha256::Sha256Report>,
+    pub membw: Option<document::measure::membw::MembwResult>,
+    pub memlat: Option<document::measure::memlat::MemlatResult>,
+    pub sha256: Option<document::measure::sha256::Sha256Report>,
 }
 
 impl Outcome {
@@ -54,10 +54,10 @@ fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &s
 pub fn run(
     env: &PhaseContext<'_>,
     p: &Planned,
-    earlier: &[model::run::Phase],
+    earlier: &[document::run::Phase],
     measurements: &[Measurement],
 ) -> Outcome {
-    use model::run::kind;
+    use document::run::kind;
     if let Some(reason) = needless(p, earlier, measurements) {
         return Outcome::skipped(reason);
     }
@@ -80,7 +80,7 @@ pub fn run(
 /// Why `p` need not run: the earlier runs of its kind agree within its tolerance.
 fn needless(
     p: &Planned,
-    earlier: &[model::run::Phase],
+    earlier: &[document::run::Phase],
     measurements: &[Measurement],
 ) -> Option<String> {
     let pct = p.unless_agree_pct?;
@@ -354,7 +354,7 @@ fn openssl_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     }
     let mut out = Outcome::default();
     let label = found.version.label();
-    let parallel = p.kind == model::run::kind::OPENSSL_PARALLEL;
+    let parallel = p.kind == document::run::kind::OPENSSL_PARALLEL;
     for cipher in ciphers {
         let opts = invocations::openssl(
             env.settings.profile,
@@ -539,7 +539,7 @@ impl Tools {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::run::{Phase, kind};
+    use document::run::{Phase, kind};
 
     fn multi(total: f64, status: PhaseStatus, rows: &mut Vec<Measurement>) -> Phase {
         rows.push(row("7zip", "total rating", 2, &[], total, "MIPS"));

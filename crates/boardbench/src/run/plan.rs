@@ -3,8 +3,8 @@
 //! line. Pure:
 //! the plan is a function of the machine and the profile, so it is tested on fixture trees.
 
-use model::machine::MachineInfo;
-use model::run::kind;
+use document::machine::MachineInfo;
+use document::run::kind;
 
 /// How much to run. Which tool invocations each profile uses is in [`super::invocations`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +43,7 @@ impl Profile {
     }
 
     /// Per headline figure, whether it compares with sbc-bench's (stored in the document).
-    pub fn comparability(self) -> Vec<model::run::FigureComparability> {
+    pub fn comparability(self) -> Vec<document::run::FigureComparability> {
         headline::comparability::for_profile(self.name())
     }
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use model::run::ToolRun;
+use document::run::ToolRun;
 
 /// Captured output is cut to its last this many bytes (a long Phoronix run prints a lot).
 const KEEP: usize = 256 * 1024;

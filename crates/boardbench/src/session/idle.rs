@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use model::run::{IdleGate, ProcessUse};
+use document::run::{IdleGate, ProcessUse};
 
 use crate::session::ExitStatus;
 use crate::session::signals::Held;

@@ -21,15 +21,15 @@
 
 use std::time::{Duration, Instant};
 
-use model::document::{Measurement, ResultDocument};
-use model::machine::MachineInfo;
-use model::monitor::MonitorLayout;
-use model::run::{
+use document::machine::MachineInfo;
+use document::monitor::MonitorLayout;
+use document::run::{
     IdleGate, KmsgWindow, Phase, RunOptions, RunRecord, SettingChange, StateSnapshot,
 };
+use document::{Measurement, ResultDocument};
 use probe::runstate::{Cursor, Kmsg};
 
-use crate::session::document;
+use crate::session::assemble;
 use crate::session::idle::IdleArgs;
 use crate::session::signals::Held;
 use crate::session::stamp::{self, Stamp};
@@ -155,12 +155,12 @@ pub struct Closed {
 pub struct Record {
     pub profile: String,
     /// Per headline figure, whether it compares with sbc-bench's (empty: the profile decides).
-    pub comparability: Vec<model::run::FigureComparability>,
+    pub comparability: Vec<document::run::FigureComparability>,
     pub options: RunOptions,
     pub monitor: Option<MonitorLayout>,
     pub phases: Vec<Phase>,
     pub measurements: Vec<Measurement>,
-    /// `--device`; default: the device name of [`document::device_name`].
+    /// `--device`; default: the device name of [`assemble::device_name`].
     pub device: Option<String>,
     /// Changes the mode made itself (recorded with their values after), after the tuning's.
     pub settings: Vec<SettingChange>,
@@ -210,7 +210,7 @@ impl Session {
         let after = self
             .before
             .is_some()
-            .then(|| document::snapshot(&self.root, &self.machine));
+            .then(|| assemble::snapshot(&self.root, &self.machine));
         let kmsg = self.kmsg.map(|c| Kmsg::since(&self.root, &c));
         let restore_failures =
             tuning::restore_and_record(&self.root, &self.restorer, &mut self.settings);
@@ -266,7 +266,7 @@ impl Probed {
         let kmsg = (o.record && o.kmsg).then(|| kmsg_cursor(&self.root, self.root_user));
         let before = o
             .record
-            .then(|| document::snapshot(&self.root, &self.machine));
+            .then(|| assemble::snapshot(&self.root, &self.machine));
         Ok(Session {
             root: self.root,
             machine: self.machine,
@@ -300,10 +300,10 @@ impl Closed {
             after: self.after.clone(),
             kmsg: self.kmsg.clone(),
             duration_s: self.duration_s,
-            // Filled in by document::document.
+            // Filled in by assemble::document.
             kernel: None,
         };
-        document::document(
+        assemble::document(
             &self.root,
             &self.machine,
             r.device,

@@ -9,8 +9,8 @@
 //!
 //! `run`, `thermal`, `graph`, `env` and `review` are built from these pieces.
 
+pub mod assemble;
 pub mod child;
-pub mod document;
 pub mod idle;
 pub mod lifecycle;
 pub mod output;

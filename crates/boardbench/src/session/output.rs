@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct DocumentArgs {

@@ -1,9 +1,9 @@
 //! The phases of the session modes (`thermal`, `env`): their kinds and a builder with the
 //! timestamps, so their documents have the same shape as a full run's and the findings,
 //! `report`, the log renderers and the store work on them unchanged. The document itself is
-//! assembled by [`crate::session::document::document`].
+//! assembled by [`crate::session::assemble::document`].
 
-use model::run::Phase;
+use document::run::Phase;
 
 use crate::session::stamp::{self, Stamp};
 

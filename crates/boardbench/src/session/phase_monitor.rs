@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use model::monitor::MonitorSample;
+use document::monitor::MonitorSample;
 use probe::monitor::{MonitorConfig, Sampler, sample_every};
 
 /// A tail shorter than this is not worth its own sample (its CPU states would be noise).

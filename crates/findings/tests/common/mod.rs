@@ -6,15 +6,15 @@
 //! busy core in single-threaded phases, steady 7-Zip scores. Each test changes one thing.
 #![allow(dead_code)]
 
-use findings::analyse;
-use model::document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
-use model::machine::{CpuSets, MachineInfo, SwapArea, SwapKind};
-use model::measure::clock::ClockReading;
-use model::monitor::{CpuStates, MonitorSample};
-use model::run::{
+use document::machine::{CpuSets, MachineInfo, SwapArea, SwapKind};
+use document::measure::clock::ClockReading;
+use document::monitor::{CpuStates, MonitorSample};
+use document::run::{
     KmsgLine, KmsgWindow, OppTime, Phase, PhaseStatus, PolicyState, RunOptions, RunRecord,
     StateSnapshot, ToolRun, kind,
 };
+use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
+use findings::analyse;
 
 /// Start of the run (ms since the epoch) and the length of each phase.
 pub const T0: u64 = 1_763_900_000_000;

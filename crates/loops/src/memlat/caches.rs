@@ -7,7 +7,7 @@
 //! comes back below [`STAYS_UP`]× the level). Noise inside a plateau therefore does not make a
 //! level, and a ramp (an L3 partly shared with co-tenants) still yields one boundary.
 
-use model::measure::memlat::{AdvertisedCache, CacheAnalysis, CacheLevel};
+use document::measure::memlat::{AdvertisedCache, CacheAnalysis, CacheLevel};
 
 /// Smallest jump between neighbouring sizes that can mark a level boundary.
 pub const MIN_STEP: f64 = 1.4;

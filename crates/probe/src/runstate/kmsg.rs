@@ -18,7 +18,7 @@
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 
-use model::run::{KmsgLine, KmsgWindow};
+use document::run::{KmsgLine, KmsgWindow};
 
 use crate::Root;
 

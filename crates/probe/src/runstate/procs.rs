@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use model::run::ProcessUse;
+use document::run::ProcessUse;
 
 use crate::Root;
 

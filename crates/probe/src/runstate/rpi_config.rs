@@ -9,7 +9,7 @@
 //! evidence shows it). Section headers are dropped, so a setting under `[pi3]` is listed on a
 //! Pi 4 too: the type has no place for the filter.
 
-use model::run::RpiConfig;
+use document::run::RpiConfig;
 
 use crate::{Notes, Root};
 

@@ -3,7 +3,7 @@
 //! (RAPL package/core/psys limits that cap the clock under sustained load, on Intel and AMD;
 //! also the DTPM zones of some arm64 SoCs).
 
-use model::run::{PowercapConstraint, PowercapZone, ThermalThrottle};
+use document::run::{PowercapConstraint, PowercapZone, ThermalThrottle};
 
 use crate::topology::CPU_DIR;
 use crate::{Notes, Root};

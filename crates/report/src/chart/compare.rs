@@ -3,8 +3,8 @@
 //! The numbers come from the one mapping (`headline::figures`), so the report, `results table`
 //! and `results compare` agree.
 
+use document::ResultDocument;
 use headline::{Figure, Headline};
-use model::document::ResultDocument;
 
 use super::{data_table, legend, series_class};
 use crate::svg::{self, Anchor, Plot, Scale, Svg};

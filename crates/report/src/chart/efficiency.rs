@@ -5,7 +5,7 @@
 //! Data: the phases of kind `graph-point` and the measurements they index (suite `graph`:
 //! "score …", "clock …", "score per watt …", "score per MHz …").
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 use super::{data_table, legend, series_class};
 use crate::svg::{self, Plot, Scale, Svg};
@@ -37,7 +37,7 @@ pub fn from_doc(doc: &ResultDocument) -> Vec<Sweep> {
     };
     let mut out: Vec<Sweep> = Vec::new();
     for p in run.phases.iter().filter(|p| p.kind == KIND_POINT) {
-        let ms: Vec<&model::document::Measurement> = p
+        let ms: Vec<&document::Measurement> = p
             .measurements
             .iter()
             .filter_map(|&i| doc.measurements.get(i))
@@ -217,8 +217,8 @@ pub fn render(sweeps: &[Sweep]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::document::{Measurement, SCHEMA_VERSION};
-    use model::run::{Phase, RunRecord};
+    use document::run::{Phase, RunRecord};
+    use document::{Measurement, SCHEMA_VERSION};
 
     fn m(test: &str, value: f64, unit: &str) -> Measurement {
         Measurement {

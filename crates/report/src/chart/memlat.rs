@@ -5,8 +5,8 @@
 //! Native runs only (the `memlat` phases); sbc-bench logs keep their tinymembench latency
 //! tables as text the importer does not parse.
 
-use model::document::ResultDocument;
-use model::run::{PhaseStatus, kind};
+use document::ResultDocument;
+use document::run::{PhaseStatus, kind};
 
 use super::{cpu_label, data_table, legend, series_class};
 use crate::svg::{self, Anchor, Plot, Scale, Svg};

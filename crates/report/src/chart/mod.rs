@@ -68,7 +68,7 @@ pub fn data_table(summary: &str, head: &[String], rows: &[Vec<String>]) -> Strin
 }
 
 /// "cpu4 (Cortex-A76)": the CPU with the core name of its cluster, when the machine says.
-pub fn cpu_label(doc: &model::document::ResultDocument, cpu: u32) -> String {
+pub fn cpu_label(doc: &document::ResultDocument, cpu: u32) -> String {
     let core = doc.machine.as_ref().and_then(|m| {
         m.clusters
             .iter()

@@ -5,8 +5,8 @@
 //! Native runs: the readings of the `clock` (and `clock-hot`) phases that carry an OPP. Imported
 //! logs: the "Checking cpufreq OPP" blocks with an OPP column.
 
-use model::document::ResultDocument;
-use model::run::{PhaseStatus, kind};
+use document::ResultDocument;
+use document::run::{PhaseStatus, kind};
 
 use super::{cpu_label, data_table, legend, series_class};
 use crate::svg::{self, Anchor, Plot, Scale, Svg};

@@ -8,9 +8,9 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
-use model::imported::ImportedLog;
-use model::run::{PhaseStatus, RunRecord};
+use document::ResultDocument;
+use document::imported::ImportedLog;
+use document::run::{PhaseStatus, RunRecord};
 
 use super::{cpu_label, data_table, legend_with, series_class};
 use crate::escape::esc;
@@ -78,10 +78,10 @@ fn sort(pts: &mut [(f64, f64)]) {
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
 }
 
-/// The median of the positive values (intervals and steps; `model::stats::median`).
+/// The median of the positive values (intervals and steps; `document::stats::median`).
 fn median(mut v: Vec<f64>) -> Option<f64> {
     v.retain(|x| *x > 0.0);
-    model::stats::median(&v)
+    document::stats::median(&v)
 }
 
 fn from_run(doc: &ResultDocument, run: &RunRecord) -> Timeline {
@@ -579,7 +579,7 @@ mod tests {
 
     #[test]
     fn imported_tables_cross_midnight_in_order() {
-        use model::imported::{MonitorRow, MonitorTable};
+        use document::imported::{MonitorRow, MonitorTable};
         let row = |time: &str, clock: &str| MonitorRow {
             time: time.into(),
             clock: clock.into(),

@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
-use model::machine::{SwapArea, SwapKind, Zram, Zswap};
-use model::run::StateSnapshot;
+use document::ResultDocument;
+use document::machine::{SwapArea, SwapKind, Zram, Zswap};
+use document::run::StateSnapshot;
 
 use crate::text::{kib, one_line, span};
 

@@ -15,9 +15,9 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
-use model::measure::clock::ClockReading;
-use model::run::Phase;
+use document::ResultDocument;
+use document::measure::clock::ClockReading;
+use document::run::Phase;
 
 use crate::text::{cpu_range, one_line};
 
@@ -52,9 +52,9 @@ pub fn block(doc: &ResultDocument, p: &Phase) -> String {
     }
     if p.clock.is_empty() || p.reason.is_some() {
         let what = match p.status {
-            model::run::PhaseStatus::Done => "note",
-            model::run::PhaseStatus::Skipped => "skipped",
-            model::run::PhaseStatus::Failed => "failed",
+            document::run::PhaseStatus::Done => "note",
+            document::run::PhaseStatus::Skipped => "skipped",
+            document::run::PhaseStatus::Failed => "failed",
         };
         let reason = p.reason.as_deref().unwrap_or("no reading");
         let _ = writeln!(out, "({what}: {})", one_line(reason));
@@ -110,7 +110,7 @@ pub fn row(r: &ClockReading) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::measure::clock::ClockSample;
+    use document::measure::clock::ClockSample;
 
     fn reading(opp: Option<u64>, mhz: &[f64]) -> ClockReading {
         let mean = mhz.iter().sum::<f64>() / mhz.len() as f64;

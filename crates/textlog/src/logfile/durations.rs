@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
-use model::run::PhaseStatus;
+use document::ResultDocument;
+use document::run::PhaseStatus;
 
 use crate::text::one_line;
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 use crate::text::{one_line, severity_word};
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 use crate::monitor_lines;
 use crate::text::{offset_of, one_line};

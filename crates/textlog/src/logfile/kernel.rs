@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 use crate::text::one_line;
 
@@ -47,11 +47,11 @@ pub fn render(doc: &ResultDocument) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::run::{KernelStatus, RunRecord};
+    use document::run::{KernelStatus, RunRecord};
 
     fn doc(run: Option<RunRecord>) -> ResultDocument {
         ResultDocument {
-            schema_version: model::document::SCHEMA_VERSION,
+            schema_version: document::SCHEMA_VERSION,
             producer: "test".into(),
             device: None,
             started: None,

@@ -18,7 +18,7 @@ mod phases;
 mod system;
 mod throttling;
 
-use model::document::ResultDocument;
+use document::ResultDocument;
 
 use crate::summary::summary_line;
 use crate::text::SEPARATOR;

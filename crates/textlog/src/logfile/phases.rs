@@ -4,11 +4,11 @@
 
 use std::fmt::Write;
 
-use model::document::{Measurement, ResultDocument};
-use model::measure::membw::MembwResult;
-use model::measure::memlat::MemlatResult;
-use model::measure::sha256::{Sha256Report, Sha256Result};
-use model::run::{Phase, PhaseStatus, ToolRun, kind};
+use document::measure::membw::MembwResult;
+use document::measure::memlat::MemlatResult;
+use document::measure::sha256::{Sha256Report, Sha256Result};
+use document::run::{Phase, PhaseStatus, ToolRun, kind};
+use document::{Measurement, ResultDocument};
 
 use super::clock_check;
 use crate::monitor_lines;

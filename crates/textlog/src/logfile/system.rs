@@ -6,9 +6,9 @@
 use std::fmt::Write;
 
 use chrono::DateTime;
-use model::document::ResultDocument;
-use model::machine::{MachineInfo, Memory};
-use model::run::RunRecord;
+use document::ResultDocument;
+use document::machine::{MachineInfo, Memory};
+use document::run::RunRecord;
 
 use crate::text::{device_name, kib, one_line, span};
 

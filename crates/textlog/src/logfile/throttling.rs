@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use model::document::ResultDocument;
-use model::run::PolicyState;
+use document::ResultDocument;
+use document::run::PolicyState;
 
 use crate::text::{one_line, seconds, span};
 

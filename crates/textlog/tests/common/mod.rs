@@ -5,16 +5,16 @@
 
 use std::path::{Path, PathBuf};
 
-use model::document::{Finding, Measurement, ResultDocument, Severity};
-use model::machine::MachineInfo;
-use model::measure::clock::{ClockReading, ClockSample};
-use model::measure::membw::{BwKind, BwTest, MembwResult};
-use model::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result};
-use model::monitor::{CpuStates, MonitorSample};
-use model::run::{
+use document::machine::MachineInfo;
+use document::measure::clock::{ClockReading, ClockSample};
+use document::measure::membw::{BwKind, BwTest, MembwResult};
+use document::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result};
+use document::monitor::{CpuStates, MonitorSample};
+use document::run::{
     KmsgLine, KmsgWindow, OppTime, Phase, PhaseStatus, PolicyState, RunOptions, RunRecord,
     SettingChange, StateSnapshot, ToolRun, kind,
 };
+use document::{Finding, Measurement, ResultDocument, Severity};
 
 pub fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -279,7 +279,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
         .collect();
     let all: Vec<u32> = m.cpus.online.clone();
     let doc = ResultDocument {
-        schema_version: model::document::SCHEMA_VERSION,
+        schema_version: document::SCHEMA_VERSION,
         producer: "boardbench 0.1.0".into(),
         device: None,
         started: Some(iso(T0_MS)),
@@ -576,7 +576,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
             args: vec!["run".into(), "--unattended".into()],
             ..RunOptions::default()
         },
-        idle_gate: Some(model::run::IdleGate {
+        idle_gate: Some(document::run::IdleGate {
             passed: true,
             waited_s: 30.0,
             load1_below: 0.1,

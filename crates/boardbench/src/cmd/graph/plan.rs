@@ -1,7 +1,7 @@
 //! What a sweep visits: groups of CPUs (per cluster, from `--cpus`) and, for each, the cpufreq
 //! OPPs to cap it to. Pure functions of the machine snapshot.
 
-use model::machine::{MachineInfo, Policy};
+use document::machine::{MachineInfo, Policy};
 
 /// CPUs of one cluster that run the workload together, one thread each.
 #[derive(Debug, Clone, PartialEq)]

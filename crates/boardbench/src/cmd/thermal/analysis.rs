@@ -18,8 +18,8 @@
 //!   [`MIN_WINDOW_S`]: too short to say (heat builds up over minutes; a trend over a few
 //!   seconds on a shared box is other load, not temperature).
 
-use model::monitor::MonitorSample;
-use model::run::PolicyState;
+use document::monitor::MonitorSample;
+use document::run::PolicyState;
 
 /// A clock this far below its ceiling (fraction) counts as throttled.
 pub const CLOCK_TOLERANCE: f64 = 0.02;
@@ -116,9 +116,9 @@ pub fn has_readings(samples: &[MonitorSample]) -> (bool, bool) {
     (clocks, temps)
 }
 
-/// The median of the finite readings (`model::stats::median`).
+/// The median of the finite readings (`document::stats::median`).
 pub fn median(v: &[f64]) -> Option<f64> {
-    model::stats::median(v)
+    document::stats::median(v)
 }
 
 /// The last third of a series (at least one element when the series is not empty).
@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn time_in_state_growth_below_the_top_clock_is_counted() {
-        use model::run::OppTime;
+        use document::run::OppTime;
         let st = |p: u32, low: f64, top: f64| PolicyState {
             policy: p,
             cpuinfo_max_khz: Some(2_400_000),

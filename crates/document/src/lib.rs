@@ -1,7 +1,7 @@
 //! The boardbench result document and every type that travels inside it.
 //!
 //! Record first, render later: a run (or an imported sbc-bench log) becomes one
-//! [`document::ResultDocument`]. Logs, summary lines, HTML, database rows and findings are all
+//! [`ResultDocument`]. Logs, summary lines, HTML, database rows and findings are all
 //! computed from it, so an old run can be re-analysed and re-rendered. This crate therefore has
 //! no logic beyond small helpers: only data and its serde shape.
 //!
@@ -11,14 +11,16 @@
 //! - [`machine`]: the machine snapshot the probe takes (topology, cpufreq, thermal, memory, identity).
 //! - [`monitor`]: one sample of the background monitor (clocks, load, CPU states, temperature).
 //! - [`measure`]: raw samples and summaries returned by the measurement kernels.
-//! - [`document`]: the versioned result document of a run or an import.
+//! - the crate root: the versioned result document of a run or an import ([`ResultDocument`],
+//!   its measurement rows and findings).
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
 pub mod cpus;
-pub mod document;
+mod result;
+pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 pub mod imported;
 pub mod machine;
 pub mod measure;

@@ -9,8 +9,8 @@
 //! The variant is `sbc-bench <version> headline` so these rows are never mistaken for a
 //! native measurement with the same name.
 
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use model::imported::ImportedLog;
+use document::imported::ImportedLog;
+use document::{Measurement, ResultDocument, SCHEMA_VERSION};
 
 pub fn import(log: ImportedLog) -> ResultDocument {
     ResultDocument {

@@ -1,9 +1,9 @@
 //! The result document of a session: before/after snapshots (probe::runstate), the device
 //! name and kernel status, and the document itself with its findings (crate `findings`).
 
-use model::document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use model::machine::MachineInfo;
-use model::run::{RunRecord, StateSnapshot};
+use document::machine::MachineInfo;
+use document::run::{RunRecord, StateSnapshot};
+use document::{Measurement, ResultDocument, SCHEMA_VERSION};
 
 use crate::session::stamp::{self, Stamp};
 
@@ -43,11 +43,11 @@ pub fn document(
 }
 
 /// The kernel verdict of `boardbench kernel`, in short, for the day of the run.
-pub fn kernel_status(root: &probe::Root, machine: &MachineInfo) -> model::run::KernelStatus {
+pub fn kernel_status(root: &probe::Root, machine: &MachineInfo) -> document::run::KernelStatus {
     let input = kernelinfo::read::gather(root, machine);
     let today = chrono::Local::now().date_naive();
     let r = kernelinfo::assess(&input, today);
-    model::run::KernelStatus {
+    document::run::KernelStatus {
         release: r.release.clone(),
         origin: r.origin.as_ref().map(|o| o.kind.words().to_string()),
         maintainer: r.origin.as_ref().and_then(|o| o.maintainer.clone()),

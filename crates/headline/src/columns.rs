@@ -50,8 +50,7 @@ pub fn columns(doc: &ResultDocument) -> RunColumns {
         .or_else(|| text(id.and_then(|id| id.soc.as_ref().map(|s| &s.name))));
     let device = text(doc.device.as_ref())
         .or_else(|| text(imp.and_then(|i| i.device.as_ref())))
-        .or_else(|| text(id.and_then(|id| id.device_tree.as_ref()?.model.as_ref())))
-        .or_else(|| text(id.and_then(|id| id.dmi.product_name.as_ref())));
+        .or_else(|| doc.machine.as_ref().and_then(crate::device::device_name));
 
     let clocks = measured_clocks(doc);
     let clock_mhz = clocks.iter().copied().reduce(f64::max);

@@ -14,9 +14,11 @@
 //! - [`comparability`]: whether each figure was measured the way sbc-bench measures it (a
 //!   quick run's are not), from the run's profile or its stored flags.
 //! - [`columns`]: the names a run is listed under (device, SoC, kernel …) and its clock cell.
+//! - [`device`]: the one rule for the device's name.
 
 pub mod columns;
 pub mod comparability;
+pub mod device;
 pub mod figure;
 pub mod native;
 pub mod rounding;

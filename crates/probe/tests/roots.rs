@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use document::machine::{MachineInfo, OppSource, SensorKind, SwapKind};
+use probe::Root;
 use probe::snapshot::{self, Options};
-use probe::{Root, identity};
 
 fn tree(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -211,8 +211,11 @@ fn identity_of_boards_and_pcs() {
     );
     // The device is named by its CPU, never by its host name.
     assert_eq!(
-        identity::device_name_with_source(&vm),
-        Some(("AMD EPYC".to_string(), identity::DeviceNameSource::CpuModel))
+        headline::device::device_name_with_source(&vm),
+        Some((
+            "AMD EPYC".to_string(),
+            headline::device::DeviceNameSource::CpuModel
+        ))
     );
     // Not treated as one cluster because it is virtual (#116): the topology decides.
     assert_eq!(cpus(&vm), [vec![0, 1]]);
@@ -222,7 +225,7 @@ fn identity_of_boards_and_pcs() {
 /// that names one SoC, the CPU model.
 #[test]
 fn device_names_follow_one_rule() {
-    let name = |t: &str| identity::device_name(&snap(t));
+    let name = |t: &str| headline::device::device_name(&snap(t));
     assert_eq!(name("rk3588").as_deref(), Some("Radxa ROCK 5 Model B"));
     assert_eq!(
         name("rpi4").as_deref(),
@@ -234,13 +237,13 @@ fn device_names_follow_one_rule() {
         "no DT, no Model line: the SoC"
     );
     let amd = snap("amd-desktop");
-    let dmi = identity::device_name_with_source(&amd).unwrap();
-    assert_eq!(dmi.1, identity::DeviceNameSource::Dmi);
+    let dmi = headline::device::device_name_with_source(&amd).unwrap();
+    assert_eq!(dmi.1, headline::device::DeviceNameSource::Dmi);
     // A placeholder product name falls through to the CPU model.
     let mut oem = amd.clone();
     oem.identity.dmi.product_name = Some("To Be Filled By O.E.M.".into());
-    let (n, source) = identity::device_name_with_source(&oem).unwrap();
-    assert_eq!(source, identity::DeviceNameSource::CpuModel, "{n}");
+    let (n, source) = headline::device::device_name_with_source(&oem).unwrap();
+    assert_eq!(source, headline::device::DeviceNameSource::CpuModel, "{n}");
     assert!(n.contains("Ryzen"), "{n}");
 }
 

@@ -98,7 +98,7 @@ pub fn review(root: &Root, m: &MachineInfo) -> Review {
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
 
     Review {
-        device: probe::identity::device_name(m),
+        device: headline::device::device_name(m),
         governors,
         aspm_policy,
         pcie,

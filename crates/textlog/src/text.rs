@@ -148,12 +148,12 @@ pub fn offset_of(doc: &ResultDocument) -> FixedOffset {
 }
 
 /// The device name: what the user called it (or the run recorded), else what an imported log
-/// said, else the probe's one rule ([`probe::identity::device_name`]) on the machine snapshot.
+/// said, else the probe's one rule ([`headline::device::device_name`]) on the machine snapshot.
 pub fn device_name(doc: &ResultDocument) -> Option<String> {
     [
         doc.device.clone(),
         doc.imported.as_ref().and_then(|i| i.device.clone()),
-        doc.machine.as_ref().and_then(probe::identity::device_name),
+        doc.machine.as_ref().and_then(headline::device::device_name),
     ]
     .into_iter()
     .flatten()

@@ -77,7 +77,7 @@ fn identity(o: &mut String, m: &MachineInfo) {
         (None, Some(p)) => Some(p.clone()),
         (None, None) => None,
     };
-    match probe::identity::device_name_with_source(m) {
+    match headline::device::device_name_with_source(m) {
         Some((name, source)) => line(o, "Device", format!("{name} ({})", source.label())),
         None => line(o, "Device", "unknown"),
     }

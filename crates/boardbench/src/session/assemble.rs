@@ -24,7 +24,7 @@ pub fn document(
     let mut doc = ResultDocument {
         schema_version: SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
-        device: device.or_else(|| probe::identity::device_name(machine)),
+        device: device.or_else(|| headline::device::device_name(machine)),
         started: Some(started.iso.clone()),
         finished: Some(stamp::now().iso),
         machine: Some(machine.clone()),

@@ -16,46 +16,11 @@ fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Stub 7z and openssl that print recorded outputs (adapters' test data).
-fn stub_tools(dir: &Path) -> PathBuf {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let data = manifest().join("../adapters/tests/data");
-    let d = |f: &str| data.join(f).display().to_string();
-    let scripts = [
-        (
-            "7z",
-            format!(
-                "case \"$1\" in b) exec /bin/cat '{}';; *) exec /bin/cat '{}';; esac",
-                d("7zip-26.02-p7zip-b1-mmt1-md18.txt"),
-                d("7zip-26.02-p7zip-banner.txt")
-            ),
-        ),
-        (
-            "openssl",
-            format!(
-                "case \"$1\" in version) exec /bin/cat '{}';; esac\n\
-                 for a; do c=$a; done\n\
-                 exec /bin/sed \"s/aes-256-cbc/$c/\" '{}'",
-                d("openssl-3.0.19-version.txt"),
-                d("openssl-3.0.19-speed-aes-256-cbc-1s.txt")
-            ),
-        ),
-    ];
-    for (name, body) in scripts {
-        let p = bin.join(name);
-        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    bin
-}
-
 /// boardbench on `root` with a clean environment: only the stub tools (and the shell's
 /// directories) on PATH, no colour, HOME in the temporary directory.
 fn cmd(root: &Path, dir: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
-    let bin = stub_tools(dir);
+    let bin = common::stub_tools(dir, &["7z", "openssl"]);
     c.env_clear()
         .env("PATH", format!("{}:/bin:/usr/bin", bin.display()))
         .env("HOME", dir)

@@ -5,59 +5,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Stub 7z, openssl, stockfish and cpuminer that print recorded outputs (adapters' test data).
-fn stub_tools(dir: &Path) -> PathBuf {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let data = manifest().join("../adapters/tests/data");
-    let d = |f: &str| data.join(f).display().to_string();
-    let scripts = [
-        (
-            "7z",
-            format!(
-                "case \"$1\" in b) exec /bin/cat '{}';; *) exec /bin/cat '{}';; esac",
-                d("7zip-26.02-p7zip-b1-mmt1-md18.txt"),
-                d("7zip-26.02-p7zip-banner.txt")
-            ),
-        ),
-        (
-            "openssl",
-            format!(
-                "case \"$1\" in version) exec /bin/cat '{}';; esac\n\
-                 for a; do c=$a; done\n\
-                 exec /bin/sed \"s/aes-256-cbc/$c/\" '{}'",
-                d("openssl-3.0.19-version.txt"),
-                d("openssl-3.0.19-speed-aes-256-cbc-1s.txt")
-            ),
-        ),
-        (
-            "stockfish",
-            format!(
-                "if /bin/grep -q bench; then exec /bin/cat '{}'; else exec /bin/cat '{}'; fi",
-                d("stockfish-15.1-bench-16-1-8.txt"),
-                d("stockfish-15.1-banner.txt")
-            ),
-        ),
-        (
-            "cpuminer",
-            format!("exec /bin/cat '{}'", d("cpuminer-1.3.7-4qpr.txt")),
-        ),
-    ];
-    for (name, body) in scripts {
-        let p = bin.join(name);
-        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    bin
-}
 
 fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
@@ -80,7 +29,7 @@ fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
 fn fast_profile_invocations_with_stub_tools() {
     let tmp = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("rk3588", tmp.path());
-    let bin = stub_tools(tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
     let log = tmp.path().join("boardbench.log");
     let doc_path = tmp.path().join("doc.json");
     let out = run_cmd(&root, &bin, tmp.path())
@@ -160,7 +109,7 @@ fn fast_profile_invocations_with_stub_tools() {
 fn quick_run_on_a_fixture_machine_with_stub_tools() {
     let tmp = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("rk3588", tmp.path());
-    let bin = stub_tools(tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
     let original = common::tunable_files(&root);
     let log = tmp.path().join("boardbench.log");
     let doc_path = tmp.path().join("doc.json");
@@ -325,7 +274,7 @@ fn unattended_gives_up_on_a_busy_box_and_names_what_is_busy() {
     let tmp = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("vm", tmp.path());
     std::fs::write(root.join("proc/loadavg"), "3.50 2.00 1.00 3/123 4567\n").unwrap();
-    let bin = stub_tools(tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
     let out = run_cmd(&root, &bin, tmp.path())
         .args([
             "run",
@@ -357,7 +306,7 @@ fn unattended_gives_up_on_a_busy_box_and_names_what_is_busy() {
 fn interrupted_run_restores_everything(signal: i32) {
     let tmp = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("rk3588", tmp.path());
-    let bin = stub_tools(tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
     let original = common::tunable_files(&root);
     let mut child = run_cmd(&root, &bin, tmp.path())
         .args([
@@ -455,7 +404,7 @@ fn real_quick_run_on_this_machine() {
 fn sbc_bench_name_and_regression_pipe() {
     let tmp = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("rk3588", tmp.path());
-    let bin = stub_tools(tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
     let link = bin.join("sbc-bench");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_boardbench"), &link).unwrap();
     let log = tmp.path().join("sbc-bench.log");

@@ -1,5 +1,6 @@
 //! What the CLI tests share.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The built boardbench binary. On foreign targets the tests run under qemu-user, and
@@ -157,4 +158,57 @@ pub fn signal_and_assert_restored(
         "not everything was restored after signal {signal} ({status})"
     );
     status
+}
+
+/// Every tool [`stub_tools`] can stand in for.
+#[allow(dead_code)]
+pub const ALL_TOOLS: &[&str] = &["7z", "openssl", "stockfish", "cpuminer"];
+
+/// Stub tools (of 7z, openssl, stockfish, cpuminer: those named in `tools`) that print recorded
+/// outputs (the adapters' test data), in `dir/bin`; returns that directory for PATH.
+#[allow(dead_code)]
+pub fn stub_tools(dir: &Path, tools: &[&str]) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../adapters/tests/data");
+    let d = |f: &str| data.join(f).display().to_string();
+    let scripts = [
+        (
+            "7z",
+            format!(
+                "case \"$1\" in b) exec /bin/cat '{}';; *) exec /bin/cat '{}';; esac",
+                d("7zip-26.02-p7zip-b1-mmt1-md18.txt"),
+                d("7zip-26.02-p7zip-banner.txt")
+            ),
+        ),
+        (
+            "openssl",
+            format!(
+                "case \"$1\" in version) exec /bin/cat '{}';; esac\n\
+                 for a; do c=$a; done\n\
+                 exec /bin/sed \"s/aes-256-cbc/$c/\" '{}'",
+                d("openssl-3.0.19-version.txt"),
+                d("openssl-3.0.19-speed-aes-256-cbc-1s.txt")
+            ),
+        ),
+        (
+            "stockfish",
+            format!(
+                "if /bin/grep -q bench; then exec /bin/cat '{}'; else exec /bin/cat '{}'; fi",
+                d("stockfish-15.1-bench-16-1-8.txt"),
+                d("stockfish-15.1-banner.txt")
+            ),
+        ),
+        (
+            "cpuminer",
+            format!("exec /bin/cat '{}'", d("cpuminer-1.3.7-4qpr.txt")),
+        ),
+    ];
+    for (name, body) in scripts.into_iter().filter(|(n, _)| tools.contains(n)) {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
 }

@@ -1,0 +1,15 @@
+//! headline repeats two row names of the tool adapters (so it stays free of them); the binary,
+//! which depends on both, checks that they agree — a renamed adapter row would otherwise
+//! silently empty the 7-Zip and AES headline figures.
+
+#[test]
+fn headline_reads_the_rows_the_adapters_write() {
+    assert_eq!(
+        headline::native::TOTAL_RATING,
+        adapters::sevenzip::test_names::TOTAL_RATING
+    );
+    assert_eq!(
+        headline::native::AES_16K_RUN,
+        adapters::openssl::test_name("aes-256-cbc", 16384)
+    );
+}

@@ -8,6 +8,7 @@
 use std::fmt::Write;
 
 use chrono::{DateTime, TimeZone};
+use document::cpus::CpuList;
 use document::machine::MachineInfo;
 use document::monitor::{MonitorLayout, MonitorSample};
 
@@ -112,7 +113,7 @@ pub fn hardware_header(m: &MachineInfo, layout: &MonitorLayout) -> String {
         );
     }
     for c in &m.clusters {
-        let cpus = cpu_range(&c.cpus);
+        let cpus = CpuList::new(&c.cpus).cpu_prefixed();
         let name = c.core_name.as_deref().unwrap_or("unknown core");
         let clocks = match (c.min_khz, c.max_khz) {
             (Some(lo), Some(hi)) => format!("{}-{} MHz", lo / 1000, hi / 1000),

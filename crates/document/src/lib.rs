@@ -24,6 +24,6 @@ pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity}
 pub mod imported;
 pub mod machine;
 pub mod measure;
-pub mod monitor;
 pub mod run;
+pub mod samples;
 pub mod stats;

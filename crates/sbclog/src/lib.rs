@@ -14,10 +14,10 @@ mod aftermath;
 mod assemble;
 mod clock;
 pub mod headline;
+mod health_tables;
 pub mod input;
 mod memory;
 mod miner;
-mod monitor;
 mod openssl;
 mod sevenzip;
 pub mod signals;
@@ -165,7 +165,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         openssl,
         cpuminer,
         stockfish: miner::stockfish(bench),
-        monitor: monitor::monitor_tables(&lines),
+        monitor: health_tables::read(&lines),
         throttling: aftermath::throttling(&lines),
         swap: aftermath::swap(&lines),
         kmsg: aftermath::kmsg(&lines),

@@ -9,12 +9,12 @@
 //! Module map:
 //! - [`summary`]: the Results.md row (`| Device | MHz | Kernel | Distro arch | 7-zip multi | … |`)
 //!   with sbc-bench's clock-cell and rounding rules.
-//! - [`monitor_lines`]: sbc-bench's monitor lines ("System health while running …" tables).
+//! - [`health_lines`]: sbc-bench's monitor lines ("System health while running …" tables).
 //! - `logfile`: the log, one module per section; its very last line is the summary row.
 //! - `terminal`: the end-of-run summary for the terminal (colour optional).
 //! - `text`: small formatting helpers (CPU lists, sizes, control characters).
 
-pub mod monitor_lines;
+pub mod health_lines;
 pub mod summary;
 
 mod logfile;

@@ -225,7 +225,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let (phases, measurements) =
         crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
     progress.finish();
-    let monitor = probe::monitor::MonitorConfig::from_machine(machine).layout;
+    let monitor = probe::sampler::SamplerConfig::from_machine(machine).layout;
     let closed = session.close();
 
     let argv: Vec<String> = std::env::args().collect();

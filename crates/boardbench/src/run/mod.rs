@@ -16,9 +16,9 @@ use adapters::tool::{Runner, SearchPath};
 use document::Measurement;
 use document::machine::MachineInfo;
 use document::run::{Phase, PhaseStatus};
-use probe::monitor::MonitorConfig;
+use probe::sampler::SamplerConfig;
 
-use crate::session::{phase_monitor::PhaseMonitor, stamp};
+use crate::session::{phase_recorder::PhaseRecorder, stamp};
 use plan::{Planned, Profile};
 use tune::Restorer;
 
@@ -67,14 +67,14 @@ pub fn execute(
     planned: &[Planned],
     on_phase: &mut dyn FnMut(usize, &Planned),
 ) -> (Vec<Phase>, Vec<Measurement>) {
-    let mon_cfg = MonitorConfig::from_machine(env.machine);
+    let mon_cfg = SamplerConfig::from_machine(env.machine);
     let mut phases = Vec::new();
     let mut measurements: Vec<Measurement> = Vec::new();
     for (i, p) in planned.iter().enumerate() {
         on_phase(i, p);
         let start = stamp::now();
         let t0 = Instant::now();
-        let monitor = PhaseMonitor::start(
+        let monitor = PhaseRecorder::start(
             &mon_cfg,
             env.root,
             Duration::from_secs_f64(p.monitor_interval_s),

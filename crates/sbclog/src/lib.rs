@@ -8,7 +8,7 @@
 //!
 //! Module map: [`version`] (versions, eras), `sysinfo` (header, kernel, arch, core types),
 //! `clock`, `memory`, `sevenzip`, `openssl`, `miner` (cpuminer, Stockfish), `monitor`,
-//! `aftermath` (throttling, swap, dmesg, validation), `summary`, [`headline`], `document`.
+//! `aftermath` (throttling, swap, dmesg, validation), `results_row`, [`headline`], `document`.
 
 mod aftermath;
 mod assemble;
@@ -19,9 +19,9 @@ pub mod input;
 mod memory;
 mod miner;
 mod openssl;
+mod results_row;
 mod sevenzip;
 pub mod signals;
-mod summary;
 mod sysinfo;
 mod text;
 mod truncation;
@@ -72,7 +72,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         .and_then(version::Version::parse);
     let era = version::Era::of(version);
 
-    let summary_line = summary::summary_line(&lines, version);
+    let summary_line = results_row::find(&lines, version);
     let partial = !truncation::reached_end(&lines, summary_line.is_some());
     // A cut log: the headline figures come only from blocks sbc-bench finished.
     let finished = if partial {

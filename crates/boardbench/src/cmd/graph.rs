@@ -28,7 +28,7 @@ use anyhow::Context;
 use document::Measurement;
 use document::run::{Phase, PhaseStatus, RunOptions, SettingChange};
 use power::PowerSource;
-use power::window::{Recorder, Summary};
+use power::window::{Recorder, WindowStats};
 
 use crate::cli::Globals;
 use crate::session::lifecycle::{Record, SessionOptions, Signals};
@@ -365,7 +365,11 @@ impl Sweep<'_> {
     }
 
     /// Reads the power source over `secs` while `work` runs (or idles), keeping the source.
-    fn measure_power<R>(&mut self, secs: f64, work: impl FnOnce() -> R) -> (R, Option<Summary>) {
+    fn measure_power<R>(
+        &mut self,
+        secs: f64,
+        work: impl FnOnce() -> R,
+    ) -> (R, Option<WindowStats>) {
         let interval = self.power_interval(secs);
         let rec = self.power.take().map(|p| Recorder::start(p, interval));
         let r = work();
@@ -555,7 +559,7 @@ fn mean_temp(samples: &[document::samples::MonitorSample]) -> Option<f64> {
     loops::stats::mean(&t)
 }
 
-fn power_problem(s: Option<&Summary>) -> String {
+fn power_problem(s: Option<&WindowStats>) -> String {
     match s {
         None => "the power reader stopped".into(),
         Some(s) if s.errors.is_empty() => {

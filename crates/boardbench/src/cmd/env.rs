@@ -280,7 +280,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                         break r.terminate(Duration::from_secs(5));
                     }
                 };
-                let mut phase = phase::phase(
+                let mut phase = phase::timed(
                     phase::kind::ENV_WAIT,
                     format!(
                         "{} in a controlled environment: {shown}{}",
@@ -321,7 +321,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                 signal = session.wait(Duration::from_secs(1));
             }
             eprintln!();
-            let mut phase = phase::phase(
+            let mut phase = phase::timed(
                 phase::kind::ENV_WAIT,
                 format!(
                     "{} in a controlled environment (until Ctrl-C)",

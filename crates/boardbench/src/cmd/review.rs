@@ -40,10 +40,10 @@ use serde_json::json;
 
 use crate::cli::Globals;
 use crate::live_view;
-use crate::run::phases::Tools;
+use crate::run::benchmarks::Tools;
 use crate::run::plan::{PlanOptions, Profile};
 use crate::run::progress::Progress;
-use crate::run::{PhaseContext, Settings};
+use crate::run::{BenchContext, Settings};
 use crate::session::child::{self, Echo, Running};
 use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
@@ -214,7 +214,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let runner = adapters::tool::SystemRunner;
     let search_path = adapters::tool::SearchPath::from_env();
     let tools = Tools::find(&search_path, &runner, false, false);
-    let ctx = PhaseContext {
+    let ctx = BenchContext {
         root: &session.root,
         machine: &session.machine,
         settings: &settings,
@@ -236,7 +236,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let n = planned.len();
     let before = assemble::snapshot(&session.root, &session.machine);
     let (phases, measurements) =
-        crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
+        crate::run::execute(&ctx, &planned, &mut |i, p| progress.starting(i, n, p));
     progress.finish();
     let after = assemble::snapshot(&session.root, &session.machine);
     let latency = latency_line(&phases);

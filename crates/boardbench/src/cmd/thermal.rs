@@ -289,7 +289,7 @@ fn cool(t: &Test, session: &Session, target: f64) -> (Phase, Option<i32>) {
     if let Some(r) = &reason {
         eprintln!("Cooling: {r}");
     }
-    let mut p = phase::phase(
+    let mut p = phase::timed(
         phase::kind::THERMAL_COOL,
         format!("Cooling to {target:.1} °C"),
         &start,
@@ -413,7 +413,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
         let end = r.terminate(Duration::from_secs(5));
         tool_runs.push(r.finish(end));
     }
-    let mut p = phase::phase(
+    let mut p = phase::timed(
         phase::kind::THERMAL_HEAT,
         format!("Sustained all-core load for {duration:.0} s"),
         &start,

@@ -5,8 +5,8 @@
 //! measurements. The session (idle gate, tuning, snapshots, document: `session::lifecycle`) and
 //! the outputs belong to the caller, so this module only measures.
 
+pub mod benchmarks;
 pub mod invocations;
-pub mod phases;
 pub mod plan;
 pub mod progress;
 
@@ -37,19 +37,19 @@ pub struct Settings {
 }
 
 /// Everything a phase needs.
-pub struct PhaseContext<'a> {
+pub struct BenchContext<'a> {
     pub root: &'a probe::Root,
     pub machine: &'a MachineInfo,
     pub settings: &'a Settings,
     pub restorer: &'a Restorer,
     pub runner: &'a (dyn Runner + Sync),
     pub search_path: SearchPath,
-    pub tools: phases::Tools,
+    pub tools: benchmarks::Tools,
     /// CPUs this process may run on (a fixture machine's CPUs are mapped onto them).
     pub allowed: Vec<u32>,
 }
 
-impl PhaseContext<'_> {
+impl BenchContext<'_> {
     /// The CPU of this host that stands in for machine CPU `cpu`: itself when it exists here,
     /// otherwise (a replayed fixture machine with more cores) one of the allowed CPUs.
     pub fn host_cpu(&self, cpu: u32) -> u32 {
@@ -63,7 +63,7 @@ impl PhaseContext<'_> {
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
 pub fn execute(
-    env: &PhaseContext<'_>,
+    env: &BenchContext<'_>,
     planned: &[Planned],
     on_phase: &mut dyn FnMut(usize, &Planned),
 ) -> (Vec<Phase>, Vec<Measurement>) {
@@ -79,7 +79,7 @@ pub fn execute(
             env.root,
             Duration::from_secs_f64(p.monitor_interval_s),
         );
-        let outcome = phases::run(env, p, &phases, &measurements);
+        let outcome = benchmarks::run(env, p, &phases, &measurements);
         let samples =
             if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
                 drop(monitor);

@@ -7,7 +7,7 @@
 //! - [`chart`]: one module per chart: timeline (clock, temperature, CPU use with phase bands),
 //!   OPP nominal vs measured, memory-latency ladder, graph sweeps (score and score per watt or
 //!   per MHz against the clock), bars against other runs.
-//! - [`summary`]: the summary (identity, headline numbers, phases) and findings sections.
+//! - [`overview`]: the summary (identity, headline numbers, phases) and findings sections.
 //! - [`page`]: the page skeleton and its stylesheet.
 //! - [`demo`]: a synthetic but realistic run document for tests, examples and screenshots.
 

@@ -7,7 +7,7 @@
 //! the evidence the findings need (throttling, swapping, background activity).
 //!
 //! Module map: [`version`] (versions, eras), `sysinfo` (header, kernel, arch, core types),
-//! `clock`, `memory`, `sevenzip`, `openssl`, `miner` (cpuminer, Stockfish), `monitor`,
+//! `clock`, `memory`, `sevenzip`, `openssl`, `miner` (cpuminer, Stockfish), `health_tables`,
 //! `aftermath` (throttling, swap, dmesg, validation), `results_row`, [`headline`], `document`.
 
 mod aftermath;

@@ -7,7 +7,7 @@
 mod cli;
 mod cmd;
 mod compat;
-mod monitor_view;
+mod live_view;
 mod opp_writer;
 mod output;
 mod run;

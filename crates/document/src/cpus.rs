@@ -86,6 +86,37 @@ impl CpuList {
         !self.0.is_empty() && self.0.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]))
     }
 
+    /// "cpu0-3,6": the kernel notation with a "cpu" prefix (the monitor's cluster lines); "-"
+    /// for the empty list.
+    pub fn cpu_prefixed(&self) -> String {
+        if self.0.is_empty() {
+            return self.to_string();
+        }
+        format!("cpu{self}")
+    }
+
+    /// "cpu0-cpu3", "cpu4": the form of sbc-bench's clock check headings for contiguous CPUs,
+    /// "cpu0-1,3" ([`CpuList::cpu_prefixed`]) for a list with gaps; "-" for the empty list.
+    pub fn heading(&self) -> String {
+        match self.0.as_slice() {
+            [first, .., last] if self.is_contiguous() => format!("cpu{first}-cpu{last}"),
+            _ => self.cpu_prefixed(),
+        }
+    }
+
+    /// "cpu1, cpu3": every CPU named on its own (findings that list CPUs one by one); "-" for
+    /// the empty list.
+    pub fn each_named(&self) -> String {
+        if self.0.is_empty() {
+            return self.to_string();
+        }
+        self.0
+            .iter()
+            .map(|c| format!("cpu{c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The runs of consecutive CPUs as (first, last).
     fn runs(&self) -> Vec<(u32, u32)> {
         let mut out: Vec<(u32, u32)> = Vec::new();
@@ -140,6 +171,23 @@ mod tests {
             CpuList::new(&[u32::MAX - 1, u32::MAX]).to_string(),
             format!("{}-{}", u32::MAX - 1, u32::MAX)
         );
+    }
+
+    #[test]
+    fn cpu_prefixed_forms() {
+        let l = CpuList::new(&[0, 1, 2, 3, 6]);
+        assert_eq!(l.cpu_prefixed(), "cpu0-3,6");
+        assert_eq!(l.heading(), "cpu0-3,6");
+        assert_eq!(l.each_named(), "cpu0, cpu1, cpu2, cpu3, cpu6");
+        let l = CpuList::new(&[0, 1, 2, 3]);
+        assert_eq!(l.cpu_prefixed(), "cpu0-3");
+        assert_eq!(l.heading(), "cpu0-cpu3");
+        assert_eq!(CpuList::new(&[4]).heading(), "cpu4");
+        assert_eq!(CpuList::new(&[0, 2, 4]).cpu_prefixed(), "cpu0,2,4");
+        let empty = CpuList::default();
+        assert_eq!(empty.cpu_prefixed(), "-");
+        assert_eq!(empty.heading(), "-");
+        assert_eq!(empty.each_named(), "-");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! - [`cpu`]: what /proc/cpuinfo says about each processor (core names, ISA, IDs).
 //! - [`cpus`]: CPU lists in the kernel's notation ("0-3,6"), parsed and printed by one rule.
 //! - [`machine`]: the machine snapshot the probe takes (topology, cpufreq, thermal, memory, identity).
-//! - [`monitor`]: one sample of the background monitor (clocks, load, CPU states, temperature).
+//! - [`samples`]: one sample of the background sampler (clocks, load, CPU states, temperature).
 //! - [`measure`]: raw samples and summaries returned by the measurement kernels.
 //! - the crate root: the versioned result document of a run or an import ([`ResultDocument`],
 //!   its measurement rows and findings).
@@ -24,6 +24,6 @@ pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity}
 pub mod imported;
 pub mod machine;
 pub mod measure;
-pub mod monitor;
 pub mod run;
+pub mod samples;
 pub mod stats;

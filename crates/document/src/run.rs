@@ -13,7 +13,7 @@ use crate::machine::{SwapArea, Zram, Zswap};
 use crate::measure::{
     clock::ClockReading, membw::MembwResult, memlat::MemlatResult, sha256::Sha256Report,
 };
-use crate::monitor::{MonitorLayout, MonitorSample};
+use crate::samples::{MonitorLayout, MonitorSample};
 
 /// Everything a run records beyond the machine snapshot and the flat list of measurements.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

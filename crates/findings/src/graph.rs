@@ -5,8 +5,8 @@
 //! (The clock each point measured before its workload goes through the fake-clock rule like
 //! the run's OPP walk: see `clocks`.)
 
-use document::monitor::MonitorLayout;
 use document::run::{Phase, kind};
+use document::samples::MonitorLayout;
 use document::{Finding, Severity};
 
 use crate::tolerances::GRAPH_POINT_CLOCK_PCT;

@@ -208,12 +208,9 @@ pub(crate) fn finding(
     }
 }
 
-/// "cpu1, cpu3" for a list of CPU numbers.
+/// "cpu1, cpu3" for a list of CPU numbers ([`CpuList::each_named`]).
 pub(crate) fn cpu_list(cpus: &[u32]) -> String {
-    cpus.iter()
-        .map(|c| format!("cpu{c}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    document::cpus::CpuList::new(cpus).each_named()
 }
 
 /// At most `n` items of evidence, with a line saying how many were left out.

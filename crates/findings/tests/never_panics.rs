@@ -8,12 +8,12 @@ use document::imported::{
 };
 use document::machine::{DeviceTree, MachineInfo, SwapArea, SwapKind, Virtualization, Zram, Zswap};
 use document::measure::clock::ClockReading;
-use document::monitor::{CpuStates, MonitorSample, RpiReadings};
 use document::run::{
     IdleGate, KmsgLine, KmsgWindow, OppTime, Phase, PhaseStatus, PolicyState, PowercapConstraint,
     PowercapZone, RpiConfig, RunOptions, RunRecord, SettingChange, StateSnapshot, ThermalThrottle,
     ToolRun,
 };
+use document::samples::{CpuStates, MonitorSample, RpiReadings};
 use document::{Measurement, ResultDocument, SCHEMA_VERSION};
 use findings::{analyse, trustworthy};
 use proptest::collection::vec;

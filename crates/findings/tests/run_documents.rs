@@ -504,7 +504,7 @@ fn sorted_by_severity_and_deterministic() {
 
 #[test]
 fn silent_throttling_on_raspberry_pi() {
-    use document::monitor::RpiReadings;
+    use document::samples::RpiReadings;
     let mut doc = clean_run();
     let real = |mhz| {
         Some(RpiReadings {
@@ -549,7 +549,7 @@ fn steal_is_not_background_activity() {
 #[test]
 fn implausible_temperatures_are_the_sensor_not_the_soc() {
     // Millidegrees read as degrees on one sample.
-    fn sampled(doc: &mut document::ResultDocument) -> &mut Vec<document::monitor::MonitorSample> {
+    fn sampled(doc: &mut document::ResultDocument) -> &mut Vec<document::samples::MonitorSample> {
         let p = run_mut(doc)
             .phases
             .iter_mut()

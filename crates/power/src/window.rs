@@ -23,7 +23,7 @@ pub struct Window {
 
 /// What a window gave.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Summary {
+pub struct WindowStats {
     /// Average watts; `None` when there were too few good readings.
     pub watts: Option<f64>,
     /// Good readings taken.
@@ -67,8 +67,8 @@ impl Window {
         (dt >= 1e-3 && j1 >= j0).then(|| (j1 - j0) / dt)
     }
 
-    pub fn summary(&self) -> Summary {
-        Summary {
+    pub fn stats(&self) -> WindowStats {
+        WindowStats {
             watts: self.average_watts(),
             readings: self.readings(),
             failed: self.failed,
@@ -115,10 +115,10 @@ impl Recorder {
     }
 
     /// Ends the window: the source back and what it read.
-    pub fn finish(mut self) -> Option<(Box<dyn PowerSource>, Summary)> {
+    pub fn finish(mut self) -> Option<(Box<dyn PowerSource>, WindowStats)> {
         self.stop.store(true, Ordering::Relaxed);
         let (s, w) = self.handle.take()?.join().ok()?;
-        Some((s, w.summary()))
+        Some((s, w.stats()))
     }
 }
 
@@ -139,7 +139,7 @@ mod tests {
         w.add(1.0, Err("x".into()));
         w.add(2.0, Ok(Reading::Watts(4.0)));
         assert_eq!(w.average_watts(), Some(3.0));
-        assert_eq!(w.summary().failed, 1);
+        assert_eq!(w.stats().failed, 1);
     }
 
     #[test]

@@ -7,8 +7,8 @@
 pub mod arm_parts;
 pub mod bounded_read;
 pub mod cpuinfo;
-pub mod monitor;
 pub mod root;
+pub mod sampler;
 pub mod soc;
 pub mod stat;
 

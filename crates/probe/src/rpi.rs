@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use document::machine::{RpiFirmware, Throttled};
-use document::monitor::RpiReadings;
+use document::samples::RpiReadings;
 
 use crate::{Absent, Notes, Root};
 

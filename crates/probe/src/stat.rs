@@ -24,7 +24,7 @@
 //! to integers when rendering. Counters that go backwards (iowait can, on some kernels) count as
 //! no progress instead of wrapping around.
 
-use document::monitor::CpuStates;
+use document::samples::CpuStates;
 
 /// Cumulative counters of the aggregate `cpu` line of /proc/stat, in USER_HZ ticks. Fields the
 /// kernel does not print (old kernels have fewer columns) are 0.

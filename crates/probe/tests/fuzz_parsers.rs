@@ -7,7 +7,7 @@
 //! `PROPTEST_CASES` raises it for a longer run (scripts/test does, with a time limit).
 
 use probe::runstate::{kmsg, procs, rpi_config};
-use probe::{Root, cpufreq, cpuinfo, memory, monitor, root, runstate, stat};
+use probe::{Root, cpufreq, cpuinfo, memory, root, runstate, sampler, stat};
 use proptest::prelude::*;
 
 /// Arbitrary bytes, or bytes that look like the files (digits, separators, keys), which reach
@@ -42,7 +42,7 @@ proptest! {
         let _ = kmsg::parse_records(&b);
         let _ = procs::parse_stat(&text);
         let _ = rpi_config::parse(&text);
-        let _ = monitor::parse_temp_c(&b);
+        let _ = sampler::parse_temp_c(&b);
         let _ = root::parse_cpu_list(&text);
         let _ = root::parse_u64_list(&text);
     }

@@ -10,11 +10,11 @@ use document::measure::clock::ClockReading;
 use document::measure::memlat::{
     CacheAnalysis, CacheLevel, ChainRow, ChainTable, MemlatResult, RandomRow, RandomTable,
 };
-use document::monitor::{ClockColumns, CpuStates, MonitorLayout, MonitorSample, MonitoredCluster};
 use document::run::{
     IdleGate, KmsgLine, KmsgWindow, Phase, PhaseStatus, RunOptions, RunRecord, SettingChange,
     ToolRun, kind,
 };
+use document::samples::{ClockColumns, CpuStates, MonitorLayout, MonitorSample, MonitoredCluster};
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 
 /// 2026-11-23T10:00:00Z.

@@ -7,15 +7,15 @@
 //! - [`chart`]: one module per chart: timeline (clock, temperature, CPU use with phase bands),
 //!   OPP nominal vs measured, memory-latency ladder, graph sweeps (score and score per watt or
 //!   per MHz against the clock), bars against other runs.
-//! - [`summary`]: the summary (identity, headline numbers, phases) and findings sections.
+//! - [`overview`]: the summary (identity, headline numbers, phases) and findings sections.
 //! - [`page`]: the page skeleton and its stylesheet.
 //! - [`demo`]: a synthetic but realistic run document for tests, examples and screenshots.
 
 pub mod chart;
 pub mod demo;
 pub mod escape;
+pub mod overview;
 pub mod page;
-pub mod summary;
 pub mod svg;
 
 use document::ResultDocument;
@@ -25,7 +25,7 @@ use escape::esc;
 /// How a run is named in the report and beside others: its device, else its log file, else
 /// "this run".
 pub fn run_name(doc: &ResultDocument) -> String {
-    summary::columns(doc)
+    overview::columns(doc)
         .device
         .or_else(|| doc.imported.as_ref().map(|i| i.source.clone()))
         .unwrap_or_else(|| "this run".into())
@@ -79,8 +79,8 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
         esc(&name),
         esc(&subtitle(doc))
     );
-    body.push_str(&summary::render(doc));
-    body.push_str(&summary::findings(doc));
+    body.push_str(&overview::render(doc));
+    body.push_str(&overview::findings(doc));
     body.push_str("<section id=\"charts\"><h2>Charts</h2>");
     let charts = charts(doc, others);
     if charts.is_empty() {
@@ -102,7 +102,7 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
         ));
     }
     body.push_str("</section>");
-    body.push_str(&summary::run_details(doc));
+    body.push_str(&overview::run_details(doc));
     body.push_str(&format!(
         "<footer>Rendered from a result document (schema {}) by boardbench {}. Self-contained: no scripts, nothing loaded from the network.</footer>",
         doc.schema_version,

@@ -2,7 +2,7 @@
 //! report renders, its SVG stays well-formed and no non-finite number reaches it.
 
 use document::measure::memlat::ChainRow;
-use document::monitor::{CpuStates, MonitorSample};
+use document::samples::{CpuStates, MonitorSample};
 use proptest::prelude::*;
 use report::demo;
 

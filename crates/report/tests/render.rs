@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use document::monitor::MonitorSample;
+use document::samples::MonitorSample;
 use document::{Finding, ResultDocument, SCHEMA_VERSION, Severity};
 use report::chart::{compare, memlat, opp, timeline};
 use report::demo;

@@ -114,11 +114,11 @@ pub fn read_tunables(root: &Root, policy: u32, governor: &str) -> Option<Tunable
 }
 
 fn cpus_text(cpus: &[u32]) -> String {
-    match (cpus.first(), cpus.last()) {
-        (Some(a), Some(b)) if a != b => format!("cpu{a}-cpu{b}"),
-        (Some(a), _) => format!("cpu{a}"),
-        _ => "no CPUs".into(),
+    let list = document::cpus::CpuList::new(cpus);
+    if list.is_empty() {
+        return "no CPUs".into();
     }
+    list.heading()
 }
 
 /// Findings about governors, tunables, limits and boost.
@@ -318,5 +318,28 @@ fn tunable_findings(t: &Tunables, who: &str, out: &mut Vec<Finding>) {
              top clock longer",
             vec![ev("sampling_down_factor")],
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_cpus_are_printed_with_their_gaps() {
+        assert_eq!(cpus_text(&[0, 1, 2, 3]), "cpu0-cpu3");
+        assert_eq!(cpus_text(&[4]), "cpu4");
+        // Was "cpu0-cpu3": first–last hid the CPUs missing from the policy.
+        assert_eq!(cpus_text(&[0, 1, 3]), "cpu0-1,3");
+        assert_eq!(cpus_text(&[]), "no CPUs");
+        let m = MachineInfo::default();
+        let govs = [PolicyGovernor {
+            policy: 0,
+            cpus: vec![0, 2],
+            governor: Some("powersave".into()),
+            ..Default::default()
+        }];
+        let f = findings(&govs, &m);
+        assert!(f[0].message.starts_with("policy0 (cpu0,2): "), "{f:?}");
     }
 }

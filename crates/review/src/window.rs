@@ -3,7 +3,7 @@
 //! (sbc-bench's "ATTENTION: status of PCIe and storage devices has changed").
 
 use document::machine::MachineInfo;
-use document::monitor::{MonitorLayout, MonitorSample};
+use document::samples::{MonitorLayout, MonitorSample};
 use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
@@ -140,7 +140,7 @@ pub fn throttling(
 
 /// Clock drops the monitor saw: a cluster sampled below 95 % of its maximum while the
 /// governor was performance.
-pub fn monitor_drops(layout: &MonitorLayout, samples: &[MonitorSample]) -> Vec<Finding> {
+pub fn sample_drops(layout: &MonitorLayout, samples: &[MonitorSample]) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, c) in layout.clusters.iter().enumerate() {
         let Some(max) = c.max_khz.map(|k| (k / 1000) as u32) else {

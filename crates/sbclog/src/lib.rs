@@ -7,21 +7,21 @@
 //! the evidence the findings need (throttling, swapping, background activity).
 //!
 //! Module map: [`version`] (versions, eras), `sysinfo` (header, kernel, arch, core types),
-//! `clock`, `memory`, `sevenzip`, `openssl`, `miner` (cpuminer, Stockfish), `monitor`,
-//! `aftermath` (throttling, swap, dmesg, validation), `summary`, [`headline`], `document`.
+//! `clock`, `memory`, `sevenzip`, `openssl`, `miner` (cpuminer, Stockfish), `health_tables`,
+//! `aftermath` (throttling, swap, dmesg, validation), `results_row`, [`headline`], `document`.
 
 mod aftermath;
 mod assemble;
 mod clock;
 pub mod headline;
+mod health_tables;
 pub mod input;
 mod memory;
 mod miner;
-mod monitor;
 mod openssl;
+mod results_row;
 mod sevenzip;
 pub mod signals;
-mod summary;
 mod sysinfo;
 mod text;
 mod truncation;
@@ -72,7 +72,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         .and_then(version::Version::parse);
     let era = version::Era::of(version);
 
-    let summary_line = summary::summary_line(&lines, version);
+    let summary_line = results_row::find(&lines, version);
     let partial = !truncation::reached_end(&lines, summary_line.is_some());
     // A cut log: the headline figures come only from blocks sbc-bench finished.
     let finished = if partial {
@@ -165,7 +165,7 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         openssl,
         cpuminer,
         stockfish: miner::stockfish(bench),
-        monitor: monitor::monitor_tables(&lines),
+        monitor: health_tables::read(&lines),
         throttling: aftermath::throttling(&lines),
         swap: aftermath::swap(&lines),
         kmsg: aftermath::kmsg(&lines),

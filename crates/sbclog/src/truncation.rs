@@ -96,7 +96,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn incomplete_last_line_is_dropped_but_not_a_summary_row() {
+    fn incomplete_last_line_is_dropped_but_not_a_results_row() {
         assert_eq!(complete_lines("a\nTotal: 3532,3527,35"), vec!["a"]);
         assert_eq!(complete_lines("a\nb\n"), vec!["a", "b"]);
         assert_eq!(complete_lines("a\n| x | 1 |"), vec!["a", "| x | 1 |"]);
@@ -104,7 +104,7 @@ mod tests {
     }
 
     #[test]
-    fn end_is_the_summary_row_or_system_info_after_the_results() {
+    fn end_is_the_results_row_or_system_info_after_the_results() {
         let sep = "#".repeat(74);
         let ended = [
             "Tot: 1 2 3",

@@ -104,7 +104,7 @@ pub struct Filter {
 
 /// One line of `results list`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RunSummary {
+pub struct RunListing {
     pub id: i64,
     pub started: Option<String>,
     pub device: Option<String>,
@@ -136,7 +136,7 @@ pub struct TableRow {
 /// Everything stored about one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunDetail {
-    pub summary: RunSummary,
+    pub summary: RunListing,
     pub clockspeed: Option<String>,
     pub clock_mhz: Option<f64>,
     pub measurements: Vec<Measurement>,
@@ -435,7 +435,7 @@ impl Store {
 
     /// Runs matching the filter, oldest first (by start time, then id). A date that does not
     /// parse is an error, not an empty (or complete) list.
-    pub fn list(&mut self, f: &Filter) -> Result<Vec<RunSummary>, Error> {
+    pub fn list(&mut self, f: &Filter) -> Result<Vec<RunListing>, Error> {
         let (conditions, params) = filter::sql(f)?;
         let sql =
             format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1=1{conditions} ORDER BY started, id");
@@ -444,7 +444,7 @@ impl Store {
         Ok(rows
             .into_iter()
             .map(|r| {
-                let mut s = summary(r);
+                let mut s = run_listing(r);
                 s.tags = tags.remove(&s.id).unwrap_or_default();
                 s
             })
@@ -480,7 +480,7 @@ impl Store {
         let document = row.pop().and_then(Val::into_string).unwrap_or_default();
         let clock_mhz = row.get(10).and_then(Val::as_f64);
         let clockspeed = row.get(9).and_then(|v| v.as_str()).map(String::from);
-        let mut summary = summary(row);
+        let mut summary = run_listing(row);
         summary.tags = db
             .query(
                 "SELECT tag FROM tags WHERE run_id = ? ORDER BY tag",
@@ -603,9 +603,9 @@ impl Store {
     }
 }
 
-fn summary(r: Vec<Val>) -> RunSummary {
+fn run_listing(r: Vec<Val>) -> RunListing {
     let t = |i: usize| r.get(i).and_then(|v| v.as_str()).map(String::from);
-    RunSummary {
+    RunListing {
         id: r.first().and_then(Val::as_i64).unwrap_or(0),
         started: t(1),
         device: t(2),

@@ -7,21 +7,21 @@
 //! output byte for byte.
 //!
 //! Module map:
-//! - [`summary`]: the Results.md row (`| Device | MHz | Kernel | Distro arch | 7-zip multi | … |`)
+//! - [`results_row`]: the Results.md row (`| Device | MHz | Kernel | Distro arch | 7-zip multi | … |`)
 //!   with sbc-bench's clock-cell and rounding rules.
-//! - [`monitor_lines`]: sbc-bench's monitor lines ("System health while running …" tables).
+//! - [`health_lines`]: sbc-bench's monitor lines ("System health while running …" tables).
 //! - `logfile`: the log, one module per section; its very last line is the summary row.
 //! - `terminal`: the end-of-run summary for the terminal (colour optional).
 //! - `text`: small formatting helpers (CPU lists, sizes, control characters).
 
-pub mod monitor_lines;
-pub mod summary;
+pub mod health_lines;
+pub mod results_row;
 
 mod logfile;
 mod terminal;
 mod text;
 
 pub use logfile::log;
-pub use summary::{SummaryCells, summary_cells, summary_line};
+pub use results_row::{ResultsRowCells, results_row, results_row_cells};
 pub use terminal::terminal_summary;
 pub use text::cpu_range;

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use document::run::{Phase, kind};
 use document::{Measurement, ResultDocument, Severity};
 
-use crate::summary::summary_cells;
+use crate::results_row::results_row_cells;
 use crate::text::{cluster_label, one_line, severity_word};
 
 struct Paint {
@@ -56,7 +56,7 @@ fn rows_of<'a>(
 pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
     let paint = Paint { on: color };
     let mut out = String::new();
-    let cells = summary_cells(doc);
+    let cells = results_row_cells(doc);
     let phases: &[Phase] = doc.run.as_ref().map_or(&[], |r| r.phases.as_slice());
 
     // A quick run's figures never pass for sbc-bench's: say so before them.

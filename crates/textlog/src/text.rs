@@ -14,15 +14,9 @@ pub fn span(cpus: &[u32]) -> String {
     CpuList::new(cpus).to_string()
 }
 
-/// "cpu0-cpu3", "cpu4": the form of sbc-bench's clock check headings (contiguous CPUs), or
-/// "cpu0,2,4" otherwise; "-" when empty.
+/// "cpu0-cpu3", "cpu4": the form of sbc-bench's clock check headings ([`CpuList::heading`]).
 pub fn cpu_range(cpus: &[u32]) -> String {
-    let list = CpuList::new(cpus);
-    match list.as_slice() {
-        [] => list.to_string(),
-        [first, .., last] if list.is_contiguous() => format!("cpu{first}-cpu{last}"),
-        _ => format!("cpu{list}"),
-    }
+    CpuList::new(cpus).heading()
 }
 
 /// Removes ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`, and two-character

@@ -5,9 +5,9 @@ mod common;
 
 use common::{Figures, finding, machine, run_doc};
 use document::{ResultDocument, Severity};
-use textlog::{log, summary_line};
+use textlog::{log, results_row};
 
-fn assert_summary_last(doc: &ResultDocument) -> String {
+fn assert_results_row_last(doc: &ResultDocument) -> String {
     let text = log(doc);
     assert!(text.ends_with('\n'), "log must end with a line end");
     assert!(
@@ -15,18 +15,18 @@ fn assert_summary_last(doc: &ResultDocument) -> String {
         "nothing may follow the summary line"
     );
     let last = text.lines().last().unwrap();
-    assert_eq!(last, summary_line(doc));
+    assert_eq!(last, results_row(doc));
     assert!(last.starts_with("| ") && last.ends_with(" |"));
     text
 }
 
 #[test]
-fn last_line_is_the_summary_row_and_nothing_follows() {
+fn last_line_is_the_results_row_and_nothing_follows() {
     for m in ["rk3588", "rk3399", "rpi4", "vm", "intel-hybrid", "broken"] {
         let doc = run_doc(machine(m), &Figures::default());
-        let text = assert_summary_last(&doc);
+        let text = assert_results_row_last(&doc);
         // the row appears exactly once
-        assert_eq!(text.matches(&summary_line(&doc)).count(), 1, "{m}");
+        assert_eq!(text.matches(&results_row(&doc)).count(), 1, "{m}");
     }
 }
 
@@ -42,7 +42,7 @@ fn sections_are_all_there_in_sbc_bench_order() {
         )],
         ..Figures::default()
     };
-    let text = assert_summary_last(&run_doc(machine("rk3588"), &f));
+    let text = assert_results_row_last(&run_doc(machine("rk3588"), &f));
     let order = [
         "boardbench 0.1.0 Radxa ROCK 5 Model B unattended (Mon, 23 Nov 2026 12:00:00 +0100)",
         "SoC guess: Rockchip RK3588",
@@ -102,14 +102,14 @@ fn no_ansi_and_no_stray_control_characters() {
     };
     let mut doc = run_doc(machine("rk3399"), &f);
     doc.device = Some("\u{1b}[1mBold\u{1b}[0m board".into());
-    let text = assert_summary_last(&doc);
+    let text = assert_results_row_last(&doc);
     assert!(!text.contains('\u{1b}'), "ANSI in the log");
     assert!(!text.contains('\r'));
     assert!(text.starts_with("boardbench 0.1.0 Bold board unattended ("));
 }
 
 #[test]
-fn a_tool_printing_a_summary_like_line_cannot_end_the_log() {
+fn a_tool_printing_a_results_row_like_line_cannot_end_the_log() {
     let mut doc = run_doc(machine("rk3399"), &Figures::default());
     let run = doc.run.as_mut().unwrap();
     let p = run
@@ -120,7 +120,7 @@ fn a_tool_printing_a_summary_like_line_cannot_end_the_log() {
     p.tool_runs[0]
         .output
         .push_str("\n| fake | row | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n\n\n");
-    assert_summary_last(&doc);
+    assert_results_row_last(&doc);
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn sparse_and_empty_documents_still_end_with_the_row() {
         imported: None,
         run: None,
     };
-    let text = assert_summary_last(&empty);
+    let text = assert_results_row_last(&empty);
     assert!(
         text.ends_with(
             "\n\n| unknown device | no cpufreq support | - | - | - | - | - | - | - | - |\n"
@@ -150,7 +150,7 @@ fn sparse_and_empty_documents_still_end_with_the_row() {
     run.after = None;
     run.kmsg = None;
     run.monitor = None;
-    let text = assert_summary_last(&no_run_details);
+    let text = assert_results_row_last(&no_run_details);
     assert!(text.contains("Throttling statistics: no before/after snapshots recorded."));
     assert!(text.contains("(kernel messages were not recorded)"));
 }
@@ -168,7 +168,7 @@ fn logs_of_imported_sbc_bench_documents_end_with_the_row() {
         let Ok(doc) = sbclog::import_bytes(&bytes, &path.display().to_string()) else {
             continue;
         };
-        assert_summary_last(&doc);
+        assert_results_row_last(&doc);
         n += 1;
     }
     assert!(n > 100, "only {n} logs imported");
@@ -234,7 +234,7 @@ fn malformed_documents_never_panic() {
         }
     }
     doc.started = Some("garbage".into());
-    let text = assert_summary_last(&doc);
+    let text = assert_results_row_last(&doc);
     assert!(text.starts_with("boardbench 0.1.0 Radxa ROCK 5 Model B unattended (date unknown)"));
     let _ = textlog::terminal_summary(&doc, true);
 }

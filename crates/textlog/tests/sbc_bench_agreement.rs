@@ -7,10 +7,10 @@
 mod common;
 
 use document::imported::SummaryLine;
-use textlog::summary_cells;
+use textlog::results_row_cells;
 
 #[test]
-fn summary_row_agrees_with_sbc_bench_own_row() {
+fn results_row_agrees_with_sbc_bench_own_row() {
     let dir = common::shared("sbc-bench-logs");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -43,7 +43,7 @@ fn summary_row_agrees_with_sbc_bench_own_row() {
         let Some(theirs): Option<&SummaryLine> = imp.summary_line.as_ref() else {
             continue;
         };
-        let ours = summary_cells(&doc);
+        let ours = results_row_cells(&doc);
         rows += 1;
         // Informational: the clock cell from the log's clock checks (sbc-bench read sysfs).
         if ours.clock == theirs.clock {
@@ -86,7 +86,7 @@ fn summary_row_agrees_with_sbc_bench_own_row() {
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             misses.push(format!(
                 "{name}: ours {} | theirs {}",
-                textlog::summary_line(&doc),
+                textlog::results_row(&doc),
                 theirs.raw
             ));
         }

@@ -38,12 +38,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use document::run::{PhaseStatus, RunOptions};
-use probe::monitor::MonitorConfig;
+use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
-use crate::session::{ExitStatus, Session, phase, phase_monitor::PhaseMonitor, stamp};
+use crate::session::{ExitStatus, Session, phase, phase_recorder::PhaseRecorder, stamp};
 use tune::tuning;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -228,7 +228,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         Err(status) => return Ok(status),
     };
     let (root, machine) = (&session.root, &session.machine);
-    let cfg = MonitorConfig::from_machine(machine);
+    let cfg = SamplerConfig::from_machine(machine);
     if args.suite == Suite::Geekbench
         && session
             .before
@@ -260,7 +260,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                     break;
                 }
                 let start = stamp::now();
-                let monitor = PhaseMonitor::start(&cfg, root, interval);
+                let monitor = PhaseRecorder::start(&cfg, root, interval);
                 let mut c = std::process::Command::new(&words[0]);
                 c.args(&words[1..]).envs(envs.iter().map(|(k, v)| (k, v)));
                 if t.cluster.is_some() {
@@ -280,7 +280,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                         break r.terminate(Duration::from_secs(5));
                     }
                 };
-                let mut phase = phase::phase(
+                let mut phase = phase::timed(
                     phase::kind::ENV_WAIT,
                     format!(
                         "{} in a controlled environment: {shown}{}",
@@ -311,7 +311,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         }
         None => {
             let start = stamp::now();
-            let monitor = PhaseMonitor::start(&cfg, root, interval);
+            let monitor = PhaseRecorder::start(&cfg, root, interval);
             eprintln!(
                 "Environment ready ({tuned}, monitor every {:.0} s): {}. Press Ctrl-C here when it has finished.",
                 args.interval,
@@ -321,7 +321,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                 signal = session.wait(Duration::from_secs(1));
             }
             eprintln!();
-            let mut phase = phase::phase(
+            let mut phase = phase::timed(
                 phase::kind::ENV_WAIT,
                 format!(
                     "{} in a controlled environment (until Ctrl-C)",

@@ -28,11 +28,11 @@ use anyhow::Context;
 use document::Measurement;
 use document::run::{Phase, PhaseStatus, RunOptions, SettingChange};
 use power::PowerSource;
-use power::window::{Recorder, Summary};
+use power::window::{Recorder, WindowStats};
 
 use crate::cli::Globals;
 use crate::session::lifecycle::{Record, SessionOptions, Signals};
-use crate::session::phase_monitor::PhaseMonitor;
+use crate::session::phase_recorder::PhaseRecorder;
 use crate::session::{ExitStatus, Session, stamp};
 use plan::Group;
 use tune::Restorer;
@@ -156,7 +156,7 @@ struct Sweep<'a> {
     args: &'a Args,
     root: &'a probe::Root,
     restorer: &'a Restorer,
-    mon_cfg: probe::monitor::MonitorConfig,
+    mon_cfg: probe::sampler::SamplerConfig,
     allowed: Vec<u32>,
     power: Option<Box<dyn PowerSource>>,
     idle_watts: Option<f64>,
@@ -209,7 +209,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         args,
         root: &session.root,
         restorer: &session.restorer,
-        mon_cfg: probe::monitor::MonitorConfig::from_machine(&session.machine),
+        mon_cfg: probe::sampler::SamplerConfig::from_machine(&session.machine),
         allowed: loops::affinity::allowed_cpus(),
         power,
         idle_watts: None,
@@ -365,7 +365,11 @@ impl Sweep<'_> {
     }
 
     /// Reads the power source over `secs` while `work` runs (or idles), keeping the source.
-    fn measure_power<R>(&mut self, secs: f64, work: impl FnOnce() -> R) -> (R, Option<Summary>) {
+    fn measure_power<R>(
+        &mut self,
+        secs: f64,
+        work: impl FnOnce() -> R,
+    ) -> (R, Option<WindowStats>) {
         let interval = self.power_interval(secs);
         let rec = self.power.take().map(|p| Recorder::start(p, interval));
         let r = work();
@@ -385,7 +389,7 @@ impl Sweep<'_> {
             .max(0.1);
         println!("Measuring idle consumption for {secs:.1} s …");
         let start = stamp::now();
-        let monitor = PhaseMonitor::start(
+        let monitor = PhaseRecorder::start(
             &self.mon_cfg,
             self.root,
             self.power_interval(secs).max(Duration::from_millis(200)),
@@ -456,7 +460,7 @@ impl Sweep<'_> {
         };
         let start = stamp::now();
         let interval = Duration::from_secs_f64((secs / 5.0).clamp(0.05, 1.0));
-        let monitor = PhaseMonitor::start(&self.mon_cfg, self.root, interval);
+        let monitor = PhaseRecorder::start(&self.mon_cfg, self.root, interval);
         // The cap as the kernel holds it: on real hardware it may round or refuse a value.
         let cap_now = Self::policy_dir(g)
             .and_then(|d| self.root.read_u64(&format!("{d}/scaling_max_freq")).ok());
@@ -550,12 +554,12 @@ impl Sweep<'_> {
     }
 }
 
-fn mean_temp(samples: &[document::monitor::MonitorSample]) -> Option<f64> {
+fn mean_temp(samples: &[document::samples::MonitorSample]) -> Option<f64> {
     let t: Vec<f64> = samples.iter().filter_map(|s| s.temp_c).collect();
     loops::stats::mean(&t)
 }
 
-fn power_problem(s: Option<&Summary>) -> String {
+fn power_problem(s: Option<&WindowStats>) -> String {
     match s {
         None => "the power reader stopped".into(),
         Some(s) if s.errors.is_empty() => {

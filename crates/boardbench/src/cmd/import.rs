@@ -136,7 +136,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 .map_err(std::io::Error::from)
                 .and_then(|()| writeln!(out))
         } else {
-            writeln!(out, "{}", summary(&label, &stored, &doc))
+            writeln!(out, "{}", stored_row(&label, &stored, &doc))
         };
         match printed {
             // The reader went away (`| head`): stop quietly.
@@ -220,7 +220,7 @@ fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), 
 
 /// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |`, "-" for
 /// missing; `(partial)` after the version for a cut log.
-fn summary(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
+fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     let imp = doc.imported.as_ref();
     let version = imp
         .and_then(|i| i.sbc_bench_version.as_deref())

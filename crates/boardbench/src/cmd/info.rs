@@ -92,7 +92,7 @@ fn identity(o: &mut String, m: &MachineInfo) {
         Some(s) => line(o, "SoC guess", format!("{} ({})", s.name, s.why)),
         None => line(o, "SoC guess", no_soc_guess(m)),
     }
-    line(o, "CPU", cpu_summary(m));
+    line(o, "CPU", core_counts(m));
     if let Some(dt) = id.device_tree.as_ref().filter(|d| !d.compatible.is_empty()) {
         line(o, "DT compat", dt.compatible.join(" "));
     }
@@ -196,7 +196,7 @@ fn virtualization(v: &document::machine::Virtualization) -> String {
 
 /// With a foreign cpuinfo, the file's processors: counted per core type as sbc-bench counts
 /// them ("4× Cortex-A53 / r0p4, 4× Cortex-A73 / r0p2"), in the order they first appear.
-fn file_cpu_summary(m: &MachineInfo) -> String {
+fn file_core_counts(m: &MachineInfo) -> String {
     let c = &m.cpuinfo;
     let n = c.processors.len();
     let count = match n {
@@ -267,9 +267,9 @@ fn foreign_processors(o: &mut String, m: &MachineInfo) {
 }
 
 /// "4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0".
-fn cpu_summary(m: &MachineInfo) -> String {
+fn core_counts(m: &MachineInfo) -> String {
     if m.cpuinfo.foreign_file.is_some() {
-        return file_cpu_summary(m);
+        return file_core_counts(m);
     }
     let mut parts: Vec<(String, usize)> = Vec::new();
     for c in &m.clusters {

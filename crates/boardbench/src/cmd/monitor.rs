@@ -1,7 +1,7 @@
 //! `boardbench monitor` (sbc-bench's `-m [interval]`): a live view of clocks, load, CPU states
 //! and temperature, one line per interval, until Ctrl-C or `--count` samples.
 //!
-//! The sampling itself is `probe::monitor::Sampler` (the same one a benchmark run records with);
+//! The sampling itself is `probe::sampler::Sampler` (the same one a benchmark run records with);
 //! this module only decides the layout from the machine, sleeps, and prints.
 
 use std::io::{IsTerminal, Write};
@@ -10,10 +10,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Context;
-use probe::monitor::{MonitorConfig, Sampler, sample_every};
+use probe::sampler::{Sampler, SamplerConfig, sample_every};
 
 use crate::cli::Globals;
-use crate::monitor_view;
+use crate::live_view;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -45,7 +45,7 @@ pub(crate) fn parse_interval(s: &str) -> Result<f64, String> {
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let root = g.root();
     let machine = probe::snapshot::take(&root);
-    let config = MonitorConfig::from_machine(&machine);
+    let config = SamplerConfig::from_machine(&machine);
 
     // Ctrl-C and SIGTERM set the flag; the sleep notices it within one slice. They also cancel
     // the probe's reads, so a read hanging in a driver does not hold the end up (it is given
@@ -73,28 +73,28 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let tty = stdout.is_terminal();
     let mut out = stdout.lock();
     let tz = chrono::Local;
-    let header = monitor_view::header(&layout);
+    let header = live_view::header(&layout);
     let result: std::io::Result<()> = (|| {
         if !args.json {
             if tty {
-                write!(out, "{}", monitor_view::hardware_header(&machine, &layout))?;
+                write!(out, "{}", live_view::hardware_header(&machine, &layout))?;
                 writeln!(out)?;
             }
             writeln!(out, "{header}")?;
             out.flush()?;
         }
         let mut line = String::with_capacity(128);
-        let mut spacing = monitor_view::HeaderSpacing::new(tty);
+        let mut spacing = live_view::HeaderSpacing::new(tty);
         let interval = Duration::from_secs_f64(args.interval);
         sample_every(&mut sampler, interval, args.count, &stop, |s| {
             if args.json {
-                writeln!(out, "{}", monitor_view::json_line(&layout, &s, &tz))?;
+                writeln!(out, "{}", live_view::json_line(&layout, &s, &tz))?;
             } else {
                 if spacing.before_line() {
                     writeln!(out, "{header}")?;
                 }
                 line.clear();
-                monitor_view::push_line(&mut line, &layout, &s, &tz);
+                live_view::push_line(&mut line, &layout, &s, &tz);
                 writeln!(out, "{line}")?;
             }
             out.flush()
@@ -108,8 +108,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
 
 /// A sampler for this machine, with the Raspberry Pi firmware readings when it has them (the
 /// live view and every background monitor of a run use the same).
-pub fn sampler_for(config: &MonitorConfig, root: &probe::Root) -> Sampler {
-    crate::session::phase_monitor::sampler(config, root)
+pub fn sampler_for(config: &SamplerConfig, root: &probe::Root) -> Sampler {
+    crate::session::phase_recorder::sampler(config, root)
 }
 
 #[cfg(test)]

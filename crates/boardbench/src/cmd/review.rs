@@ -35,19 +35,19 @@ use ::review::{text, tune, window};
 use anyhow::Context;
 use document::run::{RunOptions, RunRecord, kind};
 use document::{Finding, Severity};
-use probe::monitor::{MonitorConfig, sample_every};
+use probe::sampler::{SamplerConfig, sample_every};
 use serde_json::json;
 
 use crate::cli::Globals;
-use crate::monitor_view;
-use crate::run::phases::Tools;
+use crate::live_view;
+use crate::run::benchmarks::Tools;
 use crate::run::plan::{PlanOptions, Profile};
 use crate::run::progress::Progress;
-use crate::run::{PhaseContext, Settings};
+use crate::run::{BenchContext, Settings};
 use crate::session::child::{self, Echo, Running};
 use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
-use crate::session::{ExitStatus, Session, assemble, phase_monitor};
+use crate::session::{ExitStatus, Session, assemble, phase_recorder};
 use ::tune::Restorer;
 
 #[derive(Debug, clap::Args)]
@@ -214,7 +214,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let runner = adapters::tool::SystemRunner;
     let search_path = adapters::tool::SearchPath::from_env();
     let tools = Tools::find(&search_path, &runner, false, false);
-    let ctx = PhaseContext {
+    let ctx = BenchContext {
         root: &session.root,
         machine: &session.machine,
         settings: &settings,
@@ -236,7 +236,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let n = planned.len();
     let before = assemble::snapshot(&session.root, &session.machine);
     let (phases, measurements) =
-        crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
+        crate::run::execute(&ctx, &planned, &mut |i, p| progress.starting(i, n, p));
     progress.finish();
     let after = assemble::snapshot(&session.root, &session.machine);
     let latency = latency_line(&phases);
@@ -454,8 +454,8 @@ fn monitor_window(
         })
     };
     let tis_before = window::read_time_in_state(root, m);
-    let config = MonitorConfig::from_machine(m);
-    let mut sampler = phase_monitor::sampler(&config, root);
+    let config = SamplerConfig::from_machine(m);
+    let mut sampler = phase_recorder::sampler(&config, root);
     let layout = sampler.layout().clone();
 
     let cmd = command_of(args);
@@ -507,7 +507,7 @@ fn monitor_window(
     let mut samples = Vec::new();
     let tz = chrono::Local;
     if !args.json {
-        println!("{}", monitor_view::header(&layout));
+        println!("{}", live_view::header(&layout));
     }
     let mut line = String::new();
     let res: std::io::Result<u64> = sample_every(
@@ -518,10 +518,10 @@ fn monitor_window(
         |s| {
             let mut o = std::io::stdout().lock();
             if args.json {
-                writeln!(o, "{}", monitor_view::json_line(&layout, &s, &tz))?;
+                writeln!(o, "{}", live_view::json_line(&layout, &s, &tz))?;
             } else {
                 line.clear();
-                monitor_view::push_line(&mut line, &layout, &s, &tz);
+                live_view::push_line(&mut line, &layout, &s, &tz);
                 writeln!(o, "{line}")?;
             }
             samples.push(s);
@@ -545,10 +545,10 @@ fn monitor_window(
     let tis_after = window::read_time_in_state(root, &m_after);
     let mut findings: Vec<Finding> = window::throttling(&tis_before, &tis_after, m, tuned);
     if tuned && tis_after.is_empty() {
-        findings.extend(window::monitor_drops(&layout, &samples));
+        findings.extend(window::sample_drops(&layout, &samples));
     } else {
         findings.extend(
-            window::monitor_drops(&layout, &samples)
+            window::sample_drops(&layout, &samples)
                 .into_iter()
                 .filter(|f| f.kind == "window-temperature"),
         );

@@ -17,7 +17,7 @@ use document::run::RunOptions;
 
 use crate::cli::Globals;
 use crate::run::plan::{self, PlanOptions, Profile};
-use crate::run::{PhaseContext, Settings, phases::Tools, progress::Progress};
+use crate::run::{BenchContext, Settings, benchmarks::Tools, progress::Progress};
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session};
 use tune::tuning;
@@ -197,7 +197,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         args.stockfish || extensive,
         args.cpuminer || extensive,
     );
-    let ctx = PhaseContext {
+    let ctx = BenchContext {
         root,
         machine,
         settings: &settings,
@@ -223,9 +223,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let mut progress = Progress::new(&planned, args.quiet);
     let n = planned.len();
     let (phases, measurements) =
-        crate::run::execute(&ctx, &planned, &mut |i, p| progress.phase(i, n, p));
+        crate::run::execute(&ctx, &planned, &mut |i, p| progress.starting(i, n, p));
     progress.finish();
-    let monitor = probe::monitor::MonitorConfig::from_machine(machine).layout;
+    let monitor = probe::sampler::SamplerConfig::from_machine(machine).layout;
     let closed = session.close();
 
     let argv: Vec<String> = std::env::args().collect();

@@ -27,15 +27,15 @@ mod load;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use document::monitor::MonitorSample;
 use document::run::{Phase, PhaseStatus, RunOptions, ToolRun};
+use document::samples::MonitorSample;
 use document::{Measurement, ResultDocument};
-use probe::monitor::MonitorConfig;
+use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
 use crate::session::lifecycle::{Closed, Record, SessionOptions, Signals};
-use crate::session::{ExitStatus, Session, phase, phase_monitor, stamp};
+use crate::session::{ExitStatus, Session, phase, phase_recorder, stamp};
 use analysis::{ScoreInterval, Stability};
 use tune::tuning;
 
@@ -79,7 +79,7 @@ pub struct Args {
 
 /// Ceiling of each monitored cluster in MHz: the lower of its top clock and its
 /// `scaling_max_freq` as it is during the test.
-fn ceilings(root: &probe::Root, cfg: &MonitorConfig) -> Vec<Option<u32>> {
+fn ceilings(root: &probe::Root, cfg: &SamplerConfig) -> Vec<Option<u32>> {
     cfg.layout
         .clusters
         .iter()
@@ -120,7 +120,7 @@ fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
 /// Everything the steps share.
 struct Test<'a> {
     args: &'a Args,
-    cfg: MonitorConfig,
+    cfg: SamplerConfig,
     interval: Duration,
     duration: f64,
     tune: bool,
@@ -151,7 +151,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     // Signals first (see session::signals): Ctrl-C must still produce the document.
     let probed = Session::probe(g.root(), Signals::Held);
     let tune = !args.no_tune && probed.may_write();
-    let cfg = MonitorConfig::from_machine(&probed.machine);
+    let cfg = SamplerConfig::from_machine(&probed.machine);
     if !probed.root_user && probed.root.is_host() && !args.no_tune {
         eprintln!("Warning: not running as root: governors stay as they are.");
     }
@@ -243,7 +243,7 @@ fn cool(t: &Test, session: &Session, target: f64) -> (Phase, Option<i32>) {
     let (args, cfg, interval) = (t.args, &t.cfg, t.interval);
     let mut signal = None;
     let start = stamp::now();
-    let mut sampler = phase_monitor::sampler(cfg, &session.root);
+    let mut sampler = phase_recorder::sampler(cfg, &session.root);
     let mut samples = Vec::new();
     let t0 = Instant::now();
     let (status, reason) = loop {
@@ -289,7 +289,7 @@ fn cool(t: &Test, session: &Session, target: f64) -> (Phase, Option<i32>) {
     if let Some(r) = &reason {
         eprintln!("Cooling: {r}");
     }
-    let mut p = phase::phase(
+    let mut p = phase::timed(
         phase::kind::THERMAL_COOL,
         format!("Cooling to {target:.1} °C"),
         &start,
@@ -314,7 +314,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
     let mut heat_status = PhaseStatus::Done;
     let mut signal = None;
     let start = stamp::now();
-    let mut sampler = phase_monitor::sampler(cfg, &session.root);
+    let mut sampler = phase_recorder::sampler(cfg, &session.root);
     let (mut builtin, mut external) = (None, None);
     match &args.load {
         None => {
@@ -413,7 +413,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
         let end = r.terminate(Duration::from_secs(5));
         tool_runs.push(r.finish(end));
     }
-    let mut p = phase::phase(
+    let mut p = phase::timed(
         phase::kind::THERMAL_HEAT,
         format!("Sustained all-core load for {duration:.0} s"),
         &start,

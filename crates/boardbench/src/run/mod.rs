@@ -5,8 +5,8 @@
 //! measurements. The session (idle gate, tuning, snapshots, document: `session::lifecycle`) and
 //! the outputs belong to the caller, so this module only measures.
 
+pub mod benchmarks;
 pub mod invocations;
-pub mod phases;
 pub mod plan;
 pub mod progress;
 
@@ -16,9 +16,9 @@ use adapters::tool::{Runner, SearchPath};
 use document::Measurement;
 use document::machine::MachineInfo;
 use document::run::{Phase, PhaseStatus};
-use probe::monitor::MonitorConfig;
+use probe::sampler::SamplerConfig;
 
-use crate::session::{phase_monitor::PhaseMonitor, stamp};
+use crate::session::{phase_recorder::PhaseRecorder, stamp};
 use plan::{Planned, Profile};
 use tune::Restorer;
 
@@ -37,19 +37,19 @@ pub struct Settings {
 }
 
 /// Everything a phase needs.
-pub struct PhaseContext<'a> {
+pub struct BenchContext<'a> {
     pub root: &'a probe::Root,
     pub machine: &'a MachineInfo,
     pub settings: &'a Settings,
     pub restorer: &'a Restorer,
     pub runner: &'a (dyn Runner + Sync),
     pub search_path: SearchPath,
-    pub tools: phases::Tools,
+    pub tools: benchmarks::Tools,
     /// CPUs this process may run on (a fixture machine's CPUs are mapped onto them).
     pub allowed: Vec<u32>,
 }
 
-impl PhaseContext<'_> {
+impl BenchContext<'_> {
     /// The CPU of this host that stands in for machine CPU `cpu`: itself when it exists here,
     /// otherwise (a replayed fixture machine with more cores) one of the allowed CPUs.
     pub fn host_cpu(&self, cpu: u32) -> u32 {
@@ -63,23 +63,23 @@ impl PhaseContext<'_> {
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
 pub fn execute(
-    env: &PhaseContext<'_>,
+    env: &BenchContext<'_>,
     planned: &[Planned],
     on_phase: &mut dyn FnMut(usize, &Planned),
 ) -> (Vec<Phase>, Vec<Measurement>) {
-    let mon_cfg = MonitorConfig::from_machine(env.machine);
+    let mon_cfg = SamplerConfig::from_machine(env.machine);
     let mut phases = Vec::new();
     let mut measurements: Vec<Measurement> = Vec::new();
     for (i, p) in planned.iter().enumerate() {
         on_phase(i, p);
         let start = stamp::now();
         let t0 = Instant::now();
-        let monitor = PhaseMonitor::start(
+        let monitor = PhaseRecorder::start(
             &mon_cfg,
             env.root,
             Duration::from_secs_f64(p.monitor_interval_s),
         );
-        let outcome = phases::run(env, p, &phases, &measurements);
+        let outcome = benchmarks::run(env, p, &phases, &measurements);
         let samples =
             if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
                 drop(monitor);

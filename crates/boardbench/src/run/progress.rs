@@ -39,7 +39,7 @@ impl Progress {
         )
     }
 
-    pub fn phase(&mut self, i: usize, n: usize, p: &Planned) {
+    pub fn starting(&mut self, i: usize, n: usize, p: &Planned) {
         if !self.enabled {
             return;
         }

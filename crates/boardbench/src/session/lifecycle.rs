@@ -22,10 +22,10 @@
 use std::time::{Duration, Instant};
 
 use document::machine::MachineInfo;
-use document::monitor::MonitorLayout;
 use document::run::{
     IdleGate, KmsgWindow, Phase, RunOptions, RunRecord, SettingChange, StateSnapshot,
 };
+use document::samples::MonitorLayout;
 use document::{Measurement, ResultDocument};
 use probe::runstate::{Cursor, Kmsg};
 

@@ -15,7 +15,7 @@ pub mod idle;
 pub mod lifecycle;
 pub mod output;
 pub mod phase;
-pub mod phase_monitor;
+pub mod phase_recorder;
 pub mod signals;
 pub mod stamp;
 

@@ -18,7 +18,7 @@ pub mod kind {
 }
 
 /// A phase with its timestamps; the rest is filled by the caller.
-pub fn phase(kind: &str, title: String, start: &Stamp, interval_s: f64) -> Phase {
+pub fn timed(kind: &str, title: String, start: &Stamp, interval_s: f64) -> Phase {
     let end = stamp::now();
     Phase {
         kind: kind.into(),

@@ -8,11 +8,11 @@
 
 use document::machine::{CpuSets, MachineInfo, SwapArea, SwapKind};
 use document::measure::clock::ClockReading;
-use document::monitor::{CpuStates, MonitorSample};
 use document::run::{
     KmsgLine, KmsgWindow, OppTime, Phase, PhaseStatus, PolicyState, RunOptions, RunRecord,
     StateSnapshot, ToolRun, kind,
 };
+use document::samples::{CpuStates, MonitorSample};
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 use findings::analyse;
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use document::ResultDocument;
 
-use crate::monitor_lines;
+use crate::health_lines;
 use crate::text::{offset_of, one_line};
 
 pub fn render(doc: &ResultDocument) -> Option<String> {
@@ -36,9 +36,9 @@ pub fn render(doc: &ResultDocument) -> Option<String> {
             "\nSystem health while running {}:\n",
             one_line(&p.title)
         );
-        let _ = writeln!(out, "{}", monitor_lines::header(layout));
+        let _ = writeln!(out, "{}", health_lines::header(layout));
         for s in &p.samples {
-            let _ = writeln!(out, "{}", monitor_lines::line(layout, s, &tz));
+            let _ = writeln!(out, "{}", health_lines::line(layout, s, &tz));
         }
     }
     if !any {

@@ -20,7 +20,7 @@ mod throttling;
 
 use document::ResultDocument;
 
-use crate::summary::summary_line;
+use crate::results_row::results_row;
 use crate::text::SEPARATOR;
 
 /// The log text of a run (or of an imported log, as far as its document carries the sections).
@@ -49,7 +49,7 @@ pub fn log(doc: &ResultDocument) -> String {
         out.push_str(b);
     }
     out.push_str("\n\n");
-    out.push_str(&summary_line(doc));
+    out.push_str(&results_row(doc));
     out.push('\n');
     out
 }

@@ -11,7 +11,7 @@ use document::run::{Phase, PhaseStatus, ToolRun, kind};
 use document::{Measurement, ResultDocument};
 
 use super::clock_check;
-use crate::monitor_lines;
+use crate::health_lines;
 use crate::text::{clean_block, offset_of, one_line, span};
 
 pub fn render(doc: &ResultDocument) -> Vec<String> {
@@ -65,8 +65,8 @@ fn hot_clock_group(doc: &ResultDocument, first_index: usize, group: &[Phase]) ->
     });
     if let (Some(layout), Some(s)) = (run.and_then(|r| r.monitor.as_ref()), last_sample) {
         let tz = offset_of(doc);
-        let _ = writeln!(out, "{}", monitor_lines::header(layout));
-        let _ = writeln!(out, "{}\n", monitor_lines::line(layout, s, &tz));
+        let _ = writeln!(out, "{}", health_lines::header(layout));
+        let _ = writeln!(out, "{}\n", health_lines::line(layout, s, &tz));
     }
     out.push_str(&clock_group(doc, group));
     out

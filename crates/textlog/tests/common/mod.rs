@@ -9,11 +9,11 @@ use document::machine::MachineInfo;
 use document::measure::clock::{ClockReading, ClockSample};
 use document::measure::membw::{BwKind, BwTest, MembwResult};
 use document::measure::sha256::{Sha256Backend, Sha256Report, Sha256Result};
-use document::monitor::{CpuStates, MonitorSample};
 use document::run::{
     KmsgLine, KmsgWindow, OppTime, Phase, PhaseStatus, PolicyState, RunOptions, RunRecord,
     SettingChange, StateSnapshot, ToolRun, kind,
 };
+use document::samples::{CpuStates, MonitorSample};
 use document::{Finding, Measurement, ResultDocument, Severity};
 
 pub fn shared(rel: &str) -> PathBuf {
@@ -262,7 +262,7 @@ const SEVENZIP_OUTPUT: &str = "\n7-Zip (a) [64] 16.02 : Copyright (c) 1999-2016 
 
 /// A complete standard run on `m` with the figures `f`.
 pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
-    let layout = probe::monitor::MonitorConfig::from_machine(&m).layout;
+    let layout = probe::sampler::SamplerConfig::from_machine(&m).layout;
     let clusters: Vec<TestCluster> = m
         .clusters
         .iter()

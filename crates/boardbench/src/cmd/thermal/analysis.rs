@@ -18,8 +18,8 @@
 //!   [`MIN_WINDOW_S`]: too short to say (heat builds up over minutes; a trend over a few
 //!   seconds on a shared box is other load, not temperature).
 
-use document::monitor::MonitorSample;
 use document::run::PolicyState;
+use document::samples::MonitorSample;
 
 /// A clock this far below its ceiling (fraction) counts as throttled.
 pub const CLOCK_TOLERANCE: f64 = 0.02;

@@ -11,20 +11,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use document::monitor::MonitorSample;
-use probe::monitor::{MonitorConfig, Sampler, sample_every};
+use document::samples::MonitorSample;
+use probe::sampler::{Sampler, SamplerConfig, sample_every};
 
 /// A tail shorter than this is not worth its own sample (its CPU states would be noise).
 const MIN_TAIL: Duration = Duration::from_millis(300);
 
-pub struct PhaseMonitor {
+pub struct PhaseRecorder {
     stop: Arc<AtomicBool>,
     handle: Option<JoinHandle<Vec<MonitorSample>>>,
 }
 
-impl PhaseMonitor {
+impl PhaseRecorder {
     /// Starts sampling every `interval` on a background thread with the lowest priority.
-    pub fn start(config: &MonitorConfig, root: &probe::Root, interval: Duration) -> Self {
+    pub fn start(config: &SamplerConfig, root: &probe::Root, interval: Duration) -> Self {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let config = config.clone();
@@ -49,7 +49,7 @@ impl PhaseMonitor {
                 samples
             })
             .ok();
-        PhaseMonitor { stop, handle }
+        PhaseRecorder { stop, handle }
     }
 
     /// Ends the phase's monitor and returns its samples.
@@ -62,7 +62,7 @@ impl PhaseMonitor {
     }
 }
 
-impl Drop for PhaseMonitor {
+impl Drop for PhaseRecorder {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -71,7 +71,7 @@ impl Drop for PhaseMonitor {
 /// The sampler of `config`, with the Raspberry Pi firmware readings (real clock, VCore) when
 /// vcgencmd answers; when it does not answer at all (not installed) the Pi gets the ordinary
 /// clock columns instead, as in sbc-bench.
-pub fn sampler(config: &MonitorConfig, root: &probe::Root) -> Sampler {
+pub fn sampler(config: &SamplerConfig, root: &probe::Root) -> Sampler {
     if !config.layout.raspberry_pi {
         return Sampler::start(config, root);
     }
@@ -101,8 +101,8 @@ mod tests {
     fn a_phase_has_samples_covering_it() {
         let root = probe::Root::host();
         let m = probe::snapshot::take(&root);
-        let cfg = MonitorConfig::from_machine(&m);
-        let mon = PhaseMonitor::start(&cfg, &root, Duration::from_millis(200));
+        let cfg = SamplerConfig::from_machine(&m);
+        let mon = PhaseRecorder::start(&cfg, &root, Duration::from_millis(200));
         std::thread::sleep(Duration::from_millis(700));
         let s = mon.finish();
         assert!(!s.is_empty());

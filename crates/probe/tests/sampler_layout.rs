@@ -1,8 +1,8 @@
 //! Clock-column choice (docs/sbc-bench-compat.md) for 0/1/2/3/4/5+ clusters and the Raspberry Pi.
 
 use document::machine::{Cluster, MachineInfo};
-use document::monitor::ClockColumns;
-use probe::monitor::MonitorConfig;
+use document::samples::ClockColumns;
+use probe::sampler::SamplerConfig;
 
 fn machine(clusters: &[(u32, Option<u32>, Option<u64>)]) -> MachineInfo {
     MachineInfo {
@@ -22,7 +22,7 @@ fn machine(clusters: &[(u32, Option<u32>, Option<u64>)]) -> MachineInfo {
 }
 
 fn layout(clusters: &[(u32, Option<u32>, Option<u64>)]) -> (ClockColumns, Vec<usize>) {
-    let l = MonitorConfig::from_machine(&machine(clusters)).layout;
+    let l = SamplerConfig::from_machine(&machine(clusters)).layout;
     (l.columns, l.display_order)
 }
 
@@ -75,7 +75,7 @@ fn three_four_and_more_clusters_get_one_column_each_up_to_five() {
     ];
     assert_eq!(layout(&four), (ClockColumns::PerCluster, vec![0, 1, 2, 3]));
     let six: Vec<_> = (0..6).map(|i| (i * 2, Some(i * 2), None)).collect();
-    let l = MonitorConfig::from_machine(&machine(&six)).layout;
+    let l = SamplerConfig::from_machine(&machine(&six)).layout;
     assert_eq!(l.columns, ClockColumns::PerCluster);
     assert_eq!(l.display_order, vec![0, 1, 2, 3, 4]);
     // Every cluster is still sampled; only the display is limited.
@@ -87,13 +87,13 @@ fn three_four_and_more_clusters_get_one_column_each_up_to_five() {
 fn a_raspberry_pi_shows_fake_and_real_clocks() {
     let mut m = machine(&[(0, Some(0), Some(1_500_000))]);
     m.cpuinfo.model = Some("Raspberry Pi 4 Model B Rev 1.1".into());
-    let l = MonitorConfig::from_machine(&m).layout;
+    let l = SamplerConfig::from_machine(&m).layout;
     assert_eq!(l.columns, ClockColumns::FakeReal);
     assert_eq!(l.display_order, vec![0]);
     assert!(l.raspberry_pi);
     // Another board's model line does not make it a Pi.
     m.cpuinfo.model = Some("Radxa ROCK 5B".into());
-    assert!(!MonitorConfig::from_machine(&m).layout.raspberry_pi);
+    assert!(!SamplerConfig::from_machine(&m).layout.raspberry_pi);
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn the_device_tree_compatible_also_identifies_a_pi_and_a_pi_can_drop_its_firmwar
         model: Some("Raspberry Pi 5 Model B Rev 1.0".into()),
         compatible: vec!["raspberrypi,5-model-b".into(), "brcm,bcm2712".into()],
     });
-    let cfg = MonitorConfig::from_machine(&m);
+    let cfg = SamplerConfig::from_machine(&m);
     assert_eq!(cfg.layout.columns, ClockColumns::FakeReal);
     // No vcgencmd answering: the ordinary single-cluster view.
     let plain = cfg.without_raspberry_pi().layout;

@@ -8,10 +8,10 @@ use crate::version::Version;
 /// Parses the summary line: normally the last line, but some logs have text appended after it
 /// (e.g. a cpuinfo dump), so the last line of that shape counts. Before v0.9.9 the 6th cell is
 /// AES-128; v0.9.9 logs exist in both layouts (AES-128 when it is larger than 7-zip multi).
-pub fn summary_line(lines: &[&str], version: Option<Version>) -> Option<SummaryLine> {
+pub fn find(lines: &[&str], version: Option<Version>) -> Option<SummaryLine> {
     let (last, cells) = lines.iter().rev().find_map(|l| {
         let l = l.trim();
-        let cells = summary_cells(l)?;
+        let cells = cells(l)?;
         Some((l, cells))
     })?;
     let int = |s: &str| -> Option<u64> { s.parse().ok() };
@@ -45,7 +45,7 @@ pub fn summary_line(lines: &[&str], version: Option<Version>) -> Option<SummaryL
 
 /// The cells of a line shaped like a summary line: at least ten, numbers or "-" in the
 /// figure columns.
-fn summary_cells(l: &str) -> Option<Vec<&str>> {
+fn cells(l: &str) -> Option<Vec<&str>> {
     if !l.starts_with('|') {
         return None;
     }
@@ -67,7 +67,7 @@ mod tests {
         let l = [
             "| Flipper One | ~2310 (throttled) | 7.1 | Debian arm64 | 12350 | 2306 | 1305480 | 5110 | 15710 | 18.74 | |",
         ];
-        let s = summary_line(&l, v).unwrap();
+        let s = find(&l, v).unwrap();
         assert_eq!(
             (s.zip_multi, s.zip_single, s.aes128),
             (Some(12350), Some(2306), None)
@@ -77,20 +77,18 @@ mod tests {
         let l = [
             "| RPi 4 | 1500 MHz | 5.10 | Buster armhf | 5750 | 62310 | 64930 | 2550 | 3430 | - | []() |",
         ];
-        let s = summary_line(&l, Version::parse("v0.8.4")).unwrap();
+        let s = find(&l, Version::parse("v0.8.4")).unwrap();
         assert_eq!((s.zip_single, s.aes128, s.khs), (None, Some(62310), None));
         let l = ["| x | 1 | 5.4 | y | 12120 | 340470 | 1254540 | 8180 | 11680 | - |"];
         assert_eq!(
-            summary_line(&l, Version::parse("v0.9.9")).unwrap().aes128,
+            find(&l, Version::parse("v0.9.9")).unwrap().aes128,
             Some(340470)
         );
         let l = ["| x | 1 | 5.4 | y | 4780 | 2566 | 98840 | 4120 | 3870 | - |"];
         assert_eq!(
-            summary_line(&l, Version::parse("v0.9.9"))
-                .unwrap()
-                .zip_single,
+            find(&l, Version::parse("v0.9.9")).unwrap().zip_single,
             Some(2566)
         );
-        assert!(summary_line(&["no summary"], v).is_none());
+        assert!(find(&["no summary"], v).is_none());
     }
 }

@@ -1,4 +1,4 @@
-//! Running one planned phase: the built-in kernels (clock, memory, SHA-256) and the external
+//! The benchmarks of one planned phase: the built-in kernels (clock, memory, SHA-256) and the external
 //! tools (OpenSSL, 7-Zip, Stockfish, cpuminer) through their adapters. Each function returns an
 //! [`Outcome`] — figures, raw results, tool output — and never prints; [`super::execute`] wraps
 //! it with the phase's monitor and timestamps.
@@ -12,7 +12,7 @@ use document::measure::clock::ClockReading;
 use document::run::{PhaseStatus, ToolRun};
 
 use super::plan::{Planned, Profile};
-use super::{PhaseContext, invocations};
+use super::{BenchContext, invocations};
 
 /// What a phase produced.
 #[derive(Debug, Default)]
@@ -52,7 +52,7 @@ fn row(suite: &str, test: &str, threads: u32, cpus: &[u32], value: f64, unit: &s
 /// The phase function for a kind. `earlier` and `measurements` are what the run has so far
 /// (a phase planned [`Planned::unless_agree_pct`] is left out when earlier runs agree).
 pub fn run(
-    env: &PhaseContext<'_>,
+    env: &BenchContext<'_>,
     p: &Planned,
     earlier: &[document::run::Phase],
     measurements: &[Measurement],
@@ -67,12 +67,12 @@ pub fn run(
         kind::MEMBW => membw(env, p),
         kind::MEMLAT => memlat(env, p),
         kind::SHA256 => sha256(env, p),
-        kind::OPENSSL | kind::OPENSSL_PARALLEL => openssl_phase(env, p),
+        kind::OPENSSL | kind::OPENSSL_PARALLEL => run_openssl(env, p),
         kind::SEVENZIP_SINGLE | kind::SEVENZIP_MULTI | kind::SEVENZIP_CLUSTER => {
-            sevenzip_phase(env, p)
+            run_sevenzip(env, p)
         }
-        kind::STOCKFISH => stockfish_phase(env, p),
-        kind::CPUMINER => cpuminer_phase(env, p),
+        kind::STOCKFISH => run_stockfish(env, p),
+        kind::CPUMINER => run_cpuminer(env, p),
         other => Outcome::skipped(format!("unknown phase kind {other}")),
     }
 }
@@ -110,7 +110,7 @@ fn needless(
 
 // ---------------------------------------------------------------- clock
 
-fn clock(env: &PhaseContext<'_>, p: &Planned, hot: bool) -> Outcome {
+fn clock(env: &BenchContext<'_>, p: &Planned, hot: bool) -> Outcome {
     let Some(&cpu) = p.cpus.first() else {
         return Outcome::skipped("no CPU");
     };
@@ -192,7 +192,7 @@ fn clock(env: &PhaseContext<'_>, p: &Planned, hot: bool) -> Outcome {
 
 // ---------------------------------------------------------------- memory
 
-fn membw(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn membw(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     use loops::membw::{self, Config};
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::quick();
@@ -227,7 +227,7 @@ fn membw(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     }
 }
 
-fn memlat(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn memlat(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     use loops::memlat::{self, Config};
     let cpu = env.host_cpu(p.cpus[0]);
     let mut cfg = Config::standard();
@@ -271,7 +271,7 @@ fn memlat(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
 
 // ---------------------------------------------------------------- SHA-256
 
-fn sha256(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn sha256(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     let (iterations, runs) = invocations::sha256_work(env.settings.profile, env.settings.tiny);
     let opts = measure::sha256::Sha256Options {
         runs,
@@ -309,7 +309,7 @@ fn sha256(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
 
 /// Runs an invocation and records it as a [`ToolRun`].
 fn run_tool(
-    env: &PhaseContext<'_>,
+    env: &BenchContext<'_>,
     tool: &str,
     version: Option<String>,
     comparable: Option<bool>,
@@ -336,14 +336,14 @@ fn run_tool(
     }
 }
 
-fn pinned_cpus(env: &PhaseContext<'_>, p: &Planned) -> Vec<u32> {
+fn pinned_cpus(env: &BenchContext<'_>, p: &Planned) -> Vec<u32> {
     let mut v: Vec<u32> = p.cpus.iter().map(|&c| env.host_cpu(c)).collect();
     v.sort_unstable();
     v.dedup();
     v
 }
 
-fn openssl_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn run_openssl(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.openssl {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -406,7 +406,7 @@ fn openssl_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     out
 }
 
-fn sevenzip_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn run_sevenzip(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.sevenzip {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -446,7 +446,7 @@ fn sevenzip_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     out
 }
 
-fn stockfish_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn run_stockfish(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.stockfish {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -462,7 +462,7 @@ fn stockfish_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
     })
 }
 
-fn cpuminer_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
+fn run_cpuminer(env: &BenchContext<'_>, p: &Planned) -> Outcome {
     let found = match &env.tools.cpuminer {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
@@ -481,7 +481,7 @@ fn cpuminer_phase(env: &PhaseContext<'_>, p: &Planned) -> Outcome {
 /// Runs a tool once and turns its output into measurements. When the output cannot be read
 /// the phase fails but keeps the tool run: its raw output is the evidence.
 fn scored_run<E: std::fmt::Display>(
-    env: &PhaseContext<'_>,
+    env: &BenchContext<'_>,
     tool: &str,
     version: String,
     inv: adapters::tool::Invocation,

@@ -8,8 +8,9 @@
 use std::fmt::Write;
 
 use chrono::{DateTime, TimeZone};
+use document::cpus::CpuList;
 use document::machine::MachineInfo;
-use document::monitor::{MonitorLayout, MonitorSample};
+use document::samples::{MonitorLayout, MonitorSample};
 
 /// When to repeat the column header: every 15 lines on a terminal (sbc-bench's SPACING), so
 /// the columns stay readable while scrolling; never in a file or pipe, where it would only get
@@ -48,7 +49,7 @@ impl HeaderSpacing {
 /// The column header ("Time        CPU    load %cpu …"). The layout lives in `textlog`, so the
 /// live view and the log's "System health" tables are one implementation.
 pub fn header(layout: &MonitorLayout) -> String {
-    textlog::monitor_lines::header(layout)
+    textlog::health_lines::header(layout)
 }
 
 /// Appends one monitor line (no newline) to `out`.
@@ -56,7 +57,7 @@ pub fn push_line<Tz: TimeZone>(out: &mut String, layout: &MonitorLayout, s: &Mon
 where
     Tz::Offset: std::fmt::Display,
 {
-    out.push_str(&textlog::monitor_lines::line(layout, s, tz));
+    out.push_str(&textlog::health_lines::line(layout, s, tz));
 }
 
 /// One monitor line as a new string (the live loop reuses a buffer instead).
@@ -65,7 +66,7 @@ pub fn line<Tz: TimeZone>(layout: &MonitorLayout, s: &MonitorSample, tz: &Tz) ->
 where
     Tz::Offset: std::fmt::Display,
 {
-    textlog::monitor_lines::line(layout, s, tz)
+    textlog::health_lines::line(layout, s, tz)
 }
 
 /// The JSON Lines record: the sample, its time as ISO 8601 with the zone offset, and which CPU
@@ -112,7 +113,7 @@ pub fn hardware_header(m: &MachineInfo, layout: &MonitorLayout) -> String {
         );
     }
     for c in &m.clusters {
-        let cpus = cpu_range(&c.cpus);
+        let cpus = CpuList::new(&c.cpus).cpu_prefixed();
         let name = c.core_name.as_deref().unwrap_or("unknown core");
         let clocks = match (c.min_khz, c.max_khz) {
             (Some(lo), Some(hi)) => format!("{}-{} MHz", lo / 1000, hi / 1000),
@@ -172,26 +173,11 @@ fn kernel_userland(m: &MachineInfo) -> Option<String> {
     Some(format!("Kernel: {kernel}, Userland: {userland}{mixed}"))
 }
 
-/// "cpu0-3", "cpu4", "cpu0,2,4".
-fn cpu_range(cpus: &[u32]) -> String {
-    match cpus {
-        [] => "-".into(),
-        [one] => format!("cpu{one}"),
-        [first, .., last] if cpus.windows(2).all(|w| w[0].checked_add(1) == Some(w[1])) => {
-            format!("cpu{first}-{last}")
-        }
-        _ => {
-            let v: Vec<String> = cpus.iter().map(u32::to_string).collect();
-            format!("cpu{}", v.join(","))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::Utc;
-    use document::monitor::{ClockColumns, CpuStates, MonitoredCluster, RpiReadings};
+    use document::samples::{ClockColumns, CpuStates, MonitoredCluster, RpiReadings};
     use std::path::{Path, PathBuf};
 
     fn shared(rel: &str) -> PathBuf {
@@ -200,9 +186,9 @@ mod tests {
             .join(rel)
     }
 
-    fn monitor_data(rel: &str) -> PathBuf {
+    fn sampler_data(rel: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../probe/tests/monitor-data")
+            .join("../probe/tests/sampler-data")
             .join(rel)
     }
 
@@ -369,8 +355,8 @@ mod tests {
     }
 
     fn recorded() -> (MonitorLayout, Vec<MonitorSample>) {
-        let l = std::fs::read_to_string(monitor_data("rk3588-layout.json")).unwrap();
-        let s = std::fs::read_to_string(monitor_data("rk3588-samples.jsonl")).unwrap();
+        let l = std::fs::read_to_string(sampler_data("rk3588-layout.json")).unwrap();
+        let s = std::fs::read_to_string(sampler_data("rk3588-samples.jsonl")).unwrap();
         (
             serde_json::from_str(&l).unwrap(),
             s.lines()

@@ -5,12 +5,12 @@ mod common;
 
 use common::{Figures, cells, finding, machine, run_doc};
 use document::Severity;
-use textlog::{summary_cells, summary_line};
+use textlog::{results_row, results_row_cells};
 
 #[test]
 fn big_little_row_has_every_cell() {
     let doc = run_doc(machine("rk3399"), &Figures::default());
-    let line = summary_line(&doc);
+    let line = results_row(&doc);
     assert_eq!(
         cells(&line),
         [
@@ -38,10 +38,10 @@ fn big_little_row_has_every_cell() {
 fn three_clusters_show_last_and_first_like_sbc_bench() {
     // RK3588: 1800 (A55) and 2400 (A76 ×2): sbc-bench shows big/little, not three values.
     let doc = run_doc(machine("rk3588"), &Figures::default());
-    assert_eq!(summary_cells(&doc).clock, "2400/1800 MHz");
-    assert_eq!(summary_cells(&doc).kernel, "5.10");
+    assert_eq!(results_row_cells(&doc).clock, "2400/1800 MHz");
+    assert_eq!(results_row_cells(&doc).kernel, "5.10");
     assert_eq!(
-        summary_cells(&doc).distro,
+        results_row_cells(&doc).distro,
         "Ubuntu 22.04.3 LTS (jammy) arm64"
     );
 }
@@ -56,7 +56,7 @@ fn one_cluster_and_mixed_userland() {
         ..Figures::default()
     };
     let doc = run_doc(machine("rpi4"), &f);
-    let c = summary_cells(&doc);
+    let c = results_row_cells(&doc);
     assert_eq!(c.clock, "1500 MHz");
     // 64-bit kernel, armhf userland: "arm64/armhf" as sbc-bench writes it.
     assert_eq!(c.distro, "Raspbian GNU/Linux 11 (bullseye) arm64/armhf");
@@ -68,14 +68,14 @@ fn no_cpufreq_shows_the_measured_clock_or_says_so() {
     let m = machine("vm");
     let doc = run_doc(m.clone(), &Figures::default());
     // The builder measures 2000 MHz × 0.996 on machines without cpufreq.
-    assert_eq!(summary_cells(&doc).clock, "~1990 MHz");
+    assert_eq!(results_row_cells(&doc).clock, "~1990 MHz");
     assert_eq!(
-        summary_cells(&doc).distro,
+        results_row_cells(&doc).distro,
         "Debian GNU/Linux 12 (bookworm) x86_64/amd64"
     );
     let mut bare = doc.clone();
     bare.measurements.retain(|r| r.suite != "clock");
-    assert_eq!(summary_cells(&bare).clock, "no cpufreq support");
+    assert_eq!(results_row_cells(&bare).clock, "no cpufreq support");
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn measured_clock_beyond_two_percent_gets_a_tilde() {
             hot_factor: factor,
             ..Figures::default()
         };
-        summary_cells(&run_doc(machine("rk3399"), &f)).clock
+        results_row_cells(&run_doc(machine("rk3399"), &f)).clock
     };
     assert_eq!(at(0.985), "1800/1416 MHz");
     assert_eq!(at(1.019), "1800/1416 MHz");
@@ -107,7 +107,7 @@ fn throttled_by_finding_or_by_a_clock_drop_over_three_percent() {
         ..Figures::default()
     };
     assert_eq!(
-        summary_cells(&run_doc(machine("rk3399"), &f)).clock,
+        results_row_cells(&run_doc(machine("rk3399"), &f)).clock,
         "1800/1416 MHz (throttled)"
     );
     // Other kinds do not throttle the row.
@@ -116,7 +116,7 @@ fn throttled_by_finding_or_by_a_clock_drop_over_three_percent() {
         ..Figures::default()
     };
     assert_eq!(
-        summary_cells(&run_doc(machine("rk3399"), &f)).clock,
+        results_row_cells(&run_doc(machine("rk3399"), &f)).clock,
         "1800/1416 MHz"
     );
     // before/after > 1.03 on the last cluster: 0.996/0.96 = 1.0375
@@ -125,7 +125,7 @@ fn throttled_by_finding_or_by_a_clock_drop_over_three_percent() {
         ..Figures::default()
     };
     assert_eq!(
-        summary_cells(&run_doc(machine("rk3399"), &f)).clock,
+        results_row_cells(&run_doc(machine("rk3399"), &f)).clock,
         "1800/1416 MHz (throttled)"
     );
     // 0.996/0.975 = 1.0215: not throttled
@@ -134,7 +134,7 @@ fn throttled_by_finding_or_by_a_clock_drop_over_three_percent() {
         ..Figures::default()
     };
     assert_eq!(
-        summary_cells(&run_doc(machine("rk3399"), &f)).clock,
+        results_row_cells(&run_doc(machine("rk3399"), &f)).clock,
         "1800/1416 MHz"
     );
     // "~" and "(throttled)" together, like sbc-bench's "~2310 (throttled)"
@@ -144,7 +144,7 @@ fn throttled_by_finding_or_by_a_clock_drop_over_three_percent() {
         ..Figures::default()
     };
     assert_eq!(
-        summary_cells(&run_doc(machine("rk3399"), &f)).clock,
+        results_row_cells(&run_doc(machine("rk3399"), &f)).clock,
         "~1710 (throttled)"
     );
 }
@@ -159,7 +159,7 @@ fn r10_rounds_half_to_even_like_printf() {
         memset: vec![12_345.2, 100.0],   // 1234.52 → 1235 → 12350 (no floor for memory)
         ..Figures::default()
     };
-    let c = summary_cells(&run_doc(machine("rk3399"), &f));
+    let c = results_row_cells(&run_doc(machine("rk3399"), &f));
     assert_eq!(c.zip_multi, Some(12_340));
     assert_eq!(c.zip_single, Some(1_001));
     assert_eq!(c.aes, Some(1_305_480));
@@ -178,13 +178,13 @@ fn missing_figures_are_dashes() {
         khs: None,
         ..Figures::default()
     };
-    let line = summary_line(&run_doc(machine("rk3399"), &f));
+    let line = results_row(&run_doc(machine("rk3399"), &f));
     assert_eq!(&cells(&line)[4..], ["-", "-", "-", "-", "-", "-"], "{line}");
     let f = Figures {
         khs: Some(18.744),
         ..Figures::default()
     };
-    let line = summary_line(&run_doc(machine("rk3399"), &f));
+    let line = results_row(&run_doc(machine("rk3399"), &f));
     assert_eq!(cells(&line)[9], "18.74");
 }
 
@@ -192,7 +192,7 @@ fn missing_figures_are_dashes() {
 fn hostile_names_cannot_break_the_row() {
     let mut doc = run_doc(machine("rk3399"), &Figures::default());
     doc.device = Some("Evil | Board\n| 1 | 2 |\u{1b}[31m".into());
-    let line = summary_line(&doc);
+    let line = results_row(&doc);
     assert_eq!(cells(&line).len(), 10, "{line}");
     assert_eq!(cells(&line)[0], "Evil / Board / 1 / 2 /");
     assert!(!line.contains('\u{1b}') && !line.contains('\n'));
@@ -201,9 +201,9 @@ fn hostile_names_cannot_break_the_row() {
 #[test]
 fn a_quick_run_never_passes_for_a_full_one() {
     let mut doc = run_doc(machine("rk3399"), &Figures::default());
-    let full = cells(&summary_line(&doc));
+    let full = cells(&results_row(&doc));
     doc.run.as_mut().unwrap().profile = "quick".into();
-    let quick = cells(&summary_line(&doc));
+    let quick = cells(&results_row(&doc));
     // Every number says which profile made it; text cells and "-" stay as they are.
     assert_eq!(quick[..4], full[..4]);
     assert_eq!(quick[4], "12350 (quick)");
@@ -219,10 +219,10 @@ fn a_quick_run_never_passes_for_a_full_one() {
     );
     // The fast profile's figures are sbc-bench's: an unmarked row.
     doc.run.as_mut().unwrap().profile = "fast".into();
-    assert_eq!(cells(&summary_line(&doc)), full);
+    assert_eq!(cells(&results_row(&doc)), full);
     // Flags stored by the run win over the profile's.
     let run = doc.run.as_mut().unwrap();
     run.comparability = headline::comparability::for_profile("fast");
     run.comparability[2].comparable_with_sbc_bench = false;
-    assert_eq!(cells(&summary_line(&doc))[6], "1284070 (fast)");
+    assert_eq!(cells(&results_row(&doc))[6], "1284070 (fast)");
 }

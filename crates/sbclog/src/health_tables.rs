@@ -5,7 +5,7 @@ use document::imported::{MonitorRow, MonitorTable};
 
 use crate::text::{is_separator, leading_f64};
 
-pub fn monitor_tables(lines: &[&str]) -> Vec<MonitorTable> {
+pub fn read(lines: &[&str]) -> Vec<MonitorTable> {
     let mut out: Vec<MonitorTable> = Vec::new();
     let mut current: Option<MonitorTable> = None;
     for l in lines {

@@ -1,7 +1,7 @@
 //! sbc-bench's monitor lines (`-m` output and the log's "System health while running …" tables),
 //! rendered from recorded [`MonitorSample`]s.
 //!
-//! The same column layout as the live view of the binary (`crates/boardbench/src/monitor_view.rs`),
+//! The same column layout as the live view of the binary (`crates/boardbench/src/live_view.rs`),
 //! byte for byte: a library cannot use the binary's modules, so the layout lives here too and a
 //! test pins both to the same golden lines. Clock values are four wide with "MHz" once, load five
 //! wide, integer percentages (truncated, as sbc-bench) three wide, temperature six wide with one
@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use chrono::TimeZone;
-use document::monitor::{ClockColumns, MonitorLayout, MonitorSample};
+use document::samples::{ClockColumns, MonitorLayout, MonitorSample};
 
 /// Columns after the clock, as sbc-bench spells them (its header is not aligned over `%nice`).
 const TAIL: &str = "  load %cpu %sys %usr %nice %io %irq   Temp";
@@ -141,7 +141,7 @@ mod tests {
     use std::path::Path;
 
     fn recorded() -> (MonitorLayout, Vec<MonitorSample>) {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/monitor-data");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/sampler-data");
         let l = std::fs::read_to_string(dir.join("rk3588-layout.json")).unwrap();
         let s = std::fs::read_to_string(dir.join("rk3588-samples.jsonl")).unwrap();
         (
@@ -180,7 +180,7 @@ Time       cpu0/cpu4/cpu6    load %cpu %sys %usr %nice %io %irq   Temp
             interval_s: 10.0,
             clocks_mhz: vec![Some(1800), Some(2256), Some(2256)],
             load1: Some(6.51),
-            cpu: Some(document::monitor::CpuStates {
+            cpu: Some(document::samples::CpuStates {
                 cpu: 80.4,
                 sys: 1.2,
                 usr: 78.9,

@@ -2,7 +2,7 @@
 //!
 //! One [`Sampler`] serves both the live view (`boardbench monitor`, sbc-bench's `-m`) and the
 //! background monitor of a benchmark run, which records the samples into the result document.
-//! The column layout is decided once from the machine snapshot ([`MonitorConfig::from_machine`]);
+//! The column layout is decided once from the machine snapshot ([`SamplerConfig::from_machine`]);
 //! each [`Sampler::sample`] then only reads a handful of small files into a reused buffer (no
 //! process is spawned, except by the optional Raspberry Pi firmware source), because the
 //! monitor's own cost must stay far below what it is meant to observe.
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use document::machine::MachineInfo;
-use document::monitor::{
+use document::samples::{
     ClockColumns, MonitorLayout, MonitorSample, MonitoredCluster, RpiReadings,
 };
 
@@ -28,11 +28,11 @@ pub const MAX_CLOCK_COLUMNS: usize = 5;
 /// What to sample on this machine. Built from the probe's snapshot so the live view and the
 /// benchmark run agree.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MonitorConfig {
+pub struct SamplerConfig {
     pub layout: MonitorLayout,
 }
 
-impl MonitorConfig {
+impl SamplerConfig {
     /// Chooses the clock columns as sbc-bench does (docs/sbc-bench-compat.md), from the snapshot's clusters, its
     /// thermal source and whether it is a Raspberry Pi:
     /// - Raspberry Pi: fake/real (the kernel's clock of cpu0 vs. the firmware's);
@@ -68,7 +68,7 @@ impl MonitorConfig {
                 .collect();
         }
         let thermal_path = m.thermal_source.as_ref().map(|t| t.path.clone());
-        MonitorConfig {
+        SamplerConfig {
             layout: layout(clusters, thermal_path, is_raspberry_pi(m)),
         }
     }
@@ -77,7 +77,7 @@ impl MonitorConfig {
     /// does not answer (sbc-bench only shows fake/real when the command exists).
     pub fn without_raspberry_pi(&self) -> Self {
         let l = &self.layout;
-        MonitorConfig {
+        SamplerConfig {
             layout: layout(l.clusters.clone(), l.thermal_path.clone(), false),
         }
     }
@@ -183,7 +183,7 @@ impl std::fmt::Debug for Sampler {
 
 impl Sampler {
     /// Resolves the files to read under `root` and takes the baseline reading of /proc/stat.
-    pub fn start(config: &MonitorConfig, root: &Root) -> Self {
+    pub fn start(config: &SamplerConfig, root: &Root) -> Self {
         let layout = config.layout.clone();
         let clocks = layout
             .clusters
@@ -430,7 +430,7 @@ mod tests {
     #[test]
     fn the_loop_takes_count_samples_and_ends_on_stop_or_error() {
         let d = std::env::temp_dir();
-        let cfg = MonitorConfig::from_machine(&MachineInfo::default());
+        let cfg = SamplerConfig::from_machine(&MachineInfo::default());
         let mut s = Sampler::start(&cfg, &Root::new(&d));
         let every = Duration::from_millis(1);
         let go = AtomicBool::new(false);

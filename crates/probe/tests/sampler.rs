@@ -1,17 +1,17 @@
-//! The sampler on recorded step sequences (tests/monitor-data): CPU-state deltas, the first
+//! The sampler on recorded step sequences (tests/sampler-data): CPU-state deltas, the first
 //! sample covering a real interval, clock sources, temperature and the Raspberry Pi input.
 
 use std::path::{Path, PathBuf};
 
 use document::machine::{Cluster, MachineInfo, ThermalSource};
-use document::monitor::{ClockColumns, RpiReadings};
+use document::samples::{ClockColumns, RpiReadings};
 use probe::Root;
-use probe::monitor::{MonitorConfig, Sampler};
+use probe::sampler::{Sampler, SamplerConfig};
 use probe::stat::parse_cpu_times;
 
 fn data(case: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/monitor-data")
+        .join("tests/sampler-data")
         .join(case)
 }
 
@@ -77,7 +77,7 @@ fn close(a: f64, b: f64) -> bool {
 #[test]
 fn cpu_states_follow_the_documented_formulas_step_by_step() {
     let steps = Steps::new("rk3588");
-    let cfg = MonitorConfig::from_machine(&rk3588());
+    let cfg = SamplerConfig::from_machine(&rk3588());
     let mut s = Sampler::start(&cfg, &steps.root());
 
     steps.go(1);
@@ -107,7 +107,7 @@ fn cpu_states_follow_the_documented_formulas_step_by_step() {
 #[test]
 fn the_first_sample_covers_the_interval_since_start_not_since_boot() {
     let steps = Steps::new("vm-busy");
-    let cfg = MonitorConfig::from_machine(&MachineInfo::default());
+    let cfg = SamplerConfig::from_machine(&MachineInfo::default());
     let mut s = Sampler::start(&cfg, &steps.root());
     steps.go(1);
     let first = s.sample().cpu.unwrap();
@@ -130,7 +130,7 @@ fn the_first_sample_covers_the_interval_since_start_not_since_boot() {
 trait Plausible {
     fn interval_is_plausible(&self) -> bool;
 }
-impl Plausible for document::monitor::CpuStates {
+impl Plausible for document::samples::CpuStates {
     fn interval_is_plausible(&self) -> bool {
         let parts = self.sys + self.usr + self.nice + self.io + self.irq + self.steal;
         (0.0..=100.0).contains(&self.cpu) && close(parts, self.cpu)
@@ -140,7 +140,7 @@ impl Plausible for document::monitor::CpuStates {
 #[test]
 fn load_clocks_and_temperature_come_from_the_step_files() {
     let steps = Steps::new("rk3588");
-    let cfg = MonitorConfig::from_machine(&rk3588());
+    let cfg = SamplerConfig::from_machine(&rk3588());
     assert_eq!(cfg.layout.columns, ClockColumns::PerCluster);
     let mut s = Sampler::start(&cfg, &steps.root());
     steps.go(1);
@@ -159,7 +159,7 @@ fn load_clocks_and_temperature_come_from_the_step_files() {
 #[test]
 fn missing_files_give_absent_values_not_errors() {
     let empty = tempfile::tempdir().unwrap();
-    let cfg = MonitorConfig::from_machine(&rk3588());
+    let cfg = SamplerConfig::from_machine(&rk3588());
     let mut s = Sampler::start(&cfg, &Root::new(empty.path()));
     let a = s.sample();
     assert_eq!(a.clocks_mhz, vec![None, None, None]);
@@ -172,7 +172,7 @@ fn raspberry_pi_readings_come_from_the_supplied_source() {
     let mut m = rk3588();
     m.clusters.truncate(1);
     m.cpuinfo.model = Some("Raspberry Pi 4 Model B Rev 1.4".into());
-    let cfg = MonitorConfig::from_machine(&m);
+    let cfg = SamplerConfig::from_machine(&m);
     assert_eq!(cfg.layout.columns, ClockColumns::FakeReal);
     assert!(cfg.layout.raspberry_pi);
     let mut calls = 0u32;
@@ -206,7 +206,7 @@ fn an_unreadable_clock_is_absent_and_the_sampler_can_move_to_a_thread() {
     std::fs::create_dir_all(p.join("cpuinfo_cur_freq")).unwrap();
     let mut m = rk3588();
     m.clusters.truncate(1);
-    let cfg = MonitorConfig::from_machine(&m);
+    let cfg = SamplerConfig::from_machine(&m);
     let s = Sampler::start(&cfg, &Root::new(d.path()));
     // The run's background monitor samples from its own thread.
     let sample = std::thread::spawn(move || {
@@ -224,10 +224,10 @@ fn a_cluster_with_every_cpu_offline_gets_no_clock_column() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/roots/rk3399-big-offline");
     let m = probe::snapshot::take(&Root::new(&root));
     assert_eq!(m.clusters.len(), 2, "the cluster itself stays");
-    let cfg = MonitorConfig::from_machine(&m);
+    let cfg = SamplerConfig::from_machine(&m);
     let firsts: Vec<u32> = cfg.layout.clusters.iter().map(|c| c.first_cpu).collect();
     assert_eq!(firsts, [0]);
     assert_eq!(cfg.layout.columns, ClockColumns::Single);
     let full = probe::snapshot::take(&Root::new(root.with_file_name("rk3399")));
-    assert_eq!(MonitorConfig::from_machine(&full).layout.clusters.len(), 2);
+    assert_eq!(SamplerConfig::from_machine(&full).layout.clusters.len(), 2);
 }

@@ -1,4 +1,4 @@
-//! Samples of the background monitor (sbc-bench's `-m` lines). Filled by `probe::monitor`.
+//! Samples of the background monitor (sbc-bench's `-m` lines). Filled by `probe::sampler`.
 //!
 //! A run records one [`MonitorLayout`] (what the columns mean on this machine) and a list of
 //! [`MonitorSample`]s; the live view (`boardbench monitor`) and the text log render the same

@@ -14,7 +14,7 @@ use crate::text::{device_name, one_line};
 
 /// The cells of the summary row, before formatting (`None` = "-").
 #[derive(Debug, Clone, PartialEq)]
-pub struct SummaryCells {
+pub struct ResultsRowCells {
     pub device: String,
     /// "2400/1800 MHz", "~2310", "1800 MHz (throttled)", "no cpufreq support".
     pub clock: String,
@@ -32,8 +32,8 @@ pub struct SummaryCells {
 
 /// The summary row, without a line end. A figure not measured the way sbc-bench measures it
 /// carries its profile (`5600 (quick)`), so the row never passes for a full run's.
-pub fn summary_line(doc: &ResultDocument) -> String {
-    let c = summary_cells(doc);
+pub fn results_row(doc: &ResultDocument) -> String {
+    let c = results_row_cells(doc);
     let flags = headline::comparability::of_document(doc);
     let marked = |figure: Figure, v: String| {
         if v == "-" {
@@ -70,10 +70,10 @@ fn cell(s: &str) -> String {
     if s.is_empty() { "-".into() } else { s }
 }
 
-/// The cells of [`summary_line`].
-pub fn summary_cells(doc: &ResultDocument) -> SummaryCells {
+/// The cells of [`results_row`].
+pub fn results_row_cells(doc: &ResultDocument) -> ResultsRowCells {
     let h = headline::results_row(doc);
-    SummaryCells {
+    ResultsRowCells {
         device: device_name(doc).unwrap_or_else(|| "unknown device".into()),
         clock: clock_cell(doc),
         kernel: kernel_cell(doc),

@@ -57,6 +57,10 @@ struct Saved {
 struct Ledger {
     sysfs: Arc<dyn Sysfs>,
     saved: Vec<Saved>,
+    /// Set once the signal thread (or the panic hook) has restored this ledger: the process is
+    /// ending, and a write the main thread makes after that — a tuning step that was under way
+    /// when Ctrl-C came — would never be put back, so it is refused instead.
+    closed: bool,
 }
 
 impl Ledger {
@@ -108,6 +112,7 @@ fn restore_all(wait: bool) {
                 Err(std::sync::TryLockError::WouldBlock) => continue,
             }
         };
+        guard.closed = true;
         for e in guard.restore() {
             eprintln!("boardbench: could not restore {e}");
         }
@@ -159,6 +164,7 @@ impl Restorer {
         let ledger = Arc::new(Mutex::new(Ledger {
             sysfs,
             saved: Vec::new(),
+            closed: false,
         }));
         let mut all = LEDGERS.lock().unwrap_or_else(|p| p.into_inner());
         all.retain(|w| w.strong_count() > 0);
@@ -176,6 +182,11 @@ impl Restorer {
             reason,
         };
         let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
+        if ledger.closed {
+            return Err(refused(
+                "the session is ending (everything was restored)".into(),
+            ));
+        }
         let known = ledger.saved.iter().any(|s| s.abs == abs);
         let original = if known {
             None
@@ -271,6 +282,22 @@ mod tests {
         assert_eq!(root.read(MAX).unwrap(), "1800000\n");
         assert_eq!(root.read(MIN).unwrap(), "1000000\n");
         assert_eq!(root.read(GOV).unwrap(), "schedutil\n");
+    }
+
+    #[test]
+    fn after_the_signal_restore_no_write_gets_through() {
+        // Ctrl-C while tuning is still under way: the signal thread restores, then exits; a
+        // write the main thread makes in between would stay changed, so it is refused.
+        let _s = serial();
+        let (_d, root) = tree();
+        let r = Restorer::new(&root);
+        r.write(GOV, "performance").unwrap();
+        restore_all(true);
+        assert_eq!(root.read(GOV).unwrap(), "schedutil\n");
+        let e = r.write(MAX, "600000").unwrap_err();
+        assert!(e.to_string().contains("session is ending"), "{e}");
+        assert_eq!(root.read(MAX).unwrap(), "1800000\n");
+        assert!(r.changed().is_empty());
     }
 
     #[test]

@@ -51,12 +51,7 @@ pub unsafe fn chain(words: [u32; 8], n: u64) -> [u32; 8] {
     let mut digest = words;
     let mut block = [0u8; 64];
     for _ in 0..n {
-        for (chunk, w) in block.chunks_exact_mut(4).zip(&digest) {
-            chunk.copy_from_slice(&w.to_be_bytes());
-        }
-        block[32] = 0x80;
-        block[33..62].fill(0);
-        block[62..].copy_from_slice(&256u16.to_be_bytes());
+        super::fill_padded_block(&mut block, &digest);
         let mut state = IV;
         // SAFETY: the caller guarantees the CPU features.
         unsafe { compress(&mut state, &block) };

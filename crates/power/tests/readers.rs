@@ -150,23 +150,36 @@ fn a_pmic_is_only_read_on_a_raspberry_pi() {
     assert!(detect(&vm).is_empty());
 }
 
+/// Runs a power command the way the sampler does. Under qemu-user (BOARDBENCH_EMULATED) a
+/// fork of the multi-threaded test binary now and then hangs inside qemu before exec (see
+/// scripts/test): there, and only there, a read that ran into the time limit is tried once
+/// more. Natively a timeout is always the answer.
+fn read_command(command: &str) -> Result<Reading, String> {
+    let tries = if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+        3
+    } else {
+        1
+    };
+    let mut last = Err(String::new());
+    for _ in 0..tries {
+        last = CommandSource::new(command).read();
+        match &last {
+            Err(e) if e.contains("longer than") => continue,
+            _ => break,
+        }
+    }
+    last
+}
+
 #[test]
 fn power_command_prints_watts() {
-    assert!(close(watts(CommandSource::new("echo 3.2").read()), 3.2));
-    assert!(close(
-        watts(CommandSource::new("echo 'power: 4.5 W'").read()),
-        4.5
-    ));
-    assert!(close(
-        watts(CommandSource::new(r#"echo '{"apower":7.25}'"#).read()),
-        7.25
-    ));
-    assert!(CommandSource::new("echo no number").read().is_err());
-    assert!(
-        CommandSource::new("echo -3").read().is_err(),
-        "negative watts"
-    );
-    assert!(CommandSource::new("echo 3; exit 1").read().is_err());
+    assert!(close(watts(read_command("echo 3.2")), 3.2));
+    assert!(close(watts(read_command("echo 'power: 4.5 W'")), 4.5));
+    assert!(close(watts(read_command(r#"echo '{"apower":7.25}'"#)), 7.25));
+    for bad in ["echo no number", "echo -3", "echo 3; exit 1"] {
+        let e = read_command(bad).unwrap_err();
+        assert!(!e.contains("longer than"), "{bad}: {e}");
+    }
     let mut slow = CommandSource::new("sleep 5; echo 1");
     slow.timeout = Duration::from_millis(200);
     let e = slow.read().unwrap_err();

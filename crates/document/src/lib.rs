@@ -14,11 +14,13 @@
 //! - the crate root: the versioned result document of a run or an import ([`ResultDocument`],
 //!   its measurement rows and findings).
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
+//! - [`guide`]: the tables of a board performance guide (`boardbench guide`).
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
 pub mod cpus;
+pub mod guide;
 mod result;
 pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 pub mod imported;

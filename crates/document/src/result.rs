@@ -145,6 +145,9 @@ pub struct ResultDocument {
     /// Set when the document is the record of a `boardbench run`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<crate::run::RunRecord>,
+    /// Set when the document is the record of a `boardbench guide` (its session is in `run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guide: Option<crate::guide::GuideRecord>,
 }
 
 #[cfg(test)]

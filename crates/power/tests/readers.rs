@@ -175,7 +175,10 @@ fn read_command(command: &str) -> Result<Reading, String> {
 fn power_command_prints_watts() {
     assert!(close(watts(read_command("echo 3.2")), 3.2));
     assert!(close(watts(read_command("echo 'power: 4.5 W'")), 4.5));
-    assert!(close(watts(read_command(r#"echo '{"apower":7.25}'"#)), 7.25));
+    assert!(close(
+        watts(read_command(r#"echo '{"apower":7.25}'"#)),
+        7.25
+    ));
     for bad in ["echo no number", "echo -3", "echo 3; exit 1"] {
         let e = read_command(bad).unwrap_err();
         assert!(!e.contains("longer than"), "{bad}: {e}");

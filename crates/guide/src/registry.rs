@@ -1,0 +1,50 @@
+//! Every section of the guide, in the order the guide prints them. A section is a function
+//! from the [`Context`] to an [`Outcome`]; adding one is a module and a line here.
+
+use document::guide::GuideTable;
+
+use crate::Context;
+
+/// What a section returns.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub tables: Vec<GuideTable>,
+    pub notes: Vec<String>,
+    /// The external tool and its version, where one was used.
+    pub tool: Option<String>,
+    /// Set when the section did not run at all (missing tool, device or option), with the reason.
+    pub skipped: Option<String>,
+    /// Set when it started but could not finish; the tables hold what was measured.
+    pub failed: Option<String>,
+}
+
+impl Outcome {
+    pub fn skipped(reason: impl Into<String>) -> Self {
+        Outcome {
+            skipped: Some(reason.into()),
+            ..Default::default()
+        }
+    }
+}
+
+pub struct SectionDef {
+    /// The `--sections` name.
+    pub name: &'static str,
+    /// The guide's heading for it.
+    pub title: &'static str,
+    /// Run by `guide --quick` too.
+    pub quick: bool,
+    /// Run when `--sections` is not given (I/O sections need their options and are named).
+    pub default: bool,
+    pub run: fn(&Context) -> Outcome,
+}
+
+/// All sections, in the guide's order.
+pub fn all() -> Vec<SectionDef> {
+    vec![]
+}
+
+/// The section called `name`.
+pub fn find(name: &str) -> Option<SectionDef> {
+    all().into_iter().find(|s| s.name == name)
+}

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod env;
+pub mod export;
 pub mod graph;
 pub mod import;
 pub mod info;
@@ -44,5 +45,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
+        Command::Export(a) => export::run(a, g),
     }
 }

@@ -58,9 +58,11 @@ fn export_lava_prints_calls_the_stand_in_accepts() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines = text(&out.stdout);
-    assert!(lines.starts_with(
-        "lava-test-case 7zip-multi --result pass --measurement 1948 --units MIPS\n"
-    ));
+    assert!(
+        lines.starts_with(
+            "lava-test-case 7zip-multi --result pass --measurement 1948 --units MIPS\n"
+        )
+    );
     assert!(lines.contains("lava-test-case finding-vm-guest --result fail\n"));
     assert!(lines.ends_with("lava-test-case run-valid --result fail\n"));
     if common::emulated() {
@@ -84,7 +86,9 @@ fn export_lava_prints_calls_the_stand_in_accepts() {
 
 fn path_with(dir: &Path) -> std::ffi::OsString {
     let mut dirs = vec![dir.to_path_buf()];
-    dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
     std::env::join_paths(dirs).unwrap()
 }
 
@@ -236,7 +240,9 @@ fn stand_in_service() -> (String, std::thread::JoinHandle<(String, String)>) {
                 "authorization" => auth = v.trim().to_string(),
                 "content-length" => len = v.trim().parse().unwrap(),
                 "expect" => {
-                    r.get_mut().write_all(b"HTTP/1.1 100 Continue\r\n\r\n").unwrap();
+                    r.get_mut()
+                        .write_all(b"HTTP/1.1 100 Continue\r\n\r\n")
+                        .unwrap();
                 }
                 _ => {}
             }

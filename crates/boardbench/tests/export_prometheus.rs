@@ -72,9 +72,15 @@ fn metrics_of_several_runs_pass_promtool() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let metrics = text(&out.stdout);
-    assert_eq!(metrics.matches("boardbench_run_info{").count(), 2, "{metrics}");
     assert_eq!(
-        metrics.matches("# TYPE boardbench_7zip_rating_mips gauge").count(),
+        metrics.matches("boardbench_run_info{").count(),
+        2,
+        "{metrics}"
+    );
+    assert_eq!(
+        metrics
+            .matches("# TYPE boardbench_7zip_rating_mips gauge")
+            .count(),
         1
     );
     for name in [
@@ -130,7 +136,10 @@ fn textfile_is_replaced_atomically_and_bad_arguments_are_refused() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
     let written = std::fs::read_to_string(&target).unwrap();
-    assert!(written.starts_with("# HELP boardbench_run_info"), "{written}");
+    assert!(
+        written.starts_with("# HELP boardbench_run_info"),
+        "{written}"
+    );
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -112,7 +112,10 @@ mod tests {
     #[test]
     fn families_escape_skip_empties_duplicates_and_non_finite_values() {
         let mut a = Family::gauge("x_bytes", "A \\ help\nline");
-        a.push(vec![("l", "a\"b\\c\nd".into()), ("empty", String::new())], 1.5);
+        a.push(
+            vec![("l", "a\"b\\c\nd".into()), ("empty", String::new())],
+            1.5,
+        );
         a.push(vec![("l", "a\"b\\c\nd".into())], 2.0);
         a.push(vec![("l", "nan".into())], f64::NAN);
         a.push(vec![], 3e20);

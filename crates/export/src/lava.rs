@@ -33,7 +33,11 @@ impl Case {
             if self.pass { "pass" } else { "fail" }
         );
         if let Some((v, unit)) = &self.measurement {
-            s.push_str(&format!(" --measurement {} --units {}", number(*v), quote(unit)));
+            s.push_str(&format!(
+                " --measurement {} --units {}",
+                number(*v),
+                quote(unit)
+            ));
         }
         s
     }
@@ -136,8 +140,7 @@ fn number(v: f64) -> String {
 /// A unit as one shell word (single-quoted when it is not plain).
 fn quote(s: &str) -> String {
     if !s.is_empty()
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | '%'))
     {
         s.into()

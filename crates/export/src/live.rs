@@ -34,6 +34,41 @@ pub struct LiveReading {
 /// The content type of [`metrics`]'s answer.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
+/// The content type of [`classic`]'s answer (Prometheus's text format 0.0.4).
+pub const CLASSIC_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// [`metrics`]'s OpenMetrics text in Prometheus's classic text format, for clients that do not
+/// ask for OpenMetrics (curl, `promtool check metrics`, older scrapers): no `# UNIT` lines and
+/// no `# EOF`, and a counter family is named with its `_total` suffix, as its samples are.
+pub fn classic(openmetrics: &str) -> String {
+    let counters: Vec<&str> = openmetrics
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE ")?.strip_suffix(" counter"))
+        .collect();
+    let mut out = String::with_capacity(openmetrics.len());
+    for line in openmetrics.lines() {
+        if line.starts_with("# UNIT ") || line == "# EOF" {
+            continue;
+        }
+        let meta = ["# HELP ", "# TYPE "]
+            .into_iter()
+            .find_map(|p| line.strip_prefix(p).map(|rest| (p, rest)));
+        match meta {
+            Some((p, rest)) => {
+                let (name, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+                if counters.contains(&name) {
+                    out.push_str(&format!("{p}{name}_total {tail}"));
+                } else {
+                    out.push_str(line);
+                }
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The reading as OpenMetrics text (ends with `# EOF`).
 pub fn metrics(r: &LiveReading) -> String {
     let mut reg = Registry::with_prefix("boardbench");
@@ -240,5 +275,9 @@ mod tests {
             assert!(text.lines().any(|l| l == want), "{want:?} not in\n{text}");
         }
         assert!(!text.contains("cluster=\"cpu4\""), "{text}");
+        let c = classic(&text);
+        assert!(c.contains("# TYPE boardbench_thermal_throttle_events_total counter\n"));
+        assert!(c.contains("# HELP boardbench_thermal_throttle_events_total x86"));
+        assert!(!c.contains("# EOF") && !c.contains("# UNIT"), "{c}");
     }
 }

@@ -110,7 +110,10 @@ pub fn metrics(docs: &[ResultDocument]) -> String {
                 ("producer", t(&c.producer)),
                 (
                     "profile",
-                    doc.run.as_ref().map(|r| r.profile.clone()).unwrap_or_default(),
+                    doc.run
+                        .as_ref()
+                        .map(|r| r.profile.clone())
+                        .unwrap_or_default(),
                 ),
                 ("imported", if c.imported { "true" } else { "false" }.into()),
             ],

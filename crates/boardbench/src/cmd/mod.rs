@@ -12,6 +12,7 @@ pub mod kernel;
 pub mod membw;
 pub mod memlat;
 pub mod monitor;
+pub mod monitor_listen;
 pub mod report;
 pub mod results;
 pub mod results_marks;

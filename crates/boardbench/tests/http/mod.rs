@@ -17,10 +17,18 @@ pub struct Answer {
 
 /// GET `path` from `addr` (HTTP/1.0, connection closed by the server), 5 s at most.
 pub fn get(addr: SocketAddr, path: &str) -> std::io::Result<Answer> {
+    get_accept(addr, path, "*/*")
+}
+
+/// [`get`] with this Accept header.
+pub fn get_accept(addr: SocketAddr, path: &str, accept: &str) -> std::io::Result<Answer> {
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
     s.set_read_timeout(Some(Duration::from_secs(5)))?;
     s.set_write_timeout(Some(Duration::from_secs(5)))?;
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\nAccept: */*\r\n\r\n")?;
+    write!(
+        s,
+        "GET {path} HTTP/1.0\r\nHost: {addr}\r\nAccept: {accept}\r\n\r\n"
+    )?;
     let mut raw = Vec::new();
     s.read_to_end(&mut raw)?;
     let text = String::from_utf8_lossy(&raw).into_owned();

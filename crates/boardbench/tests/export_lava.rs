@@ -195,7 +195,13 @@ fn run_steps(py: &Path, dir: &Path, overrides: &[(&str, String)]) -> (Output, St
         }
     }
     let calls = dir.join("calls");
-    let mut script = String::from("set -u\n");
+    // As lava-test-shell writes its run script: the parameters as shell variables (not in
+    // the environment), then the steps.
+    let mut script = String::new();
+    for (k, v) in &params {
+        assert!(!v.contains('\''), "{k}: a value with a quote");
+        script.push_str(&format!("{k}='{v}'\n"));
+    }
     for s in &steps {
         script.push_str(s);
         script.push('\n');
@@ -204,7 +210,6 @@ fn run_steps(py: &Path, dir: &Path, overrides: &[(&str, String)]) -> (Output, St
         .arg("-c")
         .arg(&script)
         .current_dir(repo())
-        .envs(params)
         .env("PATH", path_with(&stand_ins()))
         .env("LAVA_CALLS", &calls)
         .output()

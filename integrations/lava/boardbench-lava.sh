@@ -1,7 +1,7 @@
 #!/bin/sh
 # The steps of integrations/lava/boardbench.yaml (run inside lava-test-shell on the device).
 #
-# 1. `$BOARDBENCH $ARGS -o $OUTPUT/result.json`; its exit code becomes the case
+# 1. `$BOARDBENCH MODE -o $OUTPUT/result.json OPTIONS…` (ARGS = MODE OPTIONS…); its exit code becomes the case
 #    `boardbench-run` (0 valid and 2 "completed, not to be trusted" pass: the findings say
 #    why; 3 "never idle", 1 error and signals fail).
 # 2. `boardbench export lava` turns the document into lava-test-case lines, which are run.
@@ -24,9 +24,13 @@ doc="$OUTPUT/result.json"
 cases="$OUTPUT/lava-test-cases.sh"
 rm -f "$doc" "$cases"
 
-# ARGS is split into words on purpose (a mode and its options).
+# ARGS is split into words on purpose (a mode and its options); `-o FILE` goes right after
+# the mode, so a command after `--` (env --for geekbench -- CMD) stays last.
 # shellcheck disable=SC2086
-"$BOARDBENCH" $ARGS -o "$doc"
+set -- $ARGS
+mode=${1:-run}
+[ $# -gt 0 ] && shift
+"$BOARDBENCH" "$mode" -o "$doc" "$@"
 rc=$?
 case $rc in
   0 | 2) lava-test-case boardbench-run --result pass ;;

@@ -173,7 +173,7 @@ fn fake_boardbench(dir: &Path, exit_code: i32, write_doc: bool) -> PathBuf {
     std::fs::write(
         &p,
         format!(
-            "#!/bin/sh\nif [ \"$1\" = run ]; then\n  for a in \"$@\"; do out=$a; done\n  echo \"$*\" >>'{log}'\n  {copy}\n  exit {exit_code}\nfi\nexec '{real}' \"$@\"\n",
+            "#!/bin/sh\nif [ \"$1\" = run ]; then\n  prev=\n  for a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n  echo \"$*\" >>'{log}'\n  {copy}\n  exit {exit_code}\nfi\nexec '{real}' \"$@\"\n",
             log = dir.join("boardbench-args").display(),
             real = env!("CARGO_BIN_EXE_boardbench"),
         ),
@@ -289,7 +289,10 @@ fn test_definition_steps_report_every_figure_and_keep_the_document() {
 
     // The mode of the definition, with -o added.
     let args = std::fs::read_to_string(dir.path().join("boardbench-args")).unwrap();
-    assert!(args.starts_with("run --unattended -o "), "{args}");
+    assert_eq!(
+        args.trim(),
+        format!("run -o {}/result.json --unattended", output.display())
+    );
 
     // Every call: the run, each line `export lava` prints, the reference to the stored run.
     let export = Command::new(env!("CARGO_BIN_EXE_boardbench"))

@@ -352,3 +352,35 @@ fn a_failed_run_is_a_failed_case_and_nothing_else() {
     assert!(text(&out.stdout).contains("boardbench exited with code 1"));
     assert!(!text(&out.stdout).contains("BOARDBENCH-DOCUMENT-BEGIN"));
 }
+
+/// A real LAVA job (Debian's lava-dispatcher) against this machine over SSH, when the
+/// dispatcher and sshd are installed and we are root (lava-dispatcher is not installed by
+/// scripts/test: it pulls in systemd-sysv and libguestfs; see docs/export.md). About 30 s.
+#[test]
+fn real_lava_run_against_this_machine_when_lava_dispatcher_is_installed() {
+    if common::emulated() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let have = |p: &str| Path::new(p).exists();
+    if !(root && have("/usr/bin/lava-run") && have("/usr/sbin/sshd")) {
+        eprintln!(
+            "skipped: needs root, lava-dispatcher and openssh-server (integrations/lava/lava-run-local)"
+        );
+        return;
+    }
+    let out = Command::new(repo().join("integrations/lava/lava-run-local"))
+        .arg(env!("CARGO_BIN_EXE_boardbench"))
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    for want in ["boardbench-run pass", "run-valid ", "job pass"] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(want)),
+            "{want} missing:\n{stdout}"
+        );
+    }
+}

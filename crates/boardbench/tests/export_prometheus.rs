@@ -171,6 +171,29 @@ fn textfile_is_replaced_atomically_and_bad_arguments_are_refused() {
 }
 
 #[test]
+fn runs_are_found_by_id_in_the_results_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let db = db.to_str().unwrap();
+    let out = boardbench(&["results", "add", "--db", db, quick_run().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let by_file = boardbench(&["export", "prometheus", quick_run().to_str().unwrap()]);
+    let by_id = boardbench(&["export", "prometheus", "--db", db, "1"]);
+    assert!(by_id.status.success(), "{}", text(&by_id.stderr));
+    assert_eq!(text(&by_id.stdout), text(&by_file.stdout));
+    let lava = boardbench(&["export", "lava", "#1", "--db", db]);
+    assert!(lava.status.success(), "{}", text(&lava.stderr));
+    assert!(text(&lava.stdout).starts_with("lava-test-case 7zip-multi --result pass"));
+    let out = boardbench(&["export", "lava", "--db", db, "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no run 2"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn node_exporter_serves_the_textfile() {
     let Some(exporter) = host_program("prometheus-node-exporter", "prometheus-node-exporter")
     else {

@@ -39,6 +39,7 @@ const WITHOUT_MACHINE: &[&str] = &[
     "import",
     "results",
     "report",
+    "export",
     "schema",
     "membw",
     "selftest-perf",
@@ -149,6 +150,8 @@ pub enum Command {
     Env(cmd::env::Args),
     /// Print the JSON Schema of the result document.
     Schema(cmd::schema::Args),
+    /// Stored runs for lab tools: Prometheus metrics (textfile collector), LAVA test cases.
+    Export(cmd::export::Args),
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod env;
+pub mod export;
 pub mod graph;
 pub mod import;
 pub mod info;
@@ -11,6 +12,7 @@ pub mod kernel;
 pub mod membw;
 pub mod memlat;
 pub mod monitor;
+pub mod monitor_listen;
 pub mod report;
 pub mod results;
 pub mod results_marks;
@@ -44,5 +46,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
+        Command::Export(a) => export::run(a, g),
     }
 }

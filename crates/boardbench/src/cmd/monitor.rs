@@ -26,6 +26,10 @@ pub struct Args {
     /// Print JSON Lines (one object per sample) instead of the text view.
     #[arg(long)]
     pub json: bool,
+    /// Serve the monitor as Prometheus metrics on this address (e.g. 127.0.0.1:9101) instead
+    /// of printing; the machine is read only when scraped.
+    #[arg(long, value_name = "ADDR:PORT", conflicts_with_all = ["json", "count"])]
+    pub listen: Option<std::net::SocketAddr>,
 }
 
 /// Seconds between samples (also `review --interval`).
@@ -43,6 +47,9 @@ pub(crate) fn parse_interval(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    if let Some(addr) = args.listen {
+        return super::monitor_listen::serve(addr, g);
+    }
     let root = g.root();
     let machine = probe::snapshot::take(&root);
     let config = SamplerConfig::from_machine(&machine);

@@ -33,13 +33,17 @@ pub struct Args {
     pub db: Option<String>,
 }
 
-/// The database, opened on first use.
-struct Db<'a> {
+/// The database, opened on first use (also used by `export`).
+pub(crate) struct Db<'a> {
     url: Option<&'a str>,
     store: Option<Store>,
 }
 
-impl Db<'_> {
+impl<'a> Db<'a> {
+    pub(crate) fn new(url: Option<&'a str>) -> Self {
+        Db { url, store: None }
+    }
+
     fn get(&mut self) -> anyhow::Result<&mut Store> {
         if self.store.is_none() {
             let loc = Location::resolve(self.url)?;
@@ -53,8 +57,8 @@ impl Db<'_> {
     }
 }
 
-/// A document with the name it goes by beside others.
-fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
+/// A document with the name it goes by beside others (RUN as `report` and `export` take it).
+pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {
         let text = store::read_document_file(path)

@@ -6,9 +6,12 @@
 //! Module map:
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
+//! - [`render`]: the tables of several runs merged into one column per run, as
+//!   reStructuredText, Markdown, CSV or HTML.
 
 pub mod context;
 pub mod registry;
+pub mod render;
 
 pub use context::Context;
 pub use registry::{Outcome, SectionDef};

@@ -149,6 +149,9 @@ pub enum Command {
     Env(cmd::env::Args),
     /// Print the JSON Schema of the result document.
     Schema(cmd::schema::Args),
+    /// The board performance guide (lmbench-style costs, STREAM, Linpack … as the vendors'
+    /// tables); `guide render RUN…` prints them side by side (rst, md, csv, html).
+    Guide(cmd::guide::Args),
 }
 
 #[cfg(test)]

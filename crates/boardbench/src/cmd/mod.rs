@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod env;
 pub mod graph;
+pub mod guide;
 pub mod import;
 pub mod info;
 pub mod kernel;
@@ -44,5 +45,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
+        Command::Guide(a) => guide::run(a, g),
     }
 }

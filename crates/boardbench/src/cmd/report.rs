@@ -33,10 +33,10 @@ pub struct Args {
     pub db: Option<String>,
 }
 
-/// The database, opened on first use.
-struct Db<'a> {
-    url: Option<&'a str>,
-    store: Option<Store>,
+/// The database, opened on first use (also for `guide render`).
+pub(crate) struct Db<'a> {
+    pub(crate) url: Option<&'a str>,
+    pub(crate) store: Option<Store>,
 }
 
 impl Db<'_> {
@@ -54,7 +54,7 @@ impl Db<'_> {
 }
 
 /// A document with the name it goes by beside others.
-fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
+pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {
         let text = store::read_document_file(path)

@@ -44,15 +44,33 @@ fn table(out: &mut String, t: &Table) {
     out.push('\n');
 }
 
-/// One line, with what Markdown would read as markup escaped (pipes end a cell).
+/// One line, with what Markdown would read as markup escaped (pipes end a cell); an underscore
+/// only at a word's edge (`lat_pipe` stays as written, intraword underscores are no emphasis).
 fn text(s: &str) -> String {
     let one = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let chars: Vec<char> = one.chars().collect();
     let mut out = String::with_capacity(one.len());
-    for c in one.chars() {
-        if "\\|*_`<>[]#".contains(c) {
+    for (i, &c) in chars.iter().enumerate() {
+        let word = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|c| c.is_alphanumeric())
+        };
+        let edge = !(word(i.checked_sub(1)) && word(Some(i + 1)));
+        if "\\|*`<>[]#".contains(c) || (c == '_' && edge) {
             out.push('\\');
         }
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn markup_is_escaped_intraword_underscores_are_not() {
+        assert_eq!(
+            super::text("lat_pipe (us) | _x_ *y*"),
+            "lat_pipe (us) \\| \\_x\\_ \\*y\\*"
+        );
+    }
 }

@@ -201,12 +201,8 @@ pub fn merge(runs: &[Run]) -> Guide {
                 let idx: Vec<usize> = t
                     .columns
                     .iter()
-                    .map(|c| {
-                        match mt
-                            .columns
-                            .iter()
-                            .position(|m| m.run == ri && &m.name == c)
-                        {
+                    .map(
+                        |c| match mt.columns.iter().position(|m| m.run == ri && &m.name == c) {
                             Some(i) => i,
                             None => {
                                 mt.columns.push(Column {
@@ -219,8 +215,8 @@ pub fn merge(runs: &[Run]) -> Guide {
                                 }
                                 mt.columns.len() - 1
                             }
-                        }
-                    })
+                        },
+                    )
                     .collect();
                 for row in &t.rows {
                     let width = mt.columns.len();
@@ -287,7 +283,7 @@ fn header(runs: &[Run]) -> Table {
         .collect();
     Table {
         title: "Evaluation Modules".into(),
-        key_header: "Board".into(),
+        key_header: "Property".into(),
         columns,
         rows,
     }
@@ -322,11 +318,11 @@ fn identity(doc: &ResultDocument) -> [Option<String>; 7] {
             .as_ref()
             .and_then(|d| d.pretty_name.clone().or_else(|| d.name.clone()))
     });
-    let built = doc
-        .guide
-        .as_ref()
-        .and_then(|g| g.build.as_ref())
-        .map(|b| format!("{} {} {}", b.compiler, b.target, b.flags).trim().to_string());
+    let built = doc.guide.as_ref().and_then(|g| g.build.as_ref()).map(|b| {
+        format!("{} {} {}", b.compiler, b.target, b.flags)
+            .trim()
+            .to_string()
+    });
     [board, soc, clocks, memory, kernel, distro, built]
 }
 

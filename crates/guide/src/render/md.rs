@@ -34,7 +34,12 @@ fn table(out: &mut String, t: &Table) {
     header.extend(t.columns.iter().map(|c| text(&c.header())));
     out.push_str(&format!("| {} |\n", header.join(" | ")));
     let mut align = vec![":---".to_string()];
-    align.extend(t.columns.iter().map(|_| "---:".to_string()));
+    // Figures right-aligned; the header table's text left.
+    align.extend(
+        t.columns
+            .iter()
+            .map(|c| if c.name.is_empty() { ":---" } else { "---:" }.to_string()),
+    );
     out.push_str(&format!("| {} |\n", align.join(" | ")));
     for r in &t.rows {
         let mut cells = vec![text(&r.key)];

@@ -306,6 +306,7 @@ fn identity(doc: &ResultDocument) -> [Option<String>; 7] {
             .as_ref()
             .map(|s| s.name.clone())
             .or_else(|| m.cpuinfo.model.clone())
+            .or_else(|| m.clusters.first().and_then(|c| c.core_name.clone()))
     });
     let clocks = measured_clocks(doc);
     let memory = m

@@ -252,6 +252,11 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
             MONITOR_INTERVAL.as_secs_f64(),
         );
         p.cpus = ctx.cpus.clone();
+        p.threads = if single_threaded(def.name) {
+            1
+        } else {
+            ctx.cpus.len().max(1) as u32
+        };
         p.samples = samples;
         let mut s = GuideSection {
             name: def.name.into(),
@@ -353,6 +358,18 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         Some(s) => ExitStatus::Interrupted(s),
         None => ExitStatus::valid_if(!failed && findings::trustworthy(&doc.findings)),
     })
+}
+
+/// Sections whose work is one thread at a time (per cluster in turn): the findings hold their
+/// windows to the single-threaded %cpu rule (anything else busy invalidates them). The others
+/// (lmbench's multi-process costs, STREAM and OpenSSL on all cores, I/O) are recorded with the
+/// CPUs they may use, so their own parallel work is not taken for background activity; their
+/// windows are still checked for %system, throttling, swapping and kernel messages.
+fn single_threaded(section: &str) -> bool {
+    matches!(
+        section,
+        "dhrystone" | "whetstone" | "linpack" | "stub-spin" | "stub-wait"
+    )
 }
 
 fn status_word(s: SectionStatus) -> &'static str {

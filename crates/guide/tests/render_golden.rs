@@ -129,7 +129,7 @@ fn doc(device: &str, machine: &str, mhz: f64, factor: f64, second: bool) -> Resu
         schema_version: document::SCHEMA_VERSION,
         producer: "boardbench test".into(),
         device: Some(device.into()),
-        started: None,
+        started: Some("2026-11-24T10:40:13.123+00:00".into()),
         finished: None,
         machine: Some(machine),
         measurements: Vec::new(),

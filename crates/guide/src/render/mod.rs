@@ -237,6 +237,9 @@ pub fn merge(runs: &[Run]) -> Guide {
                     }
                 }
             }
+            if let Some(t) = &s.tool {
+                notes.push(format!("{}: {}: measured with {t}", run.board, s.title));
+            }
             for n in &s.notes {
                 notes.push(format!("{}: {}: {n}", run.board, s.title));
             }
@@ -251,7 +254,7 @@ pub fn merge(runs: &[Run]) -> Guide {
 
 /// The "Evaluation Modules" table: what each run's machine is.
 fn header(runs: &[Run]) -> Table {
-    const KEYS: [&str; 7] = [
+    const KEYS: [&str; 8] = [
         "Board",
         "SoC",
         "CPU clock (measured, MHz)",
@@ -259,6 +262,7 @@ fn header(runs: &[Run]) -> Table {
         "Kernel",
         "Distribution",
         "Built with",
+        "Measured",
     ];
     let columns = runs
         .iter()
@@ -269,7 +273,7 @@ fn header(runs: &[Run]) -> Table {
             name: String::new(),
         })
         .collect();
-    let per_run: Vec<[Option<String>; 7]> = runs.iter().map(|r| identity(r.doc)).collect();
+    let per_run: Vec<[Option<String>; 8]> = runs.iter().map(|r| identity(r.doc)).collect();
     let rows = KEYS
         .iter()
         .enumerate()
@@ -289,7 +293,7 @@ fn header(runs: &[Run]) -> Table {
     }
 }
 
-fn identity(doc: &ResultDocument) -> [Option<String>; 7] {
+fn identity(doc: &ResultDocument) -> [Option<String>; 8] {
     let m = doc.machine.as_ref();
     let board = doc.device.clone().or_else(|| {
         m.and_then(|m| {
@@ -324,7 +328,17 @@ fn identity(doc: &ResultDocument) -> [Option<String>; 7] {
             .trim()
             .to_string()
     });
-    [board, soc, clocks, memory, kernel, distro, built]
+    let quick = doc.guide.as_ref().is_some_and(|g| g.quick);
+    let measured = match (doc.started.as_deref(), quick) {
+        (Some(s), q) => Some(format!(
+            "{}{}",
+            s.get(..10).unwrap_or(s),
+            if q { " (quick)" } else { "" }
+        )),
+        (None, true) => Some("quick".into()),
+        (None, false) => None,
+    };
+    [board, soc, clocks, memory, kernel, distro, built, measured]
 }
 
 /// "1800 (cpu0-3 Cortex-A53), 2208 (cpu4-5 Cortex-A72)": the guide's measured clock per

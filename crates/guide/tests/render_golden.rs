@@ -91,6 +91,7 @@ fn doc(device: &str, machine: &str, mhz: f64, factor: f64, second: bool) -> Resu
             } else {
                 SectionStatus::Done
             },
+            tool: Some("OpenSSL 3.0.11 19 Sep 2023".into()),
             reason: second.then(|| "interrupted by signal 2".into()),
             ..Default::default()
         },

@@ -30,6 +30,7 @@ fn quick_guide_on_this_machine_writes_a_valid_document_and_renders() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let doc_path = tmp.path().join("guide.json");
+    let db = tmp.path().join("results.sqlite");
     let mut sections = vec!["stub-spin"];
     for cheap in ["dhrystone", "whetstone"] {
         if guide::registry::find(cheap).is_some() {
@@ -37,13 +38,9 @@ fn quick_guide_on_this_machine_writes_a_valid_document_and_renders() {
         }
     }
     let out = guide_cmd(tmp.path())
-        .args([
-            "guide",
-            "--quick",
-            "--test-sections",
-            "--no-idle-gate",
-            "--no-store",
-        ])
+        .args(["guide", "--quick", "--test-sections", "--no-idle-gate"])
+        .arg("--db")
+        .arg(&db)
         .arg("--sections")
         .arg(sections.join(","))
         .args(["--device", "test board"])
@@ -104,6 +101,24 @@ fn quick_guide_on_this_machine_writes_a_valid_document_and_renders() {
         );
         assert!(text.contains(needle), "{format}:\n{text}");
     }
+    // Stored like every run: rendered by its id, beside the file (two columns of one board).
+    let out = guide_cmd(tmp.path())
+        .args(["guide", "render", "1"])
+        .arg(&doc_path)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(":header: \"Benchmarks\",\"test board: perf\",\"test board (2): perf\""),
+        "{text}"
+    );
 }
 
 fn interrupted_guide_keeps_what_was_measured(signal: i32) {

@@ -152,6 +152,9 @@ pub enum Command {
     Schema(cmd::schema::Args),
     /// Stored runs for lab tools: Prometheus metrics (textfile collector), LAVA test cases.
     Export(cmd::export::Args),
+    /// The board performance guide (lmbench-style costs, STREAM, Linpack … as the vendors'
+    /// tables); `guide render RUN…` prints them side by side (rst, md, csv, html).
+    Guide(cmd::guide::Args),
 }
 
 #[cfg(test)]

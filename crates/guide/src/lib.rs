@@ -6,9 +6,17 @@
 //! Module map:
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
+//! - [`build_info`]: how the built-in methods were compiled (recorded in every guide).
+//! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
+//! - [`render`]: the tables of several runs merged into one column per run, as
+//!   reStructuredText, Markdown, CSV or HTML.
 
+pub mod build_info;
 pub mod context;
 pub mod registry;
+pub mod render;
+pub mod stub;
 
+pub use build_info::build_info;
 pub use context::Context;
 pub use registry::{Outcome, SectionDef};

@@ -8,12 +8,14 @@
 //!   OPP nominal vs measured, memory-latency ladder, graph sweeps (score and score per watt or
 //!   per MHz against the clock), bars against other runs.
 //! - [`overview`]: the summary (identity, headline numbers, phases) and findings sections.
+//! - [`guide`]: the performance guide's tables with a bar chart per table (guide documents).
 //! - [`page`]: the page skeleton and its stylesheet.
 //! - [`demo`]: a synthetic but realistic run document for tests, examples and screenshots.
 
 pub mod chart;
 pub mod demo;
 pub mod escape;
+pub mod guide;
 pub mod overview;
 pub mod page;
 pub mod svg;
@@ -102,6 +104,9 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
         ));
     }
     body.push_str("</section>");
+    if doc.guide.is_some() {
+        body.push_str(&guide_section(&name, doc, others));
+    }
     body.push_str(&overview::run_details(doc));
     body.push_str(&format!(
         "<footer>Rendered from a result document (schema {}) by boardbench {}. Self-contained: no scripts, nothing loaded from the network.</footer>",
@@ -109,6 +114,24 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
         env!("CARGO_PKG_VERSION")
     ));
     page::page(&format!("boardbench report: {}", esc(&name)), &body)
+}
+
+/// The guide tables of this run beside the other runs that are guides too.
+fn guide_section(name: &str, doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String {
+    let mut runs = vec![::guide::render::Run {
+        board: name.to_string(),
+        doc,
+    }];
+    runs.extend(
+        others
+            .iter()
+            .filter(|(_, d)| d.guide.is_some())
+            .map(|(n, d)| ::guide::render::Run {
+                board: n.clone(),
+                doc: d,
+            }),
+    );
+    guide::section(&::guide::render::merge(&runs))
 }
 
 fn subtitle(doc: &ResultDocument) -> String {

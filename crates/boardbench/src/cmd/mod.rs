@@ -6,6 +6,7 @@ pub mod clock;
 pub mod env;
 pub mod export;
 pub mod graph;
+pub mod guide;
 pub mod import;
 pub mod info;
 pub mod kernel;
@@ -47,5 +48,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
         Command::Export(a) => export::run(a, g),
+        Command::Guide(a) => guide::run(a, g),
     }
 }

@@ -33,10 +33,10 @@ pub struct Args {
     pub db: Option<String>,
 }
 
-/// The database, opened on first use (also used by `export`).
+/// The database, opened on first use (also used by `export` and `guide render`).
 pub(crate) struct Db<'a> {
-    url: Option<&'a str>,
-    store: Option<Store>,
+    pub(crate) url: Option<&'a str>,
+    pub(crate) store: Option<Store>,
 }
 
 impl<'a> Db<'a> {

@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod efficiency;
+pub mod guide;
 pub mod memlat;
 pub mod opp;
 pub mod timeline;

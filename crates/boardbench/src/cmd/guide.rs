@@ -1,0 +1,436 @@
+//! `boardbench guide`: the board performance guide — system micro-benchmarks, STREAM, Linpack,
+//! Whetstone, Dhrystone, the OpenSSL table … as the tables vendors publish, one controlled run;
+//! and `boardbench guide render RUN…` to print the tables of one or more runs side by side.
+//!
+//! Order of events, the same lifecycle as `run`: signals held → probe → idle gate → performance
+//! governors (through the Restorer) → snapshot "before" → the clock of each cluster's first CPU
+//! (the header's measured clocks; Dhrystone's DMIPS/MHz) → each section as a phase with its own
+//! background monitor → snapshot "after" → restore → the document (kind: a run whose profile is
+//! `guide`/`guide-quick`, with the `guide` part holding the tables) → `-o FILE`, the results
+//! database. Ctrl-C/SIGTERM/SIGHUP set the sections' cancel flag: the current section returns
+//! what it measured (status interrupted), no further section starts, the document is written
+//! and stored, everything restored, exit 128 + signal. Exit 2 when a section failed or the
+//! findings (busy, throttled …) say not to trust the figures.
+
+mod render;
+mod select;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+use document::guide::{GuideRecord, GuideSection, SectionStatus};
+use document::run::{PhaseStatus, RunOptions};
+use probe::sampler::SamplerConfig;
+
+use crate::cli::Globals;
+use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::{ExitStatus, Session, phase, phase_recorder::PhaseRecorder, stamp};
+use tune::tuning;
+
+/// Phase kinds of a guide: `guide-<section>` per section, after the `clock` check.
+pub const PHASE_PREFIX: &str = "guide-";
+
+/// How often the background monitor samples during a section.
+const MONITOR_INTERVAL: Duration = Duration::from_secs(5);
+
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub render: Option<Sub>,
+    /// Shorter budgets and fewer sizes (a few minutes); every figure is rough and says so.
+    #[arg(long)]
+    pub quick: bool,
+    /// Only these sections, comma-separated (lmbench, dhrystone, whetstone, linpack, nbench,
+    /// stream, coremark, coremark-pro, openssl, storage, network, boot, kcrypto, ipsec, audio;
+    /// `all` for every one).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub sections: Vec<String>,
+    /// The CPUs the guide may use ("0-3,6"; default: all online).
+    #[arg(long, value_name = "LIST")]
+    pub cpus: Option<String>,
+    /// A directory on the storage device to measure (the storage section writes its file there).
+    #[arg(long, value_name = "DIR")]
+    pub storage: Option<std::path::PathBuf>,
+    /// The other end of the network section (a host running `boardbench guide peer`).
+    #[arg(long, value_name = "HOST")]
+    pub peer: Option<String>,
+    /// Leave governors and clocks as they are.
+    #[arg(long)]
+    pub no_tune: bool,
+    #[command(flatten)]
+    pub idle: crate::session::idle::IdleArgs,
+    #[command(flatten)]
+    pub out: crate::session::output::DocumentArgs,
+    /// No progress lines on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Tests: offer the tiny test sections (stub-spin, stub-wait).
+    #[arg(long, hide = true)]
+    pub test_sections: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Print the guide tables of one or more runs side by side (one column per run).
+    Render(render::Args),
+}
+
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    match &args.render {
+        Some(Sub::Render(r)) => render::run(r),
+        None => measure(args, g).map(ExitStatus::code),
+    }
+}
+
+/// The end of the guide as its sections see it: set on the first signal.
+struct Stop {
+    cancel: Arc<AtomicBool>,
+    signal: Arc<AtomicI32>,
+    done: Arc<AtomicBool>,
+    watcher: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Stop {
+    /// A thread that takes the held signals (they are blocked in every thread) and sets the
+    /// cancel flag; the sections check it between measurements.
+    fn watch(held: Option<crate::session::signals::Held>, quiet: bool) -> Stop {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let signal = Arc::new(AtomicI32::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        let watcher = held.map(|h| {
+            let (cancel, signal, done) = (cancel.clone(), signal.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    if let Some(s) = h.wait(Duration::from_millis(100)) {
+                        if signal.swap(s, Ordering::Relaxed) == 0 && !quiet {
+                            eprintln!(
+                                "\nguide: signal {s}: ending the current section (its figures so far are kept), then restoring"
+                            );
+                        }
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+            })
+        });
+        Stop {
+            cancel,
+            signal,
+            done,
+            watcher,
+        }
+    }
+
+    fn signal(&self) -> Option<i32> {
+        Some(self.signal.load(Ordering::Relaxed)).filter(|s| *s != 0)
+    }
+
+    fn finish(mut self) -> Option<i32> {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(w) = self.watcher.take() {
+            let _ = w.join();
+        }
+        self.signal()
+    }
+}
+
+fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
+    let mut all = guide::registry::all();
+    if args.test_sections {
+        all.extend(guide::stub::sections());
+    }
+    let chosen = select::sections(all, &args.sections, args.quick)?;
+    // Signals first: Ctrl-C must still produce the document (and ends the idle wait).
+    let probed = Session::probe(g.root(), Signals::Held);
+    let cpus = select::cpus(args.cpus.as_deref(), &probed.machine.cpus.online)?;
+    let tune = !args.no_tune && probed.may_write();
+    if !probed.root_user && probed.root.is_host() && !args.no_tune {
+        eprintln!("Warning: not running as root: governors stay as they are.");
+    }
+    let session = match probed.start(&SessionOptions {
+        idle: Some(IdleStep {
+            args: &args.idle,
+            unattended: false,
+            doing: "benchmarking",
+        }),
+        tune: Some(tuning::TuneOptions {
+            governors: tune,
+            max_khz: None,
+        }),
+        record: true,
+        kmsg: true,
+    }) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
+    let stop = Stop::watch(session.held(), args.quiet);
+    let (root, machine) = (&session.root, &session.machine);
+    let cfg = SamplerConfig::from_machine(machine);
+    let leads = select::cluster_leads(machine, &cpus);
+    let mut phases = Vec::new();
+
+    // The clock of each cluster first: the header's measured clocks, DMIPS/MHz.
+    let mut clock_mhz = vec![None; leads.len()];
+    if root.is_host() && !stop.cancel.load(Ordering::Relaxed) {
+        let start = stamp::now();
+        let mut readings = Vec::new();
+        for (i, &cpu) in leads.iter().enumerate() {
+            let policy = machine
+                .clusters
+                .iter()
+                .find(|c| c.cpus.contains(&cpu))
+                .and_then(|c| c.policy);
+            let target = measure::clock_reading::Target {
+                cpu,
+                policy,
+                opp_khz: None,
+            };
+            if let Ok(r) = measure::clock_reading::reading(
+                target,
+                &measure::clock_reading::ReadingOptions::samples(3),
+            ) {
+                clock_mhz[i] = Some(r.mhz);
+                readings.push(r);
+            }
+        }
+        let mut p = phase::timed(
+            document::run::kind::CLOCK,
+            "Measured CPU clock per cluster".into(),
+            &start,
+            0.0,
+        );
+        p.clock = readings;
+        p.cpus = leads.clone();
+        phases.push(p);
+    }
+
+    let workdir = scratch_dir()?;
+    let ctx = guide::Context {
+        root: root.clone(),
+        machine: machine.clone(),
+        quick: args.quick,
+        cpus,
+        cluster_leads: leads,
+        clock_mhz,
+        workdir: workdir.clone(),
+        storage_dir: args.storage.clone(),
+        peer: args.peer.clone(),
+        cancel: stop.cancel.clone(),
+    };
+    let mut sections = Vec::new();
+    let mut failed = false;
+    let mut broken: Option<String> = None;
+    let n = chosen.len();
+    for (i, def) in chosen.iter().enumerate() {
+        if ctx.cancelled() || broken.is_some() {
+            sections.push(GuideSection {
+                name: def.name.into(),
+                title: def.title.into(),
+                status: SectionStatus::Skipped,
+                reason: Some(match &broken {
+                    Some(b) => format!("not run: {b}"),
+                    None => "not run: the guide was interrupted".into(),
+                }),
+                ..GuideSection::default()
+            });
+            continue;
+        }
+        if !args.quiet {
+            eprintln!("guide: [{}/{n}] {} …", i + 1, def.title);
+        }
+        let start = stamp::now();
+        let t0 = Instant::now();
+        let monitor = PhaseRecorder::start(&cfg, root, MONITOR_INTERVAL);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (def.run)(&ctx)));
+        let samples = monitor.finish();
+        let duration_s = t0.elapsed().as_secs_f64();
+        let mut p = phase::timed(
+            &format!("{PHASE_PREFIX}{}", def.name),
+            def.title.to_string(),
+            &start,
+            MONITOR_INTERVAL.as_secs_f64(),
+        );
+        p.cpus = ctx.cpus.clone();
+        p.threads = if single_threaded(def.name) {
+            1
+        } else {
+            ctx.cpus.len().max(1) as u32
+        };
+        p.samples = samples;
+        let mut s = GuideSection {
+            name: def.name.into(),
+            title: def.title.into(),
+            started: Some(start.iso.clone()),
+            duration_s,
+            ..GuideSection::default()
+        };
+        match outcome {
+            Ok(o) => {
+                s.tables = o.tables;
+                s.notes = o.notes;
+                s.tool = o.tool;
+                if let Some(r) = o.skipped {
+                    s.status = SectionStatus::Skipped;
+                    s.reason = Some(r);
+                } else if let Some(r) = o.failed {
+                    s.status = SectionStatus::Failed;
+                    s.reason = Some(r);
+                } else if ctx.cancelled() {
+                    s.status = SectionStatus::Interrupted;
+                    s.reason = stop
+                        .signal()
+                        .map(|sig| format!("interrupted by signal {sig}"));
+                }
+            }
+            Err(payload) => {
+                let msg = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".into());
+                s.status = SectionStatus::Failed;
+                s.reason = Some(format!("the section panicked: {msg}"));
+                // The panic hook has restored the tuning already: later figures would not be
+                // comparable.
+                broken = Some(format!(
+                    "{} panicked and the settings were restored",
+                    def.name
+                ));
+            }
+        }
+        match s.status {
+            SectionStatus::Failed => {
+                failed = true;
+                p.status = PhaseStatus::Failed;
+                p.reason = s.reason.clone();
+            }
+            SectionStatus::Skipped => {
+                p.status = PhaseStatus::Skipped;
+                p.reason = s.reason.clone();
+            }
+            SectionStatus::Interrupted => {
+                p.status = PhaseStatus::Failed;
+                p.reason = s.reason.clone();
+            }
+            SectionStatus::Done => {}
+        }
+        if !args.quiet {
+            eprintln!(
+                "guide: [{}/{n}] {} {} in {:.1} s{}",
+                i + 1,
+                def.title,
+                status_word(s.status),
+                duration_s,
+                s.reason
+                    .as_deref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            );
+        }
+        phases.push(p);
+        sections.push(s);
+    }
+    let _ = std::fs::remove_dir_all(&workdir);
+    let signal = stop.finish();
+    let closed = session.close();
+    let mut doc = closed.document(Record {
+        profile: if args.quick { "guide-quick" } else { "guide" }.into(),
+        options: RunOptions {
+            tune,
+            invoked_as: "boardbench".into(),
+            args: std::env::args().skip(1).collect(),
+            ..RunOptions::default()
+        },
+        monitor: Some(cfg.layout.clone()),
+        phases,
+        device: args.out.device.clone(),
+        ..Record::default()
+    });
+    doc.guide = Some(GuideRecord {
+        quick: args.quick,
+        sections,
+        build: Some(guide::build_info()),
+    });
+    args.out.save(&doc)?;
+    print_summary(&doc, args);
+    Ok(match signal {
+        Some(s) => ExitStatus::Interrupted(s),
+        None => ExitStatus::valid_if(!failed && findings::trustworthy(&doc.findings)),
+    })
+}
+
+/// Sections whose work is one thread at a time (per cluster in turn): the findings hold their
+/// windows to the single-threaded %cpu rule (anything else busy invalidates them). The others
+/// (lmbench's multi-process costs, STREAM and OpenSSL on all cores, I/O) are recorded with the
+/// CPUs they may use, so their own parallel work is not taken for background activity; their
+/// windows are still checked for %system, throttling, swapping and kernel messages.
+fn single_threaded(section: &str) -> bool {
+    matches!(
+        section,
+        "dhrystone" | "whetstone" | "linpack" | "stub-spin" | "stub-wait"
+    )
+}
+
+fn status_word(s: SectionStatus) -> &'static str {
+    match s {
+        SectionStatus::Done => "done",
+        SectionStatus::Skipped => "skipped",
+        SectionStatus::Failed => "failed",
+        SectionStatus::Interrupted => "interrupted",
+    }
+}
+
+/// What the terminal gets: each section's status and time, the findings, where the document is.
+fn print_summary(doc: &document::ResultDocument, args: &Args) {
+    let Some(g) = &doc.guide else { return };
+    println!(
+        "Performance guide{} of {}:",
+        if g.quick { " (quick)" } else { "" },
+        doc.device.as_deref().unwrap_or("this machine")
+    );
+    for s in &g.sections {
+        let rows: usize = s.tables.iter().map(|t| t.rows.len()).sum();
+        println!(
+            "  {:<28} {:<11} {:>7.1} s  {rows} figures{}",
+            s.title,
+            status_word(s.status),
+            s.duration_s,
+            s.reason
+                .as_deref()
+                .map(|r| format!("  ({r})"))
+                .unwrap_or_default()
+        );
+    }
+    for f in &doc.findings {
+        println!("  [{:?}] {}", f.severity, f.message);
+    }
+    if let Some(o) = &args.out.output {
+        println!("Result document: {}", o.display());
+        println!(
+            "Tables: boardbench guide render {} --format rst",
+            o.display()
+        );
+    } else if !args.out.no_store {
+        println!(
+            "Stored in the results database; tables: boardbench guide render RUN-ID --format rst"
+        );
+    }
+}
+
+/// A directory of the guide's own for the sections' scratch files.
+fn scratch_dir() -> anyhow::Result<std::path::PathBuf> {
+    use anyhow::Context;
+    let base = std::env::temp_dir();
+    for i in 0..100u32 {
+        let d = base.join(format!("boardbench-guide-{}-{i}", std::process::id()));
+        match std::fs::create_dir(&d) {
+            Ok(()) => return Ok(d),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(e).with_context(|| format!("creating {}", d.display()));
+            }
+        }
+    }
+    anyhow::bail!("cannot create a scratch directory in {}", base.display())
+}

@@ -1,0 +1,61 @@
+//! An HTML fragment with the tables (one column per run), every string escaped; the report
+//! (`crates/report`) puts it into its page beside a bar chart per table. No scripts, no styles
+//! of its own beyond the report's classes (`num` for right-aligned figures).
+
+use super::{Cell, Guide, Table, cell_text};
+
+/// The tables of one section (or the header) as HTML.
+pub fn table(t: &Table) -> String {
+    let mut out = String::from("<table class=\"guide\"><thead><tr>");
+    out.push_str(&format!("<th>{}</th>", esc(&t.key_header)));
+    for c in &t.columns {
+        out.push_str(&format!("<th>{}</th>", esc(&c.header())));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for r in &t.rows {
+        out.push_str(&format!("<tr><th>{}</th>", esc(&r.key)));
+        for c in &r.cells {
+            let class = if matches!(c, Some(Cell::Value(_))) {
+                " class=\"num\""
+            } else {
+                ""
+            };
+            out.push_str(&format!("<td{class}>{}</td>", esc(&cell_text(c))));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// The notes (skipped, failed, interrupted sections; quick runs) as a list, or nothing.
+pub fn notes(g: &Guide) -> String {
+    if g.notes.is_empty() {
+        return String::new();
+    }
+    let items: String = g
+        .notes
+        .iter()
+        .map(|n| format!("<li>{}</li>", esc(n)))
+        .collect();
+    format!("<ul class=\"guide-notes\">{items}</ul>")
+}
+
+/// HTML-escapes text for element content and quoted attributes; control characters other than
+/// tab and newline become U+FFFD (not allowed in inline SVG/XML).
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -181,6 +181,7 @@ mod tests {
             ],
             imported: None,
             run: None,
+            guide: None,
         };
         assert_eq!(
             lines(&doc),

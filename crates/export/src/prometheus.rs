@@ -229,6 +229,7 @@ mod tests {
             }],
             imported: None,
             run: None,
+            guide: None,
         }
     }
 

@@ -6,9 +6,24 @@
 //! Module map:
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
+//! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
+//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG); helpers
+//!   [`exec`] (external tools, bounded and cancellable) and [`sysload`] (system CPU load).
 
 pub mod context;
 pub mod registry;
+
+// I/O sections (issue 13) and their helpers.
+pub mod boot;
+pub mod exec;
+pub mod kcrypto {
+    pub fn section(_: &crate::Context) -> crate::Outcome {
+        crate::Outcome::default()
+    }
+}
+pub mod network;
+pub mod storage;
+pub mod sysload;
 
 pub use context::Context;
 pub use registry::{Outcome, SectionDef};

@@ -48,7 +48,9 @@ impl Pair {
         let mut p = p;
         p.server = Some(
             Command::new("ip")
-                .args(["netns", "exec", &b, "iperf3", "-s", "-B"])
+                .args([
+                    "netns", "exec", &b, "chrt", "-f", "10", "iperf3", "-s", "-B",
+                ])
                 .arg(format!("10.213.{subnet}.2"))
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -60,7 +62,13 @@ impl Pair {
 
     fn options(&self, subnet: u8) -> Options {
         let mut o = Options::new(&format!("10.213.{subnet}.2"));
-        o.prefix = vec!["ip".into(), "netns".into(), "exec".into(), self.a.clone()];
+        // Both ends at a real-time priority: on a shared, busy machine a stalled sender bursts
+        // and a stalled receiver overflows its buffer, both below the path's limit; the tests
+        // are about the path (and the search), not about this machine's scheduler.
+        o.prefix = ["ip", "netns", "exec", &self.a, "chrt", "-f", "10"]
+            .map(String::from)
+            .to_vec();
+        o.socket_buffer = Some("2M".into());
         o.tcp_time = Duration::from_secs(1);
         o.trial_time = Duration::from_secs(1);
         o.frame_sizes = vec![1518];
@@ -88,6 +96,13 @@ impl Drop for Pair {
     }
 }
 
+/// The tests take turns: iperf3 at full speed in one test would make another's trials lossy.
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn runnable() -> bool {
     if common::emulated() || !common::is_root() || !common::have("ip") || !common::have("iperf3") {
         eprintln!("skipped: emulated, not root, or no ip/iperf3");
@@ -108,6 +123,7 @@ fn tcp_and_udp_tables_between_two_namespaces() {
     if !runnable() {
         return;
     }
+    let _turn = turn();
     let dir = tempfile::tempdir().unwrap();
     let ctx = common::ctx(probe::Root::host(), dir.path());
     let names;
@@ -157,12 +173,13 @@ fn zero_loss_search_finds_a_token_bucket_limit() {
     if !runnable() || !common::have("tc") {
         return;
     }
+    let _turn = turn();
     let dir = tempfile::tempdir().unwrap();
     let ctx = common::ctx(probe::Root::host(), dir.path());
     let pair = Pair::new("s", 2);
     ip(&[
         "netns", "exec", &pair.a, "tc", "qdisc", "add", "dev", "vA", "root", "tbf", "rate",
-        "200mbit", "burst", "256kb", "latency", "50ms",
+        "200mbit", "burst", "64kb", "latency", "20ms",
     ]);
     let mut o = pair.options(2);
     o.tcp = false;
@@ -191,6 +208,7 @@ fn cancelling_the_network_section_stops_iperf3_at_once() {
     if !runnable() {
         return;
     }
+    let _turn = turn();
     let dir = tempfile::tempdir().unwrap();
     let ctx = common::ctx(probe::Root::host(), dir.path());
     let pair = Pair::new("c", 3);

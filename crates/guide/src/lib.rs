@@ -16,11 +16,7 @@ pub mod registry;
 // I/O sections (issue 13) and their helpers.
 pub mod boot;
 pub mod exec;
-pub mod kcrypto {
-    pub fn section(_: &crate::Context) -> crate::Outcome {
-        crate::Outcome::default()
-    }
-}
+pub mod kcrypto;
 pub mod network;
 pub mod storage;
 pub mod sysload;

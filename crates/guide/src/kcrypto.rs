@@ -141,7 +141,7 @@ pub fn drivers_of(algs: &[CryptoAlg]) -> Vec<(String, Vec<CryptoAlg>)> {
                 .filter(|a| a.name == *name && !a.internal)
                 .cloned()
                 .collect();
-            ds.sort_by(|a, b| b.priority.cmp(&a.priority));
+            ds.sort_by_key(|a| std::cmp::Reverse(a.priority));
             ds.dedup_by(|a, b| a.driver == b.driver);
             (!ds.is_empty()).then(|| (name.to_string(), ds))
         })

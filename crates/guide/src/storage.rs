@@ -295,6 +295,7 @@ pub fn block_device(root: &probe::Root, dev: &str) -> Option<BlockDevice> {
 pub fn free_bytes(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs is plain data; all-zero is a valid value.
     let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: `c` is a valid NUL-terminated path and `s` a writable statvfs.
     let rc = unsafe { libc::statvfs(c.as_ptr(), &mut s) };
@@ -312,9 +313,9 @@ impl Drop for FileGuard {
 
 /// "1G", "16M", "512K": the table title's size.
 pub fn size_label(bytes: u64) -> String {
-    if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
         format!("{}G", bytes >> 30)
-    } else if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    } else if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{}M", bytes >> 20)
     } else {
         format!("{}K", bytes >> 10)

@@ -7,13 +7,14 @@
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
 //! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
-//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG); helpers
+//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`audio`] (arecord/aplay); helpers
 //!   [`exec`] (external tools, bounded and cancellable) and [`sysload`] (system CPU load).
 
 pub mod context;
 pub mod registry;
 
 // I/O sections (issue 13) and their helpers.
+pub mod audio;
 pub mod boot;
 pub mod exec;
 pub mod kcrypto;

@@ -70,6 +70,13 @@ pub fn all() -> Vec<SectionDef> {
             default: true,
             run: crate::kcrypto::section,
         },
+        SectionDef {
+            name: "audio",
+            title: "Audio",
+            quick: false,
+            default: false,
+            run: crate::audio::section,
+        },
     ]
 }
 

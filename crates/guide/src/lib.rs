@@ -7,7 +7,7 @@
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
 //! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
-//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`audio`] (arecord/aplay); helpers
+//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP between two namespaces), [`audio`] (arecord/aplay); helpers
 //!   [`exec`] (external tools, bounded and cancellable) and [`sysload`] (system CPU load).
 
 pub mod context;
@@ -17,6 +17,7 @@ pub mod registry;
 pub mod audio;
 pub mod boot;
 pub mod exec;
+pub mod ipsec;
 pub mod kcrypto;
 pub mod network;
 pub mod storage;

@@ -71,6 +71,13 @@ pub fn all() -> Vec<SectionDef> {
             run: crate::kcrypto::section,
         },
         SectionDef {
+            name: "ipsec",
+            title: "IPSec Software Performance",
+            quick: false,
+            default: false,
+            run: crate::ipsec::section,
+        },
+        SectionDef {
             name: "audio",
             title: "Audio",
             quick: false,

@@ -10,6 +10,9 @@
 //! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
 //! - [`render`]: the tables of several runs merged into one column per run, as
 //!   reStructuredText, Markdown, CSV or HTML.
+//! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
+//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP between two namespaces), [`audio`] (arecord/aplay); helpers
+//!   [`exec`] (external tools, bounded and cancellable) and [`sysload`] (system CPU load).
 
 pub mod build_info;
 pub mod context;
@@ -18,5 +21,15 @@ pub mod render;
 pub mod stub;
 
 pub use build_info::build_info;
+// I/O sections (issue 13) and their helpers.
+pub mod audio;
+pub mod boot;
+pub mod exec;
+pub mod ipsec;
+pub mod kcrypto;
+pub mod network;
+pub mod storage;
+pub mod sysload;
+
 pub use context::Context;
 pub use registry::{Outcome, SectionDef};

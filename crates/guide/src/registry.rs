@@ -41,7 +41,50 @@ pub struct SectionDef {
 
 /// All sections, in the guide's order.
 pub fn all() -> Vec<SectionDef> {
-    vec![]
+    vec![
+        SectionDef {
+            name: "storage",
+            title: "Storage (fio)",
+            quick: false,
+            default: false,
+            run: crate::storage::section,
+        },
+        SectionDef {
+            name: "network",
+            title: "Network (iperf3)",
+            quick: false,
+            default: false,
+            run: crate::network::section,
+        },
+        SectionDef {
+            name: "boot",
+            title: "Boot time",
+            quick: true,
+            default: true,
+            run: crate::boot::section,
+        },
+        SectionDef {
+            name: "kcrypto",
+            title: "Kernel crypto",
+            quick: true,
+            default: true,
+            run: crate::kcrypto::section,
+        },
+        SectionDef {
+            name: "ipsec",
+            title: "IPSec Software Performance",
+            quick: false,
+            default: false,
+            run: crate::ipsec::section,
+        },
+        SectionDef {
+            name: "audio",
+            title: "Audio",
+            quick: false,
+            default: false,
+            run: crate::audio::section,
+        },
+    ]
 }
 
 /// The section called `name`.

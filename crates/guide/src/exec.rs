@@ -1,0 +1,163 @@
+//! Running the external tools the I/O sections drive (fio, iperf3, systemd-analyze, arecord):
+//! found on PATH, bounded in time, and killed as soon as the guide is cancelled — so a Ctrl-C
+//! during a 60-second fio job ends it within a fraction of a second and the section's cleanup
+//! (its file, its namespaces) runs right after.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The first executable called `name` on PATH.
+pub fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// What a finished (or stopped) tool left.
+#[derive(Debug, Clone)]
+pub struct Ran {
+    pub status: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn ok(&self) -> bool {
+        self.status == Some(0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunError {
+    /// It could not be started at all.
+    Spawn(String),
+    /// The guide was cancelled; the tool was killed.
+    Cancelled,
+    /// It ran longer than allowed and was killed.
+    TimedOut(Duration),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Spawn(e) => write!(f, "could not start: {e}"),
+            RunError::Cancelled => write!(f, "cancelled"),
+            RunError::TimedOut(d) => write!(f, "did not finish within {} s", d.as_secs()),
+        }
+    }
+}
+
+/// Runs `cmd` to its end, at most `limit`; polls `cancel` every 20 ms and kills the tool when
+/// it is set. Output is collected by two reader threads so a chatty tool never blocks.
+pub fn run(cmd: &mut Command, limit: Duration, cancel: &AtomicBool) -> Result<Ran, RunError> {
+    use std::os::unix::process::CommandExt;
+    // Its own process group: tools that fork workers (fio runs each job in a child) are killed
+    // as a whole, and a terminal's Ctrl-C reaches only us (we stop the tool ourselves).
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = cmd.spawn().map_err(|e| RunError::Spawn(e.to_string()))?;
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let (tx_out, rx_out) = std::sync::mpsc::channel();
+    let (tx_err, rx_err) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        let _ = tx_out.send(s);
+    });
+    std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        let _ = tx_err.send(s);
+    });
+    let start = Instant::now();
+    let outcome = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Ok(st.code()),
+            Ok(None) => {}
+            Err(e) => break Err(RunError::Spawn(e.to_string())),
+        }
+        if cancel.load(Ordering::Relaxed) {
+            break Err(RunError::Cancelled);
+        }
+        if start.elapsed() > limit {
+            break Err(RunError::TimedOut(limit));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if outcome.is_err() {
+        stop(&mut child);
+    }
+    // A worker the tool left behind (in a session of its own) may hold the pipes open: the
+    // output is waited for briefly, never forever.
+    let grace = if outcome.is_ok() {
+        limit
+    } else {
+        Duration::from_secs(2)
+    };
+    let stdout =
+        String::from_utf8_lossy(&rx_out.recv_timeout(grace).unwrap_or_default()).into_owned();
+    let stderr = String::from_utf8_lossy(
+        &rx_err
+            .recv_timeout(Duration::from_secs(2))
+            .unwrap_or_default(),
+    )
+    .into_owned();
+    outcome.map(|status| Ran {
+        status,
+        stdout,
+        stderr,
+    })
+}
+
+/// Stops a tool: SIGINT first (fio and iperf3 then end their workers, which run in sessions of
+/// their own, and remove nothing of ours), SIGKILL to its process group after 3 s.
+fn stop(child: &mut std::process::Child) {
+    let pid = child.id() as i32;
+    // SAFETY: kill(2) on the process (group) this module spawned; no memory involved.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let until = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: as above.
+    unsafe { libc::kill(-pid, libc::SIGKILL) };
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The first line a tool prints for `args` (its version), trimmed; None when it fails.
+pub fn version_line(tool: &str, args: &[&str]) -> Option<String> {
+    let never = AtomicBool::new(false);
+    let ran = run(
+        Command::new(tool).args(args),
+        Duration::from_secs(10),
+        &never,
+    )
+    .ok()?;
+    let text = if ran.stdout.trim().is_empty() {
+        ran.stderr
+    } else {
+        ran.stdout
+    };
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(str::to_string)
+}

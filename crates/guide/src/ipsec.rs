@@ -1,0 +1,305 @@
+//! IPsec: the seed's "IPSec Software Performance" table — ESP throughput, packets per second
+//! and CPU load through xfrm between two network namespaces on the board itself, measured with
+//! iperf3 (TCP, 5 s; 1 s with `--quick`). Rows: `3des`, `aes128`, `aes192`, `aes256` (CBC with
+//! HMAC-SHA256, as the seed's names suggest) and `aes128-gcm` (rfc4106).
+//!
+//! Why namespaces on the board: the figure is what the board's kernel crypto does for ESP,
+//! independent of a network and a peer. ESP runs in transport mode between the two ends of a
+//! veth pair (10.214.0.1/2, addresses that exist only inside the section's own namespaces).
+//! Packets per second come from the sending state's packet counter (`ip -s xfrm state`).
+//! Everything is removed however the section ends: deleting a namespace removes its veth end,
+//! xfrm states and policies, and a guard's Drop deletes both namespaces and stops the server
+//! (normal end, failure, cancel, panic). A kernel without ESP (or without an algorithm) gives a
+//! note per row, or a skip when nothing works.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use document::guide::{GuideRow, GuideTable, GuideValue};
+
+use crate::Context;
+use crate::exec;
+use crate::network::{self, ClientError};
+use crate::registry::Outcome;
+
+/// The prefix of the section's namespace names ("bbipsec<pid>x<n>a").
+pub const NS_PREFIX: &str = "bbipsec";
+
+/// (row, `ip xfrm state` algorithm arguments).
+pub fn algorithms() -> Vec<(&'static str, Vec<String>)> {
+    let key = |bytes: usize| format!("0x{}", "a5".repeat(bytes));
+    let auth = || {
+        vec![
+            "auth-trunc".into(),
+            "hmac(sha256)".into(),
+            key(32),
+            "128".into(),
+        ]
+    };
+    let cbc = |alg: &str, bytes| {
+        let mut v = vec!["enc".to_string(), alg.to_string(), key(bytes)];
+        v.extend(auth());
+        v
+    };
+    vec![
+        ("3des", cbc("cbc(des3_ede)", 24)),
+        ("aes128", cbc("cbc(aes)", 16)),
+        ("aes192", cbc("cbc(aes)", 24)),
+        ("aes256", cbc("cbc(aes)", 32)),
+        (
+            "aes128-gcm",
+            vec![
+                "aead".into(),
+                "rfc4106(gcm(aes))".into(),
+                key(20),
+                "128".into(),
+            ],
+        ),
+    ]
+}
+
+/// Packets the first state in `ip -s xfrm state` output has carried ("… 1234(bytes), 56(packets)"
+/// under "lifetime current:").
+pub fn state_packets(text: &str) -> Option<u64> {
+    let mut lines = text.lines();
+    while let Some(l) = lines.next() {
+        if l.trim() == "lifetime current:" {
+            let n = lines.next()?;
+            let p = n.split(',').nth(1)?.trim();
+            return p.strip_suffix("(packets)")?.trim().parse().ok();
+        }
+    }
+    None
+}
+
+static SERIAL: AtomicU32 = AtomicU32::new(0);
+
+/// The two namespaces, their veth pair and the iperf3 server; removed on drop.
+pub struct Pair {
+    pub a: String,
+    pub b: String,
+    server: Option<Child>,
+}
+
+fn ip(args: &[&str]) -> Result<(), String> {
+    let o = Command::new("ip")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("ip: {e}"))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "ip {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ))
+    }
+}
+
+impl Pair {
+    pub fn new() -> Result<Pair, String> {
+        let n = SERIAL.fetch_add(1, Ordering::Relaxed);
+        let base = format!("{NS_PREFIX}{}x{n}", std::process::id());
+        let mut p = Pair {
+            a: format!("{base}a"),
+            b: format!("{base}b"),
+            server: None,
+        };
+        ip(&["netns", "add", &p.a])?;
+        ip(&["netns", "add", &p.b])?;
+        ip(&[
+            "link", "add", "esp0", "netns", &p.a, "type", "veth", "peer", "name", "esp0", "netns",
+            &p.b,
+        ])?;
+        for (ns, addr) in [(&p.a, "10.214.0.1/24"), (&p.b, "10.214.0.2/24")] {
+            ip(&["-n", ns, "addr", "add", addr, "dev", "esp0"])?;
+            ip(&["-n", ns, "link", "set", "esp0", "up"])?;
+            ip(&["-n", ns, "link", "set", "lo", "up"])?;
+        }
+        p.server = Some(
+            Command::new("ip")
+                .args(["netns", "exec", &p.b, "iperf3", "-s", "-B", "10.214.0.2"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .map_err(|e| format!("iperf3 -s: {e}"))?,
+        );
+        Ok(p)
+    }
+
+    /// ESP in transport mode between the two ends with `alg`; replaces what an earlier row set.
+    pub fn esp(&self, alg: &[String]) -> Result<(), String> {
+        let (x, y) = ("10.214.0.1", "10.214.0.2");
+        for ns in [&self.a, &self.b] {
+            ip(&["-n", ns, "xfrm", "state", "flush"])?;
+            ip(&["-n", ns, "xfrm", "policy", "flush"])?;
+            for (src, dst, spi) in [(x, y, "0x1001"), (y, x, "0x1002")] {
+                let mut args: Vec<&str> = vec![
+                    "-n",
+                    ns,
+                    "xfrm",
+                    "state",
+                    "add",
+                    "src",
+                    src,
+                    "dst",
+                    dst,
+                    "proto",
+                    "esp",
+                    "spi",
+                    spi,
+                    "mode",
+                    "transport",
+                ];
+                args.extend(alg.iter().map(String::as_str));
+                ip(&args)?;
+            }
+            let (me, other) = if ns == &self.a { (x, y) } else { (y, x) };
+            for (dir, s, d) in [("out", me, other), ("in", other, me)] {
+                ip(&[
+                    "-n",
+                    ns,
+                    "xfrm",
+                    "policy",
+                    "add",
+                    "src",
+                    &format!("{s}/32"),
+                    "dst",
+                    &format!("{d}/32"),
+                    "dir",
+                    dir,
+                    "tmpl",
+                    "src",
+                    s,
+                    "dst",
+                    d,
+                    "proto",
+                    "esp",
+                    "mode",
+                    "transport",
+                ])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn sent_packets(&self) -> Option<u64> {
+        let o = Command::new("ip")
+            .args([
+                "-n",
+                &self.a,
+                "-s",
+                "xfrm",
+                "state",
+                "get",
+                "src",
+                "10.214.0.1",
+            ])
+            .args(["dst", "10.214.0.2", "proto", "esp", "spi", "0x1001"])
+            .output()
+            .ok()?;
+        state_packets(&String::from_utf8_lossy(&o.stdout))
+    }
+}
+
+impl Drop for Pair {
+    fn drop(&mut self) {
+        if let Some(mut s) = self.server.take() {
+            let _ = s.kill();
+            let _ = s.wait();
+        }
+        for ns in [&self.a, &self.b] {
+            let _ = ip(&["-n", ns, "xfrm", "state", "flush"]);
+            let _ = ip(&["-n", ns, "xfrm", "policy", "flush"]);
+            let _ = ip(&["netns", "del", ns]);
+        }
+    }
+}
+
+/// The registered section.
+pub fn section(ctx: &Context) -> Outcome {
+    run(
+        ctx,
+        ctx.budget(Duration::from_secs(5))
+            .max(Duration::from_secs(1)),
+    )
+}
+
+/// Runs the IPsec section with `time` per algorithm.
+pub fn run(ctx: &Context, time: Duration) -> Outcome {
+    if !ctx.root.is_host() {
+        return Outcome::skipped("a recorded tree: no kernel to run");
+    }
+    for tool in ["ip", "iperf3"] {
+        if exec::which(tool).is_none() {
+            return Outcome::skipped(format!("{tool} is not installed"));
+        }
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Outcome::skipped("needs root (network namespaces and xfrm)");
+    }
+    let pair = match Pair::new() {
+        Ok(p) => p,
+        Err(e) => return Outcome::skipped(format!("cannot create network namespaces: {e}")),
+    };
+    let mut opt = network::Options::new("10.214.0.2");
+    opt.prefix = ["ip", "netns", "exec", &pair.a].map(String::from).to_vec();
+    let mut out = Outcome {
+        tool: exec::version_line("iperf3", &["--version"]),
+        ..Default::default()
+    };
+    let mut t = GuideTable {
+        title: "IPSec Software Performance".into(),
+        key_header: "Algorithm".into(),
+        columns: vec![
+            "Throughput (Mbps)".into(),
+            "Packets/Sec".into(),
+            "CPU Load".into(),
+        ],
+        rows: Vec::new(),
+    };
+    for (row, alg) in algorithms() {
+        if ctx.cancelled() {
+            break;
+        }
+        if let Err(e) = pair.esp(&alg) {
+            out.notes
+                .push(format!("{row}: the kernel refused the ESP state: {e}"));
+            continue;
+        }
+        match network::client(ctx, &opt, &[], time) {
+            Ok((r, cpu)) => {
+                let pps = pair.sent_packets().map(|p| p as f64 / time.as_secs_f64());
+                t.rows.push(GuideRow {
+                    key: row.into(),
+                    cells: vec![
+                        Some(GuideValue::one(r.tcp_received_bps / 1e6)),
+                        pps.map(GuideValue::one),
+                        cpu.map(GuideValue::one),
+                    ],
+                });
+            }
+            Err(ClientError::Cancelled) => break,
+            Err(ClientError::Failed(e)) => out.notes.push(format!("{row}: {e}")),
+        }
+    }
+    drop(pair);
+    if t.rows.is_empty() && !ctx.cancelled() {
+        return Outcome::skipped(format!("no ESP figures: {}", out.notes.join("; ")));
+    }
+    out.notes.push(format!(
+        "ESP transport mode between two network namespaces on this board (veth), iperf3 TCP {} s \
+         per algorithm; CBC rows with HMAC-SHA256; Packets/Sec from the sending state's counter; \
+         CPU Load = the whole system",
+        time.as_secs()
+    ));
+    if !t.rows.is_empty() {
+        out.tables.push(t);
+    }
+    out
+}

@@ -1,0 +1,109 @@
+//! The network section's pure parts: iperf3's JSON on recorded outputs, the frame → payload
+//! mapping, the peer address forms, and the RFC 2544 search against a simulated path.
+
+mod common;
+
+use guide::network::{Trial, parse_iperf, split_peer, udp_payload, zero_loss_search};
+
+#[test]
+fn udp_json_sender_and_receiver_sides() {
+    let r = parse_iperf(&common::data("iperf3-udp.json")).unwrap();
+    assert_eq!(r.protocol, "UDP");
+    assert!(r.version.starts_with("iperf 3"));
+    assert!(r.udp_sent_bps > 0.0 && r.udp_packets > 0);
+    assert_eq!(r.udp_lost, 0);
+    assert!(r.host_cpu.is_some() && r.remote_cpu.is_some());
+
+    let u = parse_iperf(&common::data("iperf3-udp-reverse-unlimited.json")).unwrap();
+    assert!(u.udp_lost > 0 && u.udp_lost_pct > 0.0);
+    // What arrived is less than what was sent, by the loss.
+    assert!(u.udp_received_bps < u.udp_sent_bps);
+    let expect = u.udp_sent_bps * (1.0 - u.udp_lost_pct / 100.0);
+    assert!((u.udp_received_bps - expect).abs() / expect < 0.02);
+}
+
+#[test]
+fn tcp_bidir_json_has_both_directions() {
+    let r = parse_iperf(&common::data("iperf3-tcp-bidir.json")).unwrap();
+    assert_eq!(r.protocol, "TCP");
+    assert!(r.tcp_received_bps > 0.0);
+    assert!(r.tcp_reverse_received_bps.unwrap() > 0.0);
+    assert!(r.retransmits.is_some());
+}
+
+#[test]
+fn iperf3_errors_are_errors() {
+    let e = parse_iperf(r#"{"start":{},"intervals":[],"end":{},"error":"unable to connect to server: Connection refused"}"#)
+        .unwrap_err();
+    assert!(e.contains("Connection refused"));
+    assert!(parse_iperf("iperf3: error").is_err());
+}
+
+#[test]
+fn frames_map_to_udp_payloads() {
+    let p: Vec<u32> = [64, 128, 256, 1024, 1518].map(udp_payload).to_vec();
+    assert_eq!(p, [18, 82, 210, 978, 1472]);
+}
+
+#[test]
+fn peer_forms() {
+    assert_eq!(split_peer("lab-pc"), ("lab-pc".into(), 5201));
+    assert_eq!(split_peer("10.0.0.2:5301"), ("10.0.0.2".into(), 5301));
+    assert_eq!(split_peer("[fe80::1]:5301"), ("fe80::1".into(), 5301));
+    assert_eq!(split_peer("fe80::1"), ("fe80::1".into(), 5201));
+}
+
+/// A path that forwards everything up to `limit` bit/s and drops the excess; the sender reaches
+/// at most `sender_max`.
+fn path(limit: f64, sender_max: f64) -> impl FnMut(f64) -> Option<Trial> {
+    move |rate| {
+        let sent = rate.min(sender_max);
+        let packets = 10_000;
+        let lost = if sent > limit {
+            ((sent - limit) / sent * packets as f64).ceil() as u64
+        } else {
+            0
+        };
+        Some(Trial {
+            offered_bps: rate,
+            sent_bps: sent,
+            received_bps: sent.min(limit),
+            lost,
+            packets,
+            cpu: None,
+        })
+    }
+}
+
+#[test]
+fn search_finds_the_limit_within_its_resolution() {
+    for limit in [1e6, 93.7e6, 200e6, 941e6] {
+        let r = zero_loss_search(2e9, 0.01, path(limit, 2e9)).unwrap();
+        let got = r.best.received_bps;
+        assert!(got <= limit, "never above the limit");
+        assert!((limit - got) / limit <= 0.011, "{limit}: {got}");
+        assert!(r.best.zero_loss());
+        assert!(!r.sender_limited);
+        assert!(r.trials <= 24);
+    }
+}
+
+#[test]
+fn search_stops_at_once_when_the_maximum_passes() {
+    let r = zero_loss_search(500e6, 0.01, path(1e9, 1e9)).unwrap();
+    assert_eq!((r.trials, r.best.received_bps), (1, 500e6));
+}
+
+#[test]
+fn search_flags_a_sender_that_cannot_keep_up_and_handles_no_result() {
+    let r = zero_loss_search(1e9, 0.01, path(2e9, 300e6)).unwrap();
+    assert!(r.sender_limited);
+    assert!(zero_loss_search(1e9, 0.01, path(0.0, 1e9)).is_none());
+    // A trial that fails (None) ends the search with what was found.
+    let mut n = 0;
+    let r = zero_loss_search(1e9, 0.01, |rate| {
+        n += 1;
+        if n > 3 { None } else { path(400e6, 1e9)(rate) }
+    });
+    assert!(r.is_some_and(|r| r.trials == 3));
+}

@@ -75,11 +75,42 @@ pub struct Args {
 pub enum Sub {
     /// Print the guide tables of one or more runs side by side (one column per run).
     Render(render::Args),
+    /// The other end of `guide --peer HOST` (for a lab PC): an iperf3 server until Ctrl-C.
+    Peer(PeerArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PeerArgs {
+    /// The port to listen on (the board's `--peer HOST:PORT`).
+    #[arg(long, default_value_t = guide::network::DEFAULT_PORT)]
+    pub port: u16,
+    /// Listen only on this address.
+    #[arg(long, value_name = "ADDR")]
+    pub bind: Option<String>,
+}
+
+/// `guide peer`: iperf3's server, its version said first so the board's document and the lab
+/// PC's terminal name the same tool; Ctrl-C or SIGTERM ends it (exit 0).
+fn peer(a: &PeerArgs) -> anyhow::Result<i32> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&cancel))?;
+    }
+    let version =
+        guide::network::peer_version().unwrap_or_else(|| "iperf3 (version unknown)".into());
+    eprintln!(
+        "boardbench guide peer: {version} listening on {}:{} — Ctrl-C ends it",
+        a.bind.as_deref().unwrap_or("*"),
+        a.port
+    );
+    guide::network::peer(a.port, a.bind.as_deref(), &cancel).map_err(anyhow::Error::msg)?;
+    Ok(0)
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     match &args.render {
         Some(Sub::Render(r)) => render::run(r),
+        Some(Sub::Peer(p)) => peer(p),
         None => measure(args, g).map(ExitStatus::code),
     }
 }

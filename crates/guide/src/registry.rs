@@ -41,7 +41,64 @@ pub struct SectionDef {
 
 /// All sections, in the guide's order.
 pub fn all() -> Vec<SectionDef> {
-    vec![]
+    vec![
+        SectionDef {
+            name: "dhrystone",
+            title: "Dhrystone Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::dhrystone::section,
+        },
+        SectionDef {
+            name: "whetstone",
+            title: "Whetstone Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::whetstone::section,
+        },
+        SectionDef {
+            name: "linpack",
+            title: "Linpack Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::linpack::section,
+        },
+        SectionDef {
+            name: "nbench",
+            title: "NBench Benchmarks",
+            quick: false,
+            default: true,
+            run: crate::nbench::section,
+        },
+        SectionDef {
+            name: "stream",
+            title: "Stream Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::stream::section,
+        },
+        SectionDef {
+            name: "coremark",
+            title: "CoreMark Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::coremark::section,
+        },
+        SectionDef {
+            name: "coremark-pro",
+            title: "CoreMarkPro Benchmarks",
+            quick: false,
+            default: true,
+            run: crate::coremark_pro::section,
+        },
+        SectionDef {
+            name: "openssl",
+            title: "OpenSSL Performance",
+            quick: true,
+            default: true,
+            run: crate::openssl::section,
+        },
+    ]
 }
 
 /// The section called `name`.

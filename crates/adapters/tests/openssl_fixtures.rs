@@ -145,7 +145,12 @@ fn mr_multi_3_0_19_takes_the_parents_sum() {
             .lines()
             .find(|l| l.starts_with("Got: +F") && l.ends_with(&format!("from {i}")))
             .unwrap();
-        let v = l.split(" from ").next().unwrap().split(':').collect::<Vec<_>>();
+        let v = l
+            .split(" from ")
+            .next()
+            .unwrap()
+            .split(':')
+            .collect::<Vec<_>>();
         v[4 + col].parse::<f64>().unwrap() / 1000.0
     };
     for (col, size) in SIX.iter().enumerate() {
@@ -177,7 +182,10 @@ fn human_1_1_1_format_and_3_0_19_long_names() {
 fn mr_rejects_garbage() {
     assert!(openssl::parse_mr("").is_err());
     assert!(openssl::parse_mr("+H:16:64\n").is_err());
-    assert!(openssl::parse_mr("+H:16:64\n+F:1:x:1.0\n").is_err(), "short row");
+    assert!(
+        openssl::parse_mr("+H:16:64\n+F:1:x:1.0\n").is_err(),
+        "short row"
+    );
     assert!(openssl::parse_mr("+H:16\n+F:1:x:abc\n").is_err());
     assert!(openssl::parse_mr("+H:16\n+F:1:x:inf\n").is_err());
     let s = openssl::parse_mr("+H:16\n+F:1:md5:2000.00\n+F2:0:rsa:512:0.1:0.01\n").unwrap();

@@ -103,9 +103,20 @@ pub fn section(ctx: &Context) -> Outcome {
     let mut notes = Vec::new();
     if report.threads > 1 {
         // Re-run on all CPUs: this build runs several contexts.
-        let all = if ctx.cpus.is_empty() { vec![cpu] } else { ctx.cpus.clone() };
-        match external::run(ctx, &tool, &[], Some(&ctx.workdir), &all, Duration::from_secs(600))
-            .and_then(|r| parse(&external::combined(&r)))
+        let all = if ctx.cpus.is_empty() {
+            vec![cpu]
+        } else {
+            ctx.cpus.clone()
+        };
+        match external::run(
+            ctx,
+            &tool,
+            &[],
+            Some(&ctx.workdir),
+            &all,
+            Duration::from_secs(600),
+        )
+        .and_then(|r| parse(&external::combined(&r)))
         {
             Ok(r) => report = r,
             Err(e) => notes.push(format!("the all-CPU run failed: {e}")),

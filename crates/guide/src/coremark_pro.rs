@@ -93,7 +93,10 @@ pub fn table(r: &Report, single: bool, title: &str) -> GuideTable {
     let mut w: Vec<&Line> = r.workloads.iter().collect();
     w.sort_by(|a, b| a.name.cmp(&b.name));
     for l in w {
-        t.push(format!("{} (workloads/)", l.name), pick(l).map(GuideValue::one));
+        t.push(
+            format!("{} (workloads/)", l.name),
+            pick(l).map(GuideValue::one),
+        );
     }
     if let Some(m) = &r.mark {
         t.push("coremark-pro ()", pick(m).map(GuideValue::one));

@@ -269,8 +269,8 @@ fn proc_8(
     arr_1[int_loc] = int_2_par_val;
     arr_1[int_loc + 1] = arr_1[int_loc];
     arr_1[int_loc + 30] = int_loc as i32;
-    for int_index in int_loc..=int_loc + 1 {
-        arr_2[int_loc][int_index] = int_loc as i32;
+    for v in &mut arr_2[int_loc][int_loc..=int_loc + 1] {
+        *v = int_loc as i32;
     }
     arr_2[int_loc][int_loc - 1] += 1;
     arr_2[int_loc + 20][int_loc] = arr_1[int_loc];
@@ -351,13 +351,33 @@ pub fn self_check(g: &State, l: &Locals, runs: u64) -> Vec<String> {
         (runs as i64 + 10).to_string(),
     );
     check("Ptr_Glob->Discr", format!("{:?}", p.discr), "Ident1".into());
-    check("Ptr_Glob->Enum_Comp", format!("{:?}", p.enum_comp), "Ident3".into());
+    check(
+        "Ptr_Glob->Enum_Comp",
+        format!("{:?}", p.enum_comp),
+        "Ident3".into(),
+    );
     check("Ptr_Glob->Int_Comp", p.int_comp.to_string(), "17".into());
     check("Ptr_Glob->Str_Comp", lossy(&p.str_comp), lossy(SOME_STRING));
-    check("Next_Ptr_Glob->Discr", format!("{:?}", n.discr), "Ident1".into());
-    check("Next_Ptr_Glob->Enum_Comp", format!("{:?}", n.enum_comp), "Ident2".into());
-    check("Next_Ptr_Glob->Int_Comp", n.int_comp.to_string(), "18".into());
-    check("Next_Ptr_Glob->Str_Comp", lossy(&n.str_comp), lossy(SOME_STRING));
+    check(
+        "Next_Ptr_Glob->Discr",
+        format!("{:?}", n.discr),
+        "Ident1".into(),
+    );
+    check(
+        "Next_Ptr_Glob->Enum_Comp",
+        format!("{:?}", n.enum_comp),
+        "Ident2".into(),
+    );
+    check(
+        "Next_Ptr_Glob->Int_Comp",
+        n.int_comp.to_string(),
+        "18".into(),
+    );
+    check(
+        "Next_Ptr_Glob->Str_Comp",
+        lossy(&n.str_comp),
+        lossy(SOME_STRING),
+    );
     check("Int_1_Loc", l.int_1_loc.to_string(), "5".into());
     check("Int_2_Loc", l.int_2_loc.to_string(), "13".into());
     check("Int_3_Loc", l.int_3_loc.to_string(), "7".into());
@@ -379,7 +399,7 @@ pub fn dmips(dhrystones_per_s: f64) -> f64 {
 /// The section: Dhrystones/s pinned to one core, DMIPS/MHz from the measured clock.
 pub fn section(ctx: &Context) -> Outcome {
     let (cpu, mhz) = pinning::single_thread_cpu(ctx);
-    let plan = Plan::for_context(ctx, Duration::from_secs(60));
+    let plan = Plan::for_context(ctx, Duration::from_secs(50));
     let cancel = || ctx.cancelled();
     let ((samples, bad), pin_note) = pinning::on_cpu(cpu, || {
         let mut g = State::new();

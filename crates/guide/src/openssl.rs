@@ -63,14 +63,22 @@ impl SpeedRun {
         if let Some(m) = self.multi {
             a.extend(["-multi".to_string(), m.to_string()]);
         }
-        a.extend(["-mr".to_string(), "-evp".to_string(), self.algorithm.clone()]);
+        a.extend([
+            "-mr".to_string(),
+            "-evp".to_string(),
+            self.algorithm.clone(),
+        ]);
         a
     }
 
     /// About how long it takes (for the time limit).
     pub fn expected(&self) -> Duration {
         let per = self.seconds.unwrap_or(3) as u64;
-        let sizes = if self.bytes.is_some() { 1 } else { SIZES.len() as u64 };
+        let sizes = if self.bytes.is_some() {
+            1
+        } else {
+            SIZES.len() as u64
+        };
         Duration::from_secs(per * sizes)
     }
 }
@@ -271,7 +279,8 @@ pub fn section(ctx: &Context) -> Outcome {
         }
     ));
     if !errors.is_empty() {
-        out.notes.push(format!("not measured: {}", errors.join("; ")));
+        out.notes
+            .push(format!("not measured: {}", errors.join("; ")));
     }
     if out.tables.is_empty() && !ctx.cancelled() {
         out.failed = Some(format!("no algorithm measured: {}", errors.join("; ")));

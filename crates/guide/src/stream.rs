@@ -171,7 +171,11 @@ impl Times {
 }
 
 /// Runs `ntimes` passes on one thread over arrays of `n` elements (the caller pins the thread).
-pub fn run_single(n: usize, ntimes: usize, cancelled: &dyn Fn() -> bool) -> (Times, Result<(), String>) {
+pub fn run_single(
+    n: usize,
+    ntimes: usize,
+    cancelled: &dyn Fn() -> bool,
+) -> (Times, Result<(), String>) {
     let mut arr = Arrays::new(n);
     let mut times = Times {
         elements: n,
@@ -194,75 +198,85 @@ pub fn run_single(n: usize, ntimes: usize, cancelled: &dyn Fn() -> bool) -> (Tim
 }
 
 /// Runs `ntimes` passes with one thread per CPU of `cpus`, each pinned and owning `n / cpus`
-/// elements; a kernel's time runs from the barrier all threads start at to the barrier they
-/// all finish at.
+/// elements, all starting each kernel at one barrier. The workers time themselves (the calling
+/// thread only waits: a coordinating thread would compete with them for the CPUs): each notes
+/// when it started and finished its slice, and the kernel's time is the span from the earliest
+/// start to the latest end — so a worker the scheduler woke late cannot make it look shorter.
 pub fn run_threads(
     n: usize,
     ntimes: usize,
     cpus: &[u32],
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> (Times, Result<(), String>, Vec<String>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
     let threads = cpus.len().max(1);
     let per = n.div_ceil(threads);
-    let barrier = Arc::new(Barrier::new(threads + 1));
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let barrier = Arc::new(Barrier::new(threads));
+    let stop = AtomicBool::new(false);
+    let mut notes = Vec::new();
     let mut times = Times {
         elements: per * threads,
         ..Default::default()
     };
-    let mut notes = Vec::new();
-    let mut done = 0;
+    let mut done = usize::MAX;
+    let mut spans: Vec<[Vec<(Instant, Instant)>; 4]> = Vec::new();
     let slices: Vec<Arrays> = std::thread::scope(|s| {
         let handles: Vec<_> = cpus
             .iter()
-            .map(|&cpu| {
+            .enumerate()
+            .map(|(i, &cpu)| {
                 let barrier = barrier.clone();
                 let stop = &stop;
                 s.spawn(move || {
                     let pinned = pinning::pin_current_thread(cpu).err();
                     let mut arr = Arrays::new(per);
-                    barrier.wait();
-                    loop {
+                    let mut own: [Vec<(Instant, Instant)>; 4] = Default::default();
+                    let mut passes = 0;
+                    for _ in 0..ntimes {
+                        if i == 0 && cancelled() {
+                            stop.store(true, Ordering::SeqCst);
+                        }
                         barrier.wait();
-                        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        if stop.load(Ordering::SeqCst) {
                             break;
                         }
-                        for k in 0..4 {
+                        for (k, t) in own.iter_mut().enumerate() {
                             barrier.wait();
+                            let start = Instant::now();
                             arr.kernel(k);
+                            t.push((start, Instant::now()));
                             barrier.wait();
                         }
+                        passes += 1;
                     }
-                    (arr, pinned.map(|e| format!("CPU {cpu}: not pinned: {e}")))
+                    let note = pinned.map(|e| format!("CPU {cpu}: not pinned: {e}"));
+                    (arr, own, passes, note)
                 })
             })
             .collect();
-        barrier.wait(); // all slices first-touched
-        for pass in 0..ntimes {
-            let last = pass + 1 == ntimes || cancelled();
-            barrier.wait();
-            for t in times.times.iter_mut() {
-                barrier.wait();
-                let s = Instant::now();
-                barrier.wait();
-                t.push(s.elapsed().as_secs_f64());
-            }
-            done += 1;
-            if last {
-                break;
-            }
-        }
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        barrier.wait();
         handles
             .into_iter()
             .map(|h| {
-                let (arr, note) = h.join().expect("stream thread panicked");
+                let (arr, own, passes, note) = h.join().expect("stream thread panicked");
+                spans.push(own);
+                done = done.min(passes);
                 notes.extend(note);
                 arr
             })
             .collect()
     });
+    if done == usize::MAX {
+        done = 0;
+    }
+    for (k, t) in times.times.iter_mut().enumerate() {
+        for pass in 0..done {
+            let first = spans.iter().map(|w| w[k][pass].0).min();
+            let last = spans.iter().map(|w| w[k][pass].1).max();
+            if let (Some(a), Some(b)) = (first, last) {
+                t.push((b - a).as_secs_f64());
+            }
+        }
+    }
     let refs: Vec<&Arrays> = slices.iter().collect();
     let check = validate(&refs, done);
     (times, check, notes)

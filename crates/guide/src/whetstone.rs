@@ -163,10 +163,16 @@ pub fn self_check(r: &Results, loop_count: u64) -> Vec<String> {
     let mut bad = Vec::new();
     let want_j4 = if (345 * loop_count) % 2 == 1 { 0 } else { 1 };
     if r.module4_j != want_j4 {
-        bad.push(format!("module 4: J = {}, should be {want_j4}", r.module4_j));
+        bad.push(format!(
+            "module 4: J = {}, should be {want_j4}",
+            r.module4_j
+        ));
     }
     if r.module6 != (1, 2, 3) {
-        bad.push(format!("module 6: J, K, L = {:?}, should be (1, 2, 3)", r.module6));
+        bad.push(format!(
+            "module 6: J, K, L = {:?}, should be (1, 2, 3)",
+            r.module6
+        ));
     }
     // P0 rotates (E1[1], E1[2], E1[3]) = (1, 2, 3) into (2, 3, 2), then alternates with (3, 2, 3).
     let want9 = if (616 * loop_count) % 2 == 1 {
@@ -202,7 +208,7 @@ pub fn self_check(r: &Results, loop_count: u64) -> Vec<String> {
 /// The section: Whetstone MIPS pinned to one core.
 pub fn section(ctx: &Context) -> Outcome {
     let (cpu, _) = pinning::single_thread_cpu(ctx);
-    let plan = Plan::for_context(ctx, Duration::from_secs(60));
+    let plan = Plan::for_context(ctx, Duration::from_secs(50));
     let cancel = || ctx.cancelled();
     let ((samples, bad), pin_note) = pinning::on_cpu(cpu, || {
         let mut bad = Vec::new();

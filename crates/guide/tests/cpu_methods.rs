@@ -70,7 +70,10 @@ fn stream_counts_bytes_like_stream_and_reports_the_best_pass() {
 fn stream_arrays_are_four_times_the_last_level_cache() {
     assert_eq!(stream::elements_for(None, None), stream::DEFAULT_ELEMENTS);
     let llc = 32 << 20;
-    assert_eq!(stream::elements_for(Some(llc), None), (4 * llc / 8) as usize);
+    assert_eq!(
+        stream::elements_for(Some(llc), None),
+        (4 * llc / 8) as usize
+    );
     // Never more than a sixth of the available memory for the three arrays.
     let n = stream::elements_for(Some(llc), Some(240 << 20));
     assert_eq!(n, ((240u64 << 20) / 6 / 3 / 8) as usize);
@@ -119,7 +122,10 @@ fn linpack_small_known_system_and_a_singular_one() {
     let mut ipvt = vec![0; 2];
     linpack::dgefa(&mut a, 2, 2, &mut ipvt).unwrap();
     linpack::dgesl(&a, 2, 2, &ipvt, &mut b);
-    assert!((b[0] - 0.8).abs() < 1e-15 && (b[1] - 1.4).abs() < 1e-15, "{b:?}");
+    assert!(
+        (b[0] - 0.8).abs() < 1e-15 && (b[1] - 1.4).abs() < 1e-15,
+        "{b:?}"
+    );
     let mut s = vec![1.0, 2.0, 2.0, 4.0];
     assert!(linpack::dgefa(&mut s, 2, 2, &mut ipvt).is_err());
 }
@@ -130,7 +136,11 @@ fn linpack_small_known_system_and_a_singular_one() {
 fn whetstone_modules_end_where_the_algorithm_says() {
     for l in [1, 2, 3] {
         let r = whetstone::run(l);
-        assert_eq!(whetstone::self_check(&r, l), Vec::<String>::new(), "LOOP {l}");
+        assert_eq!(
+            whetstone::self_check(&r, l),
+            Vec::<String>::new(),
+            "LOOP {l}"
+        );
         assert_eq!(r.module6, (1, 2, 3));
         assert_eq!(r.module9, [3.0, 2.0, 3.0]);
     }
@@ -204,6 +214,6 @@ fn repeat_stops_at_the_budget_and_calibrates_the_iteration_count() {
     assert!(!s.rates.is_empty());
     assert!((s.rates[0] - 1e6).abs() < 1.0);
     // Cancelled before calibration ends: nothing.
-    let s = guide::repeat::measure(plan, &|| true, |n| Duration::from_micros(n));
+    let s = guide::repeat::measure(plan, &|| true, Duration::from_micros);
     assert!(s.rates.is_empty());
 }

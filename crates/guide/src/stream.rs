@@ -306,6 +306,9 @@ fn table(title: &str, t: &Times) -> GuideTable {
 
 /// The section: single thread pinned, then one pinned thread per allowed CPU.
 pub fn section(ctx: &Context) -> Outcome {
+    if ctx.cancelled() {
+        return Outcome::default();
+    }
     let n = elements_for(
         ctx.llc_bytes(),
         ctx.machine.memory.available_kib.map(|k| k * 1024),

@@ -316,6 +316,81 @@ fn parse_row(line: &str, columns: usize) -> Option<SpeedRow> {
     })
 }
 
+/// Parses `openssl speed -mr` output (machine-readable, OpenSSL 1.0.2 … 3.x): the `+H:` line
+/// gives the block sizes, each `+F:<index>:<alg>:<v>…` line a row in **bytes/s** (converted to
+/// kB/s here). With `-multi N` the children's lines come back prefixed `Got: … from <i>`; those
+/// are skipped, so the rows are the parent's sums over all children. Progress lines (`+DT:`,
+/// `+R:`), public-key rows (`+F2:` …) and anything else are ignored.
+pub fn parse_mr(text: &str) -> Result<Speed, ParseError> {
+    let mut block_sizes: Vec<u32> = Vec::new();
+    let mut child_header: Vec<u32> = Vec::new();
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("Got: ") {
+            if let Some(h) = rest.strip_prefix("+H:")
+                && child_header.is_empty()
+            {
+                let h = h.split(" from ").next().unwrap_or("");
+                child_header = h.split(':').filter_map(|f| f.trim().parse().ok()).collect();
+            }
+            continue;
+        }
+        if let Some(h) = t.strip_prefix("+H:") {
+            block_sizes = h.split(':').filter_map(|f| f.trim().parse().ok()).collect();
+            continue;
+        }
+        let Some(f) = t.strip_prefix("+F:") else {
+            continue;
+        };
+        let fields: Vec<&str> = f.split(':').collect();
+        if fields.len() < 3 || fields[0].parse::<u32>().is_err() {
+            return Err(ParseError::new(FAMILY, format!("malformed +F line: {t}")));
+        }
+        let mut values = Vec::with_capacity(fields.len() - 2);
+        for v in &fields[2..] {
+            let x: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| ParseError::new(FAMILY, format!("bad value {v:?} in: {t}")))?;
+            if !x.is_finite() {
+                return Err(ParseError::new(FAMILY, format!("bad value {v:?} in: {t}")));
+            }
+            values.push(x / 1000.0);
+        }
+        rows.push(SpeedRow {
+            algorithm: fields[1].to_ascii_lowercase(),
+            kb_per_s: values,
+            note: None,
+        });
+    }
+    if block_sizes.is_empty() {
+        block_sizes = child_header;
+    }
+    if block_sizes.is_empty() {
+        return Err(ParseError::new(FAMILY, "no '+H:' header line"));
+    }
+    if rows.is_empty() {
+        return Err(ParseError::new(FAMILY, "no '+F:' result line"));
+    }
+    if let Some(r) = rows.iter().find(|r| r.kb_per_s.len() != block_sizes.len()) {
+        return Err(ParseError::new(
+            FAMILY,
+            format!(
+                "{} has {} values for {} block sizes",
+                r.algorithm,
+                r.kb_per_s.len(),
+                block_sizes.len()
+            ),
+        ));
+    }
+    Ok(Speed {
+        version: parse_version(text).ok(),
+        block_sizes,
+        rows,
+    })
+}
+
 /// "808221.72k" → 808221.72 (kB/s); "9876.54" (bytes/s, OpenSSL drops the k below 10000) →
 /// 9.87654.
 fn parse_value(f: &str) -> Option<f64> {

@@ -118,3 +118,76 @@ fn text_without_table_is_an_error() {
     assert!(openssl::parse("type 16 bytes 64 bytes\n").is_err());
     assert!(openssl::parse_version("no version here").is_err());
 }
+
+// ---- machine-readable (`-mr`) output, as the performance guide runs `openssl speed` ----
+
+#[test]
+fn mr_single_3_0_19_is_bytes_per_second() {
+    let s = openssl::parse_mr(&data("openssl-3.0.19-mr-aes-128-gcm-1s.txt")).unwrap();
+    assert_eq!(s.block_sizes, SIX);
+    assert_eq!(s.rows.len(), 1, "+DT/+R progress lines are not rows");
+    assert_eq!(s.rows[0].algorithm, "aes-128-gcm");
+    // +F values are bytes/s; the table's unit is 1000s of bytes/s.
+    assert_eq!(s.value("aes-128-gcm", 16), Some(40589.92));
+    assert_eq!(s.value("AES-128-GCM", 16384), Some(2883780.608));
+}
+
+#[test]
+fn mr_multi_3_0_19_takes_the_parents_sum() {
+    let text = data("openssl-3.0.19-mr-multi2-sha256-1s.txt");
+    let s = openssl::parse_mr(&text).unwrap();
+    assert_eq!(s.block_sizes, SIX, "header from the children's relayed +H");
+    assert_eq!(s.rows.len(), 1, "children's 'Got: +F' lines are skipped");
+    assert_eq!(s.value("sha256", 16), Some(81129.2));
+    // The parent's row is the sum of the two children's.
+    let child = |i: &str, col: usize| -> f64 {
+        let l = text
+            .lines()
+            .find(|l| l.starts_with("Got: +F") && l.ends_with(&format!("from {i}")))
+            .unwrap();
+        let v = l
+            .split(" from ")
+            .next()
+            .unwrap()
+            .split(':')
+            .collect::<Vec<_>>();
+        v[4 + col].parse::<f64>().unwrap() / 1000.0
+    };
+    for (col, size) in SIX.iter().enumerate() {
+        let sum = child("0", col) + child("1", col);
+        assert!((s.value("sha256", *size).unwrap() - sum).abs() < 0.01);
+    }
+}
+
+#[test]
+fn mr_multi_1_1_1_format() {
+    let s = openssl::parse_mr(&data("openssl-1.1.1-format-mr-multi2-aes-128-cbc.txt")).unwrap();
+    assert_eq!(s.block_sizes, SIX);
+    assert_eq!(s.rows.len(), 1);
+    assert_eq!(s.value("aes-128-cbc", 16), Some(360000.0));
+    assert_eq!(s.value("aes-128-cbc", 16384), Some(502000.0));
+}
+
+#[test]
+fn human_1_1_1_format_and_3_0_19_long_names() {
+    let s = openssl::parse(&data("openssl-1.1.1-format-human-sha512.txt")).unwrap();
+    assert_eq!(s.version.as_ref().unwrap().version, "1.1.1w");
+    assert_eq!(s.value("sha512", 256), Some(385972.22));
+    let s = openssl::parse(&data("openssl-3.0.19-chacha20-poly1305-1s.txt")).unwrap();
+    assert_eq!(s.rows[0].algorithm, "chacha20-poly1305");
+    assert_eq!(s.rows[0].kb_per_s.len(), 6);
+}
+
+#[test]
+fn mr_rejects_garbage() {
+    assert!(openssl::parse_mr("").is_err());
+    assert!(openssl::parse_mr("+H:16:64\n").is_err());
+    assert!(
+        openssl::parse_mr("+H:16:64\n+F:1:x:1.0\n").is_err(),
+        "short row"
+    );
+    assert!(openssl::parse_mr("+H:16\n+F:1:x:abc\n").is_err());
+    assert!(openssl::parse_mr("+H:16\n+F:1:x:inf\n").is_err());
+    let s = openssl::parse_mr("+H:16\n+F:1:md5:2000.00\n+F2:0:rsa:512:0.1:0.01\n").unwrap();
+    assert_eq!(s.value("md5", 16), Some(2.0));
+}

@@ -15,7 +15,23 @@
 //!   [`exec`] (external tools, bounded and cancellable) and [`sysload`] (system CPU load).
 
 pub mod build_info;
+//! - CPU sections, written from the published algorithms: [`dhrystone`], [`whetstone`],
+//!   [`linpack`], [`stream`]; driving installed tools: [`openssl`] (speed table and CPU load),
+//!   [`coremark`], [`coremark_pro`], [`nbench`].
+//! - Helpers for them: [`pinning`] (sched_setaffinity, the single-thread CPU), [`repeat`]
+//!   (samples until the spread is small or the budget spent), [`child_cpu`] (a child's CPU
+//!   time over wall time via wait4), [`external`] (find and run a tool, or skip).
+
+pub mod child_cpu;
 pub mod context;
+pub mod coremark;
+pub mod coremark_pro;
+pub mod dhrystone;
+pub mod external;
+pub mod linpack;
+pub mod nbench;
+pub mod openssl;
+pub mod pinning;
 pub mod registry;
 pub mod render;
 pub mod stub;
@@ -30,6 +46,9 @@ pub mod kcrypto;
 pub mod network;
 pub mod storage;
 pub mod sysload;
+pub mod repeat;
+pub mod stream;
+pub mod whetstone;
 
 pub use context::Context;
 pub use registry::{Outcome, SectionDef};

@@ -43,6 +43,62 @@ pub struct SectionDef {
 pub fn all() -> Vec<SectionDef> {
     vec![
         SectionDef {
+            name: "dhrystone",
+            title: "Dhrystone Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::dhrystone::section,
+        },
+        SectionDef {
+            name: "whetstone",
+            title: "Whetstone Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::whetstone::section,
+        },
+        SectionDef {
+            name: "linpack",
+            title: "Linpack Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::linpack::section,
+        },
+        SectionDef {
+            name: "nbench",
+            title: "NBench Benchmarks",
+            quick: false,
+            default: true,
+            run: crate::nbench::section,
+        },
+        SectionDef {
+            name: "stream",
+            title: "Stream Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::stream::section,
+        },
+        SectionDef {
+            name: "coremark",
+            title: "CoreMark Benchmarks",
+            quick: true,
+            default: true,
+            run: crate::coremark::section,
+        },
+        SectionDef {
+            name: "coremark-pro",
+            title: "CoreMarkPro Benchmarks",
+            quick: false,
+            default: true,
+            run: crate::coremark_pro::section,
+        },
+        SectionDef {
+            name: "openssl",
+            title: "OpenSSL Performance",
+            quick: true,
+            default: true,
+            run: crate::openssl::section,
+        },
+        SectionDef {
             name: "storage",
             title: "Storage (fio)",
             quick: false,

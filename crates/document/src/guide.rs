@@ -82,6 +82,10 @@ pub struct GuideTable {
     pub title: String,
     /// The header of the first column ("Benchmarks", "Frame Size(bytes)", "Algorithm").
     pub key_header: String,
+    /// Headers of further key columns, printed after the first and not per board: the OpenSSL
+    /// table's "Buffer Size (in bytes)" (a row is then an algorithm *and* a size).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_headers: Vec<String>,
     /// The value columns' headers without the board ("perf", "THROUGHPUT (Mbits/sec)").
     pub columns: Vec<String>,
     pub rows: Vec<GuideRow>,
@@ -91,6 +95,9 @@ pub struct GuideTable {
 pub struct GuideRow {
     /// The row's name, with its unit where the guides write one ("lat_pipe (us)").
     pub key: String,
+    /// The values of the table's further key columns ([`GuideTable::key_headers`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
     /// One cell per column; `None` where nothing was measured.
     pub cells: Vec<Option<GuideValue>>,
 }
@@ -147,6 +154,7 @@ impl GuideTable {
             title: title.into(),
             key_header: key_header.into(),
             columns: vec!["perf".into()],
+            key_headers: Vec::new(),
             rows: Vec::new(),
         }
     }
@@ -155,6 +163,7 @@ impl GuideTable {
     pub fn push(&mut self, key: impl Into<String>, v: Option<GuideValue>) {
         self.rows.push(GuideRow {
             key: key.into(),
+            keys: Vec::new(),
             cells: vec![v],
         });
     }

@@ -130,6 +130,7 @@ fn one(ctx: &Context, tool: &str, pcm: &Pcm, rate: u32, secs: f64) -> Step {
         ));
     }
     Step::Row(GuideRow {
+        keys: Vec::new(),
         key: rate.to_string(),
         cells: vec![
             Some(GuideValue::one(bytes as f64 * 8.0 / elapsed)),
@@ -140,6 +141,7 @@ fn one(ctx: &Context, tool: &str, pcm: &Pcm, rate: u32, secs: f64) -> Step {
 
 fn table(title: &str) -> GuideTable {
     GuideTable {
+        key_headers: Vec::new(),
         title: title.into(),
         key_header: "Sampling Rate (Hz)".into(),
         columns: vec!["Throughput (bits/sec)".into(), "CPU Load (%)".into()],

@@ -181,6 +181,7 @@ pub fn section(ctx: &Context) -> Outcome {
     let mut out = Outcome::default();
     let boot_id = ctx.root.read_value("/proc/sys/kernel/random/boot_id").ok();
     let mut table = GuideTable {
+        key_headers: Vec::new(),
         title: "Boot time".into(),
         key_header: "Boot Configuration".into(),
         columns: vec!["boot time (sec)".into()],
@@ -189,6 +190,7 @@ pub fn section(ctx: &Context) -> Outcome {
     let mut push = |key: &str, v: Option<f64>| {
         if let Some(v) = v {
             table.rows.push(GuideRow {
+                keys: Vec::new(),
                 key: key.into(),
                 cells: vec![Some(GuideValue::one(v))],
             });
@@ -243,6 +245,7 @@ pub fn section(ctx: &Context) -> Outcome {
     out.tables.push(table);
     if !blame.is_empty() {
         let mut t = GuideTable {
+            key_headers: Vec::new(),
             title: format!("Boot blame (slowest {BLAME_TOP} units)"),
             key_header: "Unit".into(),
             columns: vec!["activation time (sec)".into()],

@@ -254,6 +254,7 @@ pub fn run(ctx: &Context, time: Duration) -> Outcome {
         ..Default::default()
     };
     let mut t = GuideTable {
+        key_headers: Vec::new(),
         title: "IPSec Software Performance".into(),
         key_header: "Algorithm".into(),
         columns: vec![
@@ -276,6 +277,7 @@ pub fn run(ctx: &Context, time: Duration) -> Outcome {
             Ok((r, cpu)) => {
                 let pps = pair.sent_packets().map(|p| p as f64 / time.as_secs_f64());
                 t.rows.push(GuideRow {
+                    keys: Vec::new(),
                     key: row.into(),
                     cells: vec![
                         Some(GuideValue::one(r.tcp_received_bps / 1e6)),

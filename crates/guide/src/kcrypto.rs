@@ -344,6 +344,7 @@ pub fn section(ctx: &Context) -> Outcome {
     let algs = parse_proc_crypto(&text);
     let mut out = Outcome::default();
     let mut drivers = GuideTable {
+        key_headers: Vec::new(),
         title: "Kernel Crypto Drivers".into(),
         key_header: "Algorithm: driver (implementation)".into(),
         columns: vec!["priority".into(), "selected".into()],
@@ -357,6 +358,7 @@ pub fn section(ctx: &Context) -> Outcome {
                 engines.push(d.driver.clone());
             }
             drivers.rows.push(GuideRow {
+                keys: Vec::new(),
                 key: format!("{name}: {} ({})", d.driver, imp.label()),
                 cells: vec![
                     Some(GuideValue::one(d.priority as f64)),
@@ -388,6 +390,7 @@ pub fn section(ctx: &Context) -> Outcome {
             .budget(Duration::from_secs(3))
             .max(Duration::from_millis(300));
         let mut t = GuideTable {
+            key_headers: Vec::new(),
             title: "Kernel Crypto AES Throughput".into(),
             key_header: "Algorithm".into(),
             columns: vec![
@@ -415,6 +418,7 @@ pub fn section(ctx: &Context) -> Outcome {
             };
             if kernel.is_some() || user.is_some() {
                 t.rows.push(GuideRow {
+                    keys: Vec::new(),
                     key: format!("{cipher} ({BUFFER}-byte buffers)"),
                     cells: vec![kernel.map(GuideValue::one), user.map(GuideValue::one)],
                 });

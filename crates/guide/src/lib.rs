@@ -10,45 +10,49 @@
 //! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
 //! - [`render`]: the tables of several runs merged into one column per run, as
 //!   reStructuredText, Markdown, CSV or HTML.
-//! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
-//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP between two namespaces), [`audio`] (arecord/aplay); helpers
-//!   [`exec`] (external tools, bounded and cancellable) and [`sysload`] (system CPU load).
-
-pub mod build_info;
 //! - CPU sections, written from the published algorithms: [`dhrystone`], [`whetstone`],
 //!   [`linpack`], [`stream`]; driving installed tools: [`openssl`] (speed table and CPU load),
 //!   [`coremark`], [`coremark_pro`], [`nbench`].
-//! - Helpers for them: [`pinning`] (sched_setaffinity, the single-thread CPU), [`repeat`]
-//!   (samples until the spread is small or the budget spent), [`child_cpu`] (a child's CPU
-//!   time over wall time via wait4), [`external`] (find and run a tool, or skip).
+//! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
+//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP
+//!   between two namespaces), [`audio`] (arecord/aplay).
+//! - Helpers of the sections: [`pinning`] (sched_setaffinity, the single-thread CPU),
+//!   [`repeat`] (samples until the spread is small or the budget spent), [`child_cpu`] (a
+//!   child's CPU time over wall time via wait4), [`external`] (find and run a tool, or skip),
+//!   [`exec`] (external tools, bounded and cancellable), [`sysload`] (system CPU load).
 
-pub mod child_cpu;
+pub mod build_info;
 pub mod context;
-pub mod coremark;
-pub mod coremark_pro;
-pub mod dhrystone;
-pub mod external;
-pub mod linpack;
-pub mod nbench;
-pub mod openssl;
-pub mod pinning;
 pub mod registry;
 pub mod render;
 pub mod stub;
 
-pub use build_info::build_info;
-// I/O sections (issue 13) and their helpers.
+// CPU and memory sections.
+pub mod coremark;
+pub mod coremark_pro;
+pub mod dhrystone;
+pub mod linpack;
+pub mod nbench;
+pub mod openssl;
+pub mod stream;
+pub mod whetstone;
+
+// I/O sections.
 pub mod audio;
 pub mod boot;
-pub mod exec;
 pub mod ipsec;
 pub mod kcrypto;
 pub mod network;
 pub mod storage;
-pub mod sysload;
-pub mod repeat;
-pub mod stream;
-pub mod whetstone;
 
+// Helpers of the sections.
+pub mod child_cpu;
+pub mod exec;
+pub mod external;
+pub mod pinning;
+pub mod repeat;
+pub mod sysload;
+
+pub use build_info::build_info;
 pub use context::Context;
 pub use registry::{Outcome, SectionDef};

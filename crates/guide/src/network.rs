@@ -363,6 +363,7 @@ fn udp_table(title: &str, loss_column: bool) -> GuideTable {
         columns.push("Packet Loss %".into());
     }
     GuideTable {
+        key_headers: Vec::new(),
         title: title.into(),
         key_header: "Frame Size(bytes)".into(),
         columns,
@@ -382,6 +383,7 @@ fn udp_row(frame: u32, t: &Trial, loss: Option<f64>) -> GuideRow {
         cells.push(v(l));
     }
     GuideRow {
+        keys: Vec::new(),
         key: frame.to_string(),
         cells,
     }
@@ -420,6 +422,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
 
     if opt.tcp {
         let mut t = GuideTable {
+            key_headers: Vec::new(),
             title: "TCP Throughput".into(),
             key_header: "Command Used".into(),
             columns: vec![
@@ -455,6 +458,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
                 Ok((r, cpu)) => {
                     let bps = r.tcp_received_bps + r.tcp_reverse_received_bps.unwrap_or(0.0);
                     t.rows.push(GuideRow {
+                        keys: Vec::new(),
                         key,
                         cells: vec![
                             v(bps / 1e6),

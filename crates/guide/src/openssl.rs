@@ -165,15 +165,14 @@ pub fn tables(results: &[(String, AlgResult)], suffix: &str) -> (GuideTable, Gui
     let mut perf = GuideTable {
         title: format!("OpenSSL Performance{suffix}"),
         key_header: "Algorithm".into(),
-        columns: vec![
-            "Buffer Size (in bytes)".into(),
-            "throughput (KBytes/Sec)".into(),
-        ],
+        key_headers: vec!["Buffer Size (in bytes)".into()],
+        columns: vec!["throughput (KBytes/Sec)".into()],
         rows: Vec::new(),
     };
     let mut load = GuideTable {
         title: format!("OpenSSL CPU Load{suffix}"),
         key_header: "Algorithm".into(),
+        key_headers: Vec::new(),
         columns: vec!["CPU Load".into()],
         rows: Vec::new(),
     };
@@ -185,10 +184,8 @@ pub fn tables(results: &[(String, AlgResult)], suffix: &str) -> (GuideTable, Gui
         for s in sizes {
             perf.rows.push(GuideRow {
                 key: alg.clone(),
-                cells: vec![
-                    Some(GuideValue::one(*s as f64)),
-                    Some(GuideValue::one(r.kb_per_s[s])),
-                ],
+                keys: vec![s.to_string()],
+                cells: vec![Some(GuideValue::one(r.kb_per_s[s]))],
             });
         }
         load.push(alg.clone(), r.cpu_load_pct.map(GuideValue::one));

@@ -539,6 +539,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
     ));
 
     let mut seq = GuideTable {
+        key_headers: Vec::new(),
         title: format!("{prefix}{fs} FIO {}", size_label(opt.size)),
         key_header: "Buffer size (bytes)".into(),
         columns: vec![
@@ -550,12 +551,14 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
         rows: BLOCK_SIZES
             .iter()
             .map(|bs| GuideRow {
+                keys: Vec::new(),
                 key: bs.to_string(),
                 cells: vec![None; 4],
             })
             .collect(),
     };
     let mut random = GuideTable {
+        key_headers: Vec::new(),
         title: format!("{prefix}{fs} FIO random 4k"),
         key_header: "Operation".into(),
         columns: vec![
@@ -601,6 +604,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
                     };
                     let us = |p| d.clat_at(p).map(|ns| GuideValue::one(ns / 1000.0));
                     random.rows.push(GuideRow {
+                        keys: Vec::new(),
                         key: rw.to_string(),
                         cells: vec![
                             Some(GuideValue::one(d.iops)),

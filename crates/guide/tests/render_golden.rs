@@ -59,10 +59,12 @@ fn doc(device: &str, machine: &str, mhz: f64, factor: f64, second: bool) -> Resu
         stream.push(k, one(v / factor));
     }
     let openssl = GuideTable {
+        key_headers: Vec::new(),
         title: "OpenSSL CPU Load".into(),
         key_header: "Algorithm".into(),
         columns: vec!["CPU Load".into(), "CPU Load, all cores".into()],
         rows: vec![GuideRow {
+            keys: Vec::new(),
             key: "aes-128-cbc".into(),
             cells: vec![one(98.0), if second { None } else { one(196.0) }],
         }],

@@ -33,7 +33,7 @@ fn lines(out: &mut String, t: &Table, boards: &[(usize, String)]) {
     }
     for r in &t.rows {
         for name in &names {
-            let mut line = vec![field(&t.title), field(&r.key), field(name)];
+            let mut line = vec![field(&t.title), field(&r.label()), field(name)];
             for (run, _) in boards {
                 let cell = t
                     .columns

@@ -8,12 +8,18 @@ use super::{Cell, Guide, Table, cell_text};
 pub fn table(t: &Table) -> String {
     let mut out = String::from("<table class=\"guide\"><thead><tr>");
     out.push_str(&format!("<th>{}</th>", esc(&t.key_header)));
+    for h in &t.key_headers {
+        out.push_str(&format!("<th>{}</th>", esc(h)));
+    }
     for c in &t.columns {
         out.push_str(&format!("<th>{}</th>", esc(&c.header())));
     }
     out.push_str("</tr></thead><tbody>");
     for r in &t.rows {
         out.push_str(&format!("<tr><th>{}</th>", esc(&r.key)));
+        for k in &r.keys {
+            out.push_str(&format!("<td class=\"num\">{}</td>", esc(k)));
+        }
         for c in &r.cells {
             let class = if matches!(c, Some(Cell::Value(_))) {
                 " class=\"num\""

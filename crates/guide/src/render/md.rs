@@ -31,9 +31,11 @@ pub fn render(g: &Guide, title: &str) -> String {
 
 fn table(out: &mut String, t: &Table) {
     let mut header = vec![text(&t.key_header)];
+    header.extend(t.key_headers.iter().map(|h| text(h)));
     header.extend(t.columns.iter().map(|c| text(&c.header())));
     out.push_str(&format!("| {} |\n", header.join(" | ")));
     let mut align = vec![":---".to_string()];
+    align.extend(t.key_headers.iter().map(|_| "---:".to_string()));
     // Figures right-aligned; the header table's text left.
     align.extend(
         t.columns
@@ -43,6 +45,7 @@ fn table(out: &mut String, t: &Table) {
     out.push_str(&format!("| {} |\n", align.join(" | ")));
     for r in &t.rows {
         let mut cells = vec![text(&r.key)];
+        cells.extend(r.keys.iter().map(|k| text(k)));
         cells.extend(r.cells.iter().map(|c| text(&cell_text(c))));
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }

@@ -53,7 +53,19 @@ impl Column {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     pub key: String,
+    /// The values of the further key columns ([`Table::key_headers`]).
+    pub keys: Vec<String>,
     pub cells: Vec<Option<Cell>>,
+}
+
+impl Row {
+    /// The row's name with its further keys ("aes-128-cbc 16"), where one line must say it.
+    pub fn label(&self) -> String {
+        std::iter::once(self.key.as_str())
+            .chain(self.keys.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// One table with one column per (run, column).
@@ -61,6 +73,8 @@ pub struct Row {
 pub struct Table {
     pub title: String,
     pub key_header: String,
+    /// Further key columns, printed once (not per board) after the first.
+    pub key_headers: Vec<String>,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
 }
@@ -190,6 +204,7 @@ pub fn merge(runs: &[Run]) -> Guide {
                         sec.tables.push(Table {
                             title: t.title.clone(),
                             key_header: t.key_header.clone(),
+                            key_headers: t.key_headers.clone(),
                             columns: Vec::new(),
                             rows: Vec::new(),
                         });
@@ -220,11 +235,16 @@ pub fn merge(runs: &[Run]) -> Guide {
                     .collect();
                 for row in &t.rows {
                     let width = mt.columns.len();
-                    let r = match mt.rows.iter().position(|r| r.key == row.key) {
+                    let r = match mt
+                        .rows
+                        .iter()
+                        .position(|r| r.key == row.key && r.keys == row.keys)
+                    {
                         Some(i) => &mut mt.rows[i],
                         None => {
                             mt.rows.push(Row {
                                 key: row.key.clone(),
+                                keys: row.keys.clone(),
                                 cells: vec![None; width],
                             });
                             mt.rows.last_mut().expect("pushed")
@@ -279,6 +299,7 @@ fn header(runs: &[Run]) -> Table {
         .enumerate()
         .map(|(k, key)| Row {
             key: (*key).into(),
+            keys: Vec::new(),
             cells: per_run
                 .iter()
                 .map(|v| v[k].clone().map(Cell::Text))
@@ -288,6 +309,7 @@ fn header(runs: &[Run]) -> Table {
     Table {
         title: "Evaluation Modules".into(),
         key_header: "Property".into(),
+        key_headers: Vec::new(),
         columns,
         rows,
     }
@@ -441,5 +463,69 @@ mod tests {
         let mut c = doc("x", &[]);
         c.device = None;
         assert_eq!(board_labels(&[&a, &b, &c]), ["am62", "am62 (2)", "run 3"]);
+    }
+}
+
+#[cfg(test)]
+mod two_keys {
+    use super::*;
+    use document::guide::{GuideRecord, GuideRow, GuideSection, GuideTable};
+
+    fn doc(device: &str, kb: f64) -> ResultDocument {
+        let rows = ["16", "16384"]
+            .iter()
+            .map(|s| GuideRow {
+                key: "aes-128-cbc".into(),
+                keys: vec![(*s).into()],
+                cells: vec![Some(GuideValue::one(kb))],
+            })
+            .collect();
+        let mut d: ResultDocument =
+            serde_json::from_str(r#"{"schema_version":1,"producer":"test"}"#).unwrap();
+        d.device = Some(device.into());
+        d.guide = Some(GuideRecord {
+            sections: vec![GuideSection {
+                name: "openssl".into(),
+                title: "OpenSSL".into(),
+                tables: vec![GuideTable {
+                    title: "OpenSSL Performance".into(),
+                    key_header: "Algorithm".into(),
+                    key_headers: vec!["Buffer Size (in bytes)".into()],
+                    columns: vec!["throughput (KBytes/Sec)".into()],
+                    rows,
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        d
+    }
+
+    #[test]
+    fn rows_with_a_second_key_stay_apart_and_the_key_is_not_per_board() {
+        let (a, b) = (doc("A", 1.0), doc("B", 2.0));
+        let g = merge(&[
+            Run {
+                board: "A".into(),
+                doc: &a,
+            },
+            Run {
+                board: "B".into(),
+                doc: &b,
+            },
+        ]);
+        let t = &g.sections[0].tables[0];
+        assert_eq!(t.rows.len(), 2, "one row per (algorithm, size)");
+        assert_eq!(t.columns.len(), 2, "one value column per board");
+        let rst = rst::render(&g, "Guide");
+        assert!(
+            rst.contains(r#":header: "Algorithm","Buffer Size (in bytes)","A: throughput (KBytes/Sec)","B: throughput (KBytes/Sec)""#),
+            "{rst}"
+        );
+        assert!(
+            rst.contains(r#""aes-128-cbc","16384","1.00","2.00""#),
+            "{rst}"
+        );
+        assert!(csv::render(&g).contains("aes-128-cbc 16384"));
     }
 }

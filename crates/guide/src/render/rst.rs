@@ -42,20 +42,22 @@ fn heading(out: &mut String, text: &str, ch: char) {
 fn table(out: &mut String, t: &Table) {
     out.push_str(&format!(".. csv-table:: {}\n", inline(&one_line(&t.title))));
     let mut header = vec![quoted(&t.key_header)];
+    header.extend(t.key_headers.iter().map(|h| quoted(h)));
     header.extend(t.columns.iter().map(|c| quoted(&c.header())));
     out.push_str(&format!("    :header: {}\n", header.join(",")));
     out.push_str(&format!(
         "    :widths: {}\n\n",
-        vec!["10"; t.columns.len() + 1].join(", ")
+        vec!["10"; header.len()].join(", ")
     ));
     for r in &t.rows {
         let mut cells = vec![quoted(&r.key)];
+        cells.extend(r.keys.iter().map(|k| quoted(k)));
         cells.extend(r.cells.iter().map(|c| quoted(&cell_text(c))));
         out.push_str(&format!("    {}\n", cells.join(",")));
     }
     if t.rows.is_empty() {
         // A csv-table needs content: one empty row keeps the table (and its header) valid.
-        let empty = vec!["\"\""; t.columns.len() + 1].join(",");
+        let empty = vec!["\"\""; header.len()].join(",");
         out.push_str(&format!("    {empty}\n"));
     }
     out.push('\n');

@@ -56,7 +56,7 @@ pub fn from_table(t: &Table) -> Vec<Bars> {
                 .map(|r| {
                     let base = value(r, idx[0]).filter(|b| *b != 0.0);
                     let vals = idx.iter().map(|&i| Some(value(r, i)? / base?)).collect();
-                    (r.key.clone(), vals)
+                    (r.label(), vals)
                 })
                 .filter(|(_, v): &(String, Vec<Option<f64>>)| v.iter().any(Option::is_some))
                 .collect::<Vec<_>>();
@@ -79,7 +79,7 @@ pub fn from_table(t: &Table) -> Vec<Bars> {
             let rows: Vec<(String, Vec<Option<f64>>)> = t
                 .rows
                 .iter()
-                .map(|r| (r.key.clone(), vec![value(r, idx[0])]))
+                .map(|r| (r.label(), vec![value(r, idx[0])]))
                 .filter(|(_, v)| v[0].is_some())
                 .collect();
             if !rows.is_empty() {
@@ -220,15 +220,18 @@ mod tests {
     #[test]
     fn ratios_to_the_first_run_and_absolute_bars_of_one_unit() {
         let t = Table {
+            key_headers: Vec::new(),
             title: "Stream Benchmarks".into(),
             key_header: "Benchmarks".into(),
             columns: vec![col(0, "a"), col(1, "b")],
             rows: vec![
                 Row {
+                    keys: Vec::new(),
                     key: "copy (MB/s)".into(),
                     cells: vec![v(100.0), v(150.0)],
                 },
                 Row {
+                    keys: Vec::new(),
                     key: "add (MB/s)".into(),
                     cells: vec![None, v(1.0)],
                 },
@@ -251,6 +254,7 @@ mod tests {
             rows: vec![
                 t.rows[0].clone(),
                 Row {
+                    keys: Vec::new(),
                     key: "lat (us)".into(),
                     cells: vec![v(1.0)],
                 },

@@ -76,6 +76,7 @@ fn native(device: &str, started: &str, clock: f64, zip: f64, spread: f64) -> Res
         }],
         imported: None,
         run: None,
+        redaction: None,
     }
 }
 

@@ -57,6 +57,7 @@ fn document(i: usize) -> ResultDocument {
         findings: Vec::new(),
         imported: None,
         run: None,
+        redaction: None,
     }
 }
 

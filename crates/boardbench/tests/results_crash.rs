@@ -35,6 +35,7 @@ fn document(i: usize) -> ResultDocument {
         findings: Vec::new(),
         imported: None,
         run: None,
+        redaction: None,
     }
 }
 

@@ -60,6 +60,7 @@ fn doc(device: &str, started: &str, zip: f64) -> ResultDocument {
         }],
         imported: None,
         run: None,
+        redaction: None,
     }
 }
 

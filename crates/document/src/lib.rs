@@ -15,6 +15,7 @@
 //!   its measurement rows and findings).
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
+//! - [`redaction`]: what `upload` removed from a document before it left the machine.
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
@@ -25,5 +26,6 @@ pub mod imported;
 pub mod machine;
 pub mod measure;
 pub mod run;
+pub mod redaction;
 pub mod samples;
 pub mod stats;

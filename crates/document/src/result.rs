@@ -145,6 +145,9 @@ pub struct ResultDocument {
     /// Set when the document is the record of a `boardbench run`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<crate::run::RunRecord>,
+    /// Set when identifiers were removed before the document left the machine (`upload`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redaction: Option<crate::redaction::Redaction>,
 }
 
 #[cfg(test)]

@@ -453,6 +453,7 @@ proptest! {
             findings: Vec::new(),
             imported,
             run,
+            redaction: None,
         };
         let f = analyse(&doc);
         let _ = trustworthy(&f);

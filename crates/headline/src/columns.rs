@@ -100,6 +100,7 @@ mod tests {
             findings: vec![],
             imported: None,
             run: None,
+            redaction: None,
         };
         assert_eq!(columns(&doc), RunColumns::default());
         doc.measurements = vec![

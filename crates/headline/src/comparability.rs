@@ -120,6 +120,7 @@ mod tests {
             findings: Vec::new(),
             imported: None,
             run: None,
+            redaction: None,
         };
         assert!(
             of_document(&doc).is_empty(),

@@ -129,6 +129,7 @@ mod tests {
             findings: vec![],
             imported: None,
             run: None,
+            redaction: None,
         }
     }
 

@@ -489,6 +489,7 @@ pub fn run_document_named(device: &str) -> ResultDocument {
             duration_s: (end_ms - T0_MS) as f64 / 1000.0,
             ..Default::default()
         }),
+        redaction: None,
     }
 }
 

@@ -228,6 +228,7 @@ fn odd_documents_render_without_panicking() {
         findings: Vec::new(),
         imported: None,
         run: None,
+        redaction: None,
     };
     let html = report::html(&empty, &[("also empty".into(), empty.clone())]);
     assert!(html.contains("this run has none of the headline numbers"));

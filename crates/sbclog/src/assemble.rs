@@ -27,6 +27,7 @@ pub fn import(log: ImportedLog) -> ResultDocument {
         findings: Vec::new(),
         imported: Some(log),
         run: None,
+        redaction: None,
     }
 }
 

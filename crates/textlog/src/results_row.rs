@@ -309,6 +309,7 @@ mod tests {
             findings: vec![],
             imported: None,
             run: None,
+            redaction: None,
         };
         for (rel, want) in [
             ("6.1.0-28-arm64", "6.1"),

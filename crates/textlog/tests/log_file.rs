@@ -136,6 +136,7 @@ fn sparse_and_empty_documents_still_end_with_the_row() {
         findings: vec![],
         imported: None,
         run: None,
+        redaction: None,
     };
     let text = assert_results_row_last(&empty);
     assert!(

@@ -32,6 +32,7 @@ pub fn document(
         findings: Vec::new(),
         imported: None,
         run: Some(run),
+        redaction: None,
     };
     if let Some(r) = doc.run.as_mut()
         && r.kernel.is_none()

@@ -226,6 +226,7 @@ pub fn clean_run() -> ResultDocument {
         findings: Vec::new(),
         imported: None,
         run: Some(run),
+        redaction: None,
     }
 }
 

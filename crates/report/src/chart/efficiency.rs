@@ -276,6 +276,7 @@ mod tests {
                 phases,
                 ..RunRecord::default()
             }),
+            redaction: None,
         }
     }
 

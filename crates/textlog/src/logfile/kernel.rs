@@ -61,6 +61,7 @@ mod tests {
             findings: Vec::new(),
             imported: None,
             run,
+            redaction: None,
         }
     }
 

@@ -289,6 +289,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
         findings: f.findings.clone(),
         imported: None,
         run: None,
+        redaction: None,
     };
     let mut b = Builder {
         doc,

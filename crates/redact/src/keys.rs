@@ -43,7 +43,14 @@ mod tests {
         assert_eq!(kind_of_key("mac_address"), Some(Kind::Mac));
         assert_eq!(kind_of_key("cid"), Some(Kind::Serial));
         assert_eq!(kind_of_key("product_uuid"), Some(Kind::Uuid));
-        for k in ["cluster_id", "core_id", "pid", "machine", "cipher", "source"] {
+        for k in [
+            "cluster_id",
+            "core_id",
+            "pid",
+            "machine",
+            "cipher",
+            "source",
+        ] {
             assert_eq!(kind_of_key(k), None, "{k}");
         }
         assert!(is_secret_flag("--token"));

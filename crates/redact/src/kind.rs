@@ -99,7 +99,10 @@ mod tests {
         let a = token(b"salt", Kind::Mac, "00:0E:C6:7C:3F:3C");
         assert_eq!(a, token(b"salt", Kind::Mac, "00-0e-c6-7c-3f-3c"));
         assert_ne!(a, token(b"other", Kind::Mac, "00:0e:c6:7c:3f:3c"));
-        assert!(a.starts_with("<mac:") && a.len() == "<mac:>".len() + 12, "{a}");
+        assert!(
+            a.starts_with("<mac:") && a.len() == "<mac:>".len() + 12,
+            "{a}"
+        );
         assert!(is_token(&a));
         assert!(is_token("<credentials>"));
         assert!(!is_token("<mac:xyz>"));

@@ -30,7 +30,10 @@ fn alnum_lower(s: &str) -> String {
 fn names_the_board(root: &Root, host: &str) -> bool {
     let h = alnum_lower(host);
     let mut names: Vec<String> = Vec::new();
-    for p in ["/proc/device-tree/model", "/sys/firmware/devicetree/base/model"] {
+    for p in [
+        "/proc/device-tree/model",
+        "/sys/firmware/devicetree/base/model",
+    ] {
         names.extend(value(root, p));
     }
     for p in [
@@ -93,9 +96,7 @@ pub fn identifiers(root: &Root) -> Vec<(Kind, String)> {
         );
     }
     for ifc in root.list_dir("/sys/class/net").unwrap_or_default() {
-        out.extend(
-            value(root, &format!("/sys/class/net/{ifc}/address")).map(|v| (Kind::Mac, v)),
-        );
+        out.extend(value(root, &format!("/sys/class/net/{ifc}/address")).map(|v| (Kind::Mac, v)));
     }
     out.retain(|(k, v)| crate::text::identifies(*k, v));
     out.sort();
@@ -119,14 +120,26 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         put(&dir, "proc/sys/kernel/hostname", "benchbox-07\n");
         put(&dir, "sys/class/dmi/id/product_serial", "SN-4711-XYZ\n");
-        put(&dir, "sys/class/dmi/id/board_serial", "To Be Filled By O.E.M.\n");
-        put(&dir, "sys/block/mmcblk0/device/cid", "9f5449303030303030109e0ba7011c00\n");
+        put(
+            &dir,
+            "sys/class/dmi/id/board_serial",
+            "To Be Filled By O.E.M.\n",
+        );
+        put(
+            &dir,
+            "sys/block/mmcblk0/device/cid",
+            "9f5449303030303030109e0ba7011c00\n",
+        );
         put(&dir, "sys/block/mmcblk0/device/serial", "0x109e0ba7\n");
         put(&dir, "sys/bus/usb/devices/2-1/serial", "00000000000179\n");
         put(&dir, "sys/class/net/eth0/address", "00:0e:c6:7c:3f:3c\n");
         put(&dir, "sys/class/net/lo/address", "00:00:00:00:00:00\n");
         put(&dir, "etc/machine-id", "3c1f6a2b9d8e4f7a8b6c5d4e3f2a1b0c\n");
-        put(&dir, "proc/cpuinfo", "processor\t: 0\nSerial\t\t: 10000000a1b2c3d4\n");
+        put(
+            &dir,
+            "proc/cpuinfo",
+            "processor\t: 0\nSerial\t\t: 10000000a1b2c3d4\n",
+        );
         let ids = identifiers(&Root::new(&dir));
         let values: Vec<&str> = ids.iter().map(|(_, v)| v.as_str()).collect();
         for want in [

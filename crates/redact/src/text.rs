@@ -77,7 +77,10 @@ pub fn identifies(kind: Kind, v: &str) -> bool {
         return false;
     }
     let lower = v.to_ascii_lowercase();
-    let alnum: String = lower.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let alnum: String = lower
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
     if alnum.is_empty() {
         return false;
     }
@@ -346,7 +349,10 @@ mod tests {
         assert!(!r.contains("38:10:d5"), "{r}");
         assert!(!r.contains("192.168.178.1"), "{r}");
         assert!(!r.contains("224.0.0.1"), "{r}");
-        assert!(r.starts_with("[ 1633.629123] [UFW BLOCK] IN=wlan0 OUT= MAC=<mac:"), "{r}");
+        assert!(
+            r.starts_with("[ 1633.629123] [UFW BLOCK] IN=wlan0 OUT= MAC=<mac:"),
+            "{r}"
+        );
         let s = "SRC=fe80:0000:0000:0000:3a10:d5ff:fe62:ff3c DST=ff02::1 LEN=64";
         let r = red(s);
         assert!(!r.contains("fe80") && !r.contains("ff02"), "{r}");
@@ -379,7 +385,10 @@ mod tests {
         assert!(!r.contains("f3930d98"), "{r}");
         assert!(r.ends_with(" rootwait"), "{r}");
         let r = red("smsc95xx.macaddr=00:1e:06:61:7a:55 governor=performance");
-        assert!(!r.contains("7a:55") && r.contains("governor=performance"), "{r}");
+        assert!(
+            !r.contains("7a:55") && r.contains("governor=performance"),
+            "{r}"
+        );
         let r = red("--db postgres://lab:s3cret@10.1.2.3/results --token=abcd1234");
         assert!(!r.contains("s3cret") && !r.contains("lab:") && !r.contains("10.1.2.3"));
         assert!(!r.contains("abcd1234"), "{r}");
@@ -391,7 +400,10 @@ mod tests {
     fn redacting_twice_changes_nothing_more() {
         let s = "hostname: lab-board-17 at 192.168.1.20, serial=ABCD1234, mac 00:0e:c6:7c:3f:3c";
         let once = red(s);
-        assert!(!once.contains("lab-board-17") && !once.contains("ABCD1234"), "{once}");
+        assert!(
+            !once.contains("lab-board-17") && !once.contains("ABCD1234"),
+            "{once}"
+        );
         assert_eq!(red(&once), once);
     }
 

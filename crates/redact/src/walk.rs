@@ -8,8 +8,8 @@ use document::redaction::{RedactedKind, Redaction};
 use serde_json::Value;
 
 use crate::Redactor;
-use crate::kind::{Kind, is_token};
 use crate::keys;
+use crate::kind::{Kind, is_token};
 
 #[derive(Default)]
 struct Tally {
@@ -97,10 +97,12 @@ pub fn redact_value(r: &Redactor, doc: &mut Value, earlier: Option<&Redaction>) 
         }
     }
     for (kind, t) in rec.by_kind {
-        let e = items.entry(kind.to_string()).or_insert_with(|| RedactedKind {
-            kind: kind.to_string(),
-            ..Default::default()
-        });
+        let e = items
+            .entry(kind.to_string())
+            .or_insert_with(|| RedactedKind {
+                kind: kind.to_string(),
+                ..Default::default()
+            });
         e.distinct += t.tokens.len() as u32;
         e.occurrences += t.occurrences;
         let mut places: BTreeSet<String> = e.places.drain(..).collect();

@@ -5,10 +5,13 @@
 //!
 //! Redaction happens before this crate sees a document (the `redact` crate; the CLI's
 //! `cmd/upload.rs` puts the two together). Module map: [`client`] the HTTP side and its retry
-//! policy, [`state`] the acknowledgement file.
+//! policy, [`state`] the acknowledgement file, `testing` a stand-in service on 127.0.0.1 for
+//! tests (the client's here and the CLI's).
 
 pub mod client;
 pub mod state;
+#[doc(hidden)]
+pub mod testing;
 
 pub use client::{Client, Outcome, RetryPolicy, Stored, service_root};
 pub use state::{State, StateFile};

@@ -149,6 +149,9 @@ pub enum Command {
     Env(cmd::env::Args),
     /// Print the JSON Schema of the result document.
     Schema(cmd::schema::Args),
+    /// Send runs to a results service (`boardbench serve`), host names, addresses and serial
+    /// numbers redacted; remembers what the service has.
+    Upload(cmd::upload::Args),
 }
 
 #[cfg(test)]

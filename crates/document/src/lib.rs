@@ -25,7 +25,7 @@ pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity}
 pub mod imported;
 pub mod machine;
 pub mod measure;
-pub mod run;
 pub mod redaction;
+pub mod run;
 pub mod samples;
 pub mod stats;

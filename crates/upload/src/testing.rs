@@ -53,7 +53,12 @@ pub struct TestService {
 impl TestService {
     /// Starts on a free port of 127.0.0.1, accepting `tokens`.
     pub fn start(tokens: &[&str]) -> TestService {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        Self::start_at(0, tokens)
+    }
+
+    /// Starts on this port of 127.0.0.1 (0: a free one), accepting `tokens`.
+    pub fn start_at(port: u16, tokens: &[&str]) -> TestService {
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind 127.0.0.1");
         let url = format!("http://{}", listener.local_addr().expect("address"));
         let inner = Arc::new(Mutex::new(Inner {
             tokens: tokens.iter().map(|t| t.to_string()).collect(),

@@ -20,6 +20,7 @@ pub mod schema;
 pub mod selftest_perf;
 pub mod sha256;
 pub mod thermal;
+pub mod upload;
 
 use crate::cli::{Cli, Command};
 use crate::session::ExitStatus;
@@ -44,5 +45,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
+        Command::Upload(a) => upload::run(a, g),
     }
 }

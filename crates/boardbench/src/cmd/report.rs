@@ -33,14 +33,18 @@ pub struct Args {
     pub db: Option<String>,
 }
 
-/// The database, opened on first use.
-struct Db<'a> {
+/// The database, opened on first use (also used by `upload`).
+pub(crate) struct Db<'a> {
     url: Option<&'a str>,
     store: Option<Store>,
 }
 
-impl Db<'_> {
-    fn get(&mut self) -> anyhow::Result<&mut Store> {
+impl<'a> Db<'a> {
+    pub(crate) fn new(url: Option<&'a str>) -> Self {
+        Db { url, store: None }
+    }
+
+    pub(crate) fn get(&mut self) -> anyhow::Result<&mut Store> {
         if self.store.is_none() {
             let loc = Location::resolve(self.url)?;
             let store = Store::open_read(&loc).map_err(|e| match e {
@@ -54,7 +58,7 @@ impl Db<'_> {
 }
 
 /// A document with the name it goes by beside others.
-fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
+pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {
         let text = store::read_document_file(path)

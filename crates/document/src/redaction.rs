@@ -22,7 +22,7 @@ pub struct Redaction {
 /// The identifiers of one kind that were replaced.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RedactedKind {
-    /// "hostname", "ipv4", "ipv6", "mac", "serial", "uuid" or "credentials".
+    /// "hostname", "ipv4", "ipv6", "mac", "serial", "uuid", "user" or "credentials".
     pub kind: String,
     /// How many distinct values were replaced.
     pub distinct: u32,

@@ -18,6 +18,8 @@ pub enum Kind {
     Serial,
     /// Filesystem, partition and DMI product UUIDs.
     Uuid,
+    /// A user's name in a home directory path (`/home/NAME/…`).
+    User,
     /// User names, passwords and tokens (in URLs, on a command line): removed, never hashed.
     Credentials,
 }
@@ -32,17 +34,19 @@ impl Kind {
             Kind::Mac => "mac",
             Kind::Serial => "serial",
             Kind::Uuid => "uuid",
+            Kind::User => "user",
             Kind::Credentials => "credentials",
         }
     }
 
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Hostname,
         Kind::Ipv4,
         Kind::Ipv6,
         Kind::Mac,
         Kind::Serial,
         Kind::Uuid,
+        Kind::User,
         Kind::Credentials,
     ];
 }

@@ -16,7 +16,8 @@
 //! - [`keys`]: object fields whose name says what they hold (`hostname`, `*serial*`, `cid`,
 //!   `mac_address`, `*uuid*` …): the whole value;
 //! - [`text`]: patterns in every string (MAC and IP addresses, UUIDs, `SerialNumber: X`,
-//!   `host=`, passwords in URLs, `--token X` in a command line).
+//!   `hostname=`, user names in home directories, passwords in URLs, `--token X` in a command
+//!   line).
 //!
 //! Module map: [`kind`] the kinds and their tokens, [`text`] the scanner of one string,
 //! [`keys`] the field names, [`walk`] the document walker and its record, [`local`] this
@@ -83,14 +84,15 @@ impl Redactor {
 
     /// The document with every identifier replaced and the record of it in `redaction`. A
     /// document redacted before keeps its tokens (they are not replaced again) and its record is
-    /// merged, so redacting twice gives the same document.
-    pub fn document(&self, doc: &ResultDocument) -> ResultDocument {
-        let mut value = serde_json::to_value(doc).expect("a document serialises");
+    /// merged, so redacting twice gives the same document. An error only if a replaced string
+    /// no longer fits its field (no field of today's document parses its text).
+    pub fn document(&self, doc: &ResultDocument) -> Result<ResultDocument, String> {
+        let mut value = serde_json::to_value(doc).map_err(|e| e.to_string())?;
         let record = walk::redact_value(self, &mut value, doc.redaction.as_ref());
         let mut out: ResultDocument = serde_json::from_value(value)
-            .expect("replacing strings by strings keeps the document's shape");
+            .map_err(|e| format!("the redacted document no longer reads back: {e}"))?;
         out.redaction = Some(record);
-        out
+        Ok(out)
     }
 }
 

@@ -150,6 +150,9 @@ static KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
 /// lsusb -v: `iSerial    3 0123ABCD`.
 static ISERIAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\biSerial\s+[0-9]+\s+([^\s<>]+)").unwrap());
+/// `/home/NAME/…` (also macOS's `/Users/NAME`): log and document paths name their owner.
+static HOME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?:^|[\s"'=:(])/(?:home|Users)/([^/\s"'<>:;,)]+)"#).unwrap());
 /// `scheme://user:password@host`.
 static URL_USER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s@:<>]+(?::[^/\s@<>]*)?)@").unwrap()
@@ -201,6 +204,12 @@ fn spans(r: &Redactor, s: &str) -> Vec<Span> {
         for c in re.captures_iter(s) {
             let g = c.get(1).expect("group 1");
             push(g.start(), g.end(), Kind::Credentials, 1);
+        }
+    }
+    for c in HOME.captures_iter(s) {
+        let g = c.get(1).expect("group 1");
+        if !crate::kind::is_token(g.as_str()) && g.as_str() != "*" {
+            push(g.start(), g.end(), Kind::User, 2);
         }
     }
     for c in KEYWORD.captures_iter(s) {
@@ -394,6 +403,18 @@ mod tests {
         assert!(!r.contains("abcd1234"), "{r}");
         let r = red("iSerial                 3 0123ABCDEF");
         assert!(!r.contains("0123ABCDEF"), "{r}");
+    }
+
+    #[test]
+    fn user_names_in_home_directories() {
+        let r = red("imported from /home/alice/logs/rock5b.txt, log /root/x and ~/y");
+        assert!(!r.contains("alice") && r.contains("/home/<user:"), "{r}");
+        assert!(
+            r.contains("/logs/rock5b.txt") && r.contains("/root/x"),
+            "{r}"
+        );
+        assert_eq!(red(&r), r);
+        assert_eq!(red("/home"), "/home");
     }
 
     #[test]

@@ -259,7 +259,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             continue;
         }
         let sent = match &redactor {
-            Some(r) => r.document(&c.doc),
+            Some(r) => r
+                .document(&c.doc)
+                .map_err(|e| anyhow::anyhow!("{}: {e}; nothing sent", c.label))?,
             None => redact::kept(&c.doc),
         };
         let body = serde_json::to_vec(&sent)?;
@@ -292,6 +294,15 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 state
                     .acknowledge(&service, &local_hash, &s, &c.label)
                     .map_err(|e| anyhow::anyhow!(e))?;
+                // The contract's hash is SHA-256 of the canonical JSON of what was sent.
+                let sent_hash = upload::document_hash(&serde_json::to_value(&sent)?);
+                if !s.hash.eq_ignore_ascii_case(&sent_hash) {
+                    eprintln!(
+                        "upload: {}: the service's hash {} is not the document's {sent_hash}; \
+                         it may have changed the document",
+                        c.label, s.hash
+                    );
+                }
                 if s.created {
                     new += 1;
                     writeln!(

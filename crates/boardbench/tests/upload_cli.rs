@@ -182,9 +182,21 @@ fn stored_runs_are_sent_redacted_once() {
     );
     assert_eq!(posts(&s), 3);
 
-    // --force sends it again and the service answers "stored already" (same redacted hash).
-    let o = b.upload(&s.url, &["--token", "tok", "--force", "2"]);
+    // --force sends it again and the service answers "stored already" (same redacted hash);
+    // the same run twice on one command line (by id and as a file) is sent once.
+    let file = b.dir.path().join("run2.json");
+    std::fs::write(&file, serde_json::to_string(&docs[1]).unwrap()).unwrap();
+    let o = b.upload(
+        &s.url,
+        &["--token", "tok", "--force", "2", file.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("run2.json: the same run as one above"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(posts(&s), 4);
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("stored already as run 2"),
         "{}",

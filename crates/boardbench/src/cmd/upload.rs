@@ -243,10 +243,30 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     let (mut new, mut there, mut skipped, mut rejected, mut left) = (0, 0, 0, 0, 0);
     let mut code = 0;
+    let mut would = 0;
+    let hashes: Vec<String> = runs
+        .iter()
+        .map(|c| serde_json::to_value(&c.doc).map(|v| upload::document_hash(&v)))
+        .collect::<Result<_, _>>()?;
+    // What is still to send from run `i` on, when the upload stops there.
+    let unsent_from = |i: usize| {
+        hashes[i..]
+            .iter()
+            .enumerate()
+            .filter(|(k, h)| {
+                (args.force || known.acknowledged(&service, h).is_none())
+                    && !hashes[..i + k].contains(h)
+            })
+            .count()
+    };
     for (i, c) in runs.iter().enumerate() {
-        let local_hash = upload::document_hash(&serde_json::to_value(&c.doc)?);
+        let local_hash = &hashes[i];
+        if hashes[..i].contains(local_hash) {
+            writeln!(out, "{}: the same run as one above; sent once", c.label)?;
+            continue;
+        }
         if !args.force
-            && let Some(ack) = known.acknowledged(&service, &local_hash)
+            && let Some(ack) = known.acknowledged(&service, local_hash)
         {
             skipped += 1;
             if !args.runs.is_empty() {
@@ -271,6 +291,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         }
         let what = format!("{} ({})", c.label, device(&c.doc));
         if args.dry_run {
+            would += 1;
             writeln!(
                 out,
                 "{what}: would send {} KiB, {}",
@@ -292,7 +313,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             Outcome::Stored(s) => {
                 // Remembered before anything else: a kill after this line loses nothing.
                 state
-                    .acknowledge(&service, &local_hash, &s, &c.label)
+                    .acknowledge(&service, local_hash, &s, &c.label)
                     .map_err(|e| anyhow::anyhow!(e))?;
                 // The contract's hash is SHA-256 of the canonical JSON of what was sent.
                 let sent_hash = upload::document_hash(&serde_json::to_value(&sent)?);
@@ -322,7 +343,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 eprintln!("upload: {what}: refused by the service (HTTP {status}): {message}");
             }
             Outcome::Refused { status, message } => {
-                left = runs.len() - i;
+                left = unsent_from(i);
                 code = 1;
                 eprintln!(
                     "upload: the service refused the token (HTTP {status}): {message}; nothing more sent"
@@ -330,7 +351,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 break;
             }
             Outcome::BadAnswer { status, message } => {
-                left = runs.len() - i;
+                left = unsent_from(i);
                 code = 1;
                 eprintln!(
                     "upload: {service} answered HTTP {status}: {message}; is it a boardbench results service?"
@@ -338,7 +359,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 break;
             }
             Outcome::Unavailable { message } => {
-                left = runs.len() - i;
+                left = unsent_from(i);
                 if code == 0 {
                     code = EXIT_TRY_LATER;
                 }
@@ -351,7 +372,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         writeln!(
             out,
             "dry run: {} to send, {skipped} sent before; state {}",
-            runs.len() - skipped,
+            would,
             state_path.display()
         )?;
         return Ok(0);

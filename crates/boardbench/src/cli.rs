@@ -155,6 +155,9 @@ pub enum Command {
     /// The board performance guide (lmbench-style costs, STREAM, Linpack … as the vendors'
     /// tables); `guide render RUN…` prints them side by side (rst, md, csv, html).
     Guide(cmd::guide::Args),
+    /// Send runs to a results service (`boardbench serve`), host names, addresses and serial
+    /// numbers redacted; remembers what the service has.
+    Upload(cmd::upload::Args),
 }
 
 #[cfg(test)]

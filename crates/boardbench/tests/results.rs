@@ -77,6 +77,7 @@ fn native(device: &str, started: &str, clock: f64, zip: f64, spread: f64) -> Res
         imported: None,
         run: None,
         guide: None,
+        redaction: None,
     }
 }
 

@@ -58,6 +58,7 @@ fn document(i: usize) -> ResultDocument {
         imported: None,
         run: None,
         guide: None,
+        redaction: None,
     }
 }
 

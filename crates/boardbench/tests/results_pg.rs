@@ -61,6 +61,7 @@ fn doc(device: &str, started: &str, zip: f64) -> ResultDocument {
         imported: None,
         run: None,
         guide: None,
+        redaction: None,
     }
 }
 

@@ -21,6 +21,7 @@ fn schema_is_valid_json_schema_and_names_the_version() {
         "measurements",
         "run",
         "imported",
+        "redaction",
     ] {
         assert!(
             schema["properties"].get(field).is_some(),

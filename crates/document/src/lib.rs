@@ -16,6 +16,7 @@
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
 //! - [`guide`]: the tables of a board performance guide (`boardbench guide`).
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
+//! - [`redaction`]: what `upload` removed from a document before it left the machine.
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
@@ -26,6 +27,7 @@ pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity}
 pub mod imported;
 pub mod machine;
 pub mod measure;
+pub mod redaction;
 pub mod run;
 pub mod samples;
 pub mod stats;

@@ -148,6 +148,9 @@ pub struct ResultDocument {
     /// Set when the document is the record of a `boardbench guide` (its session is in `run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guide: Option<crate::guide::GuideRecord>,
+    /// Set when identifiers were removed before the document left the machine (`upload`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redaction: Option<crate::redaction::Redaction>,
 }
 
 #[cfg(test)]

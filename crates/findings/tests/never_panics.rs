@@ -454,6 +454,7 @@ proptest! {
             imported,
             run,
             guide: None,
+            redaction: None,
         };
         let f = analyse(&doc);
         let _ = trustworthy(&f);

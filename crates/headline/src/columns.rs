@@ -101,6 +101,7 @@ mod tests {
             imported: None,
             run: None,
             guide: None,
+            redaction: None,
         };
         assert_eq!(columns(&doc), RunColumns::default());
         doc.measurements = vec![

@@ -121,6 +121,7 @@ mod tests {
             imported: None,
             run: None,
             guide: None,
+            redaction: None,
         };
         assert!(
             of_document(&doc).is_empty(),

@@ -130,6 +130,7 @@ mod tests {
             imported: None,
             run: None,
             guide: None,
+            redaction: None,
         }
     }
 

@@ -490,6 +490,7 @@ pub fn run_document_named(device: &str) -> ResultDocument {
             ..Default::default()
         }),
         guide: None,
+        redaction: None,
     }
 }
 

@@ -229,6 +229,7 @@ fn odd_documents_render_without_panicking() {
         imported: None,
         run: None,
         guide: None,
+        redaction: None,
     };
     let html = report::html(&empty, &[("also empty".into(), empty.clone())]);
     assert!(html.contains("this run has none of the headline numbers"));

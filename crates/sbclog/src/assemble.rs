@@ -28,6 +28,7 @@ pub fn import(log: ImportedLog) -> ResultDocument {
         imported: Some(log),
         run: None,
         guide: None,
+        redaction: None,
     }
 }
 

@@ -310,6 +310,7 @@ mod tests {
             imported: None,
             run: None,
             guide: None,
+            redaction: None,
         };
         for (rel, want) in [
             ("6.1.0-28-arm64", "6.1"),

@@ -137,6 +137,7 @@ fn sparse_and_empty_documents_still_end_with_the_row() {
         imported: None,
         run: None,
         guide: None,
+        redaction: None,
     };
     let text = assert_results_row_last(&empty);
     assert!(

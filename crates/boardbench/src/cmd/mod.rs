@@ -23,6 +23,7 @@ pub mod schema;
 pub mod selftest_perf;
 pub mod sha256;
 pub mod thermal;
+pub mod upload;
 
 use crate::cli::{Cli, Command};
 use crate::session::ExitStatus;
@@ -49,5 +50,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Schema(a) => schema::run(a, g),
         Command::Export(a) => export::run(a, g),
         Command::Guide(a) => guide::run(a, g),
+        Command::Upload(a) => upload::run(a, g),
     }
 }

@@ -33,7 +33,7 @@ pub struct Args {
     pub db: Option<String>,
 }
 
-/// The database, opened on first use (also used by `export` and `guide render`).
+/// The database, opened on first use (also used by `export`, `guide render` and `upload`).
 pub(crate) struct Db<'a> {
     pub(crate) url: Option<&'a str>,
     pub(crate) store: Option<Store>,
@@ -44,7 +44,7 @@ impl<'a> Db<'a> {
         Db { url, store: None }
     }
 
-    fn get(&mut self) -> anyhow::Result<&mut Store> {
+    pub(crate) fn get(&mut self) -> anyhow::Result<&mut Store> {
         if self.store.is_none() {
             let loc = Location::resolve(self.url)?;
             let store = Store::open_read(&loc).map_err(|e| match e {
@@ -57,7 +57,7 @@ impl<'a> Db<'a> {
     }
 }
 
-/// A document with the name it goes by beside others (RUN as `report` and `export` take it).
+/// A document with the name it goes by beside others (RUN as `report`, `export` and `upload` take it).
 pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {

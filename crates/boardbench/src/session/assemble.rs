@@ -33,6 +33,7 @@ pub fn document(
         imported: None,
         run: Some(run),
         guide: None,
+        redaction: None,
     };
     if let Some(r) = doc.run.as_mut()
         && r.kernel.is_none()

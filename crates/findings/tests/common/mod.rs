@@ -227,6 +227,7 @@ pub fn clean_run() -> ResultDocument {
         imported: None,
         run: Some(run),
         guide: None,
+        redaction: None,
     }
 }
 

@@ -277,6 +277,7 @@ mod tests {
                 ..RunRecord::default()
             }),
             guide: None,
+            redaction: None,
         }
     }
 

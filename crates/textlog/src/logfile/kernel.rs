@@ -62,6 +62,7 @@ mod tests {
             imported: None,
             run,
             guide: None,
+            redaction: None,
         }
     }
 

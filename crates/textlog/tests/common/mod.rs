@@ -290,6 +290,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
         imported: None,
         run: None,
         guide: None,
+        redaction: None,
     };
     let mut b = Builder {
         doc,

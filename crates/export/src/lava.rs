@@ -163,6 +163,7 @@ mod tests {
             evidence: vec![],
         };
         let doc = ResultDocument {
+            redaction: None,
             schema_version: 1,
             producer: "t".into(),
             device: None,

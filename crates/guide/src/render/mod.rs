@@ -396,6 +396,7 @@ mod tests {
             t.push(*k, Some(GuideValue::one(*v)));
         }
         ResultDocument {
+            redaction: None,
             schema_version: document::SCHEMA_VERSION,
             producer: "test".into(),
             device: Some(device.into()),

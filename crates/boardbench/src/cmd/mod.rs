@@ -13,11 +13,11 @@ pub mod memlat;
 pub mod monitor;
 pub mod report;
 pub mod results;
-pub mod results_marks;
 pub mod review;
 pub mod run;
 pub mod schema;
 pub mod selftest_perf;
+pub mod serve;
 pub mod sha256;
 pub mod thermal;
 
@@ -44,5 +44,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
+        Command::Serve(a) => serve::run(a, g),
     }
 }

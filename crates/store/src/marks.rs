@@ -5,10 +5,11 @@
 
 use std::collections::HashMap;
 
+use crate::Store;
+use crate::backend::Val;
 use document::run::FigureComparability;
 use headline::Figure;
 use headline::comparability as rule;
-use store::Store;
 
 /// The flags of every native run (imported sbc-bench logs have none: they are sbc-bench's).
 pub type Marks = HashMap<i64, Vec<FigureComparability>>;
@@ -38,11 +39,17 @@ pub fn flags_of_text(json: &str) -> Vec<FigureComparability> {
 
 /// The runs of the store with at least one figure that is not comparable.
 pub fn load(store: &mut Store) -> Marks {
+    load_after(store, 0)
+}
+
+/// Like [`load`], for the runs with an id above `after` only (a service keeps the marks of the
+/// runs it has seen: stored documents never change).
+pub fn load_after(store: &mut Store, after: i64) -> Marks {
     let rows = store
         .query(
             "SELECT d.run_id, d.json FROM documents d JOIN runs r ON r.id = d.run_id \
-             WHERE r.imported = 0",
-            &[],
+             WHERE r.imported = 0 AND r.id > ?",
+            &[Val::Int(after)],
         )
         .unwrap_or_default();
     rows.into_iter()

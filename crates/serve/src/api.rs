@@ -1,0 +1,308 @@
+//! `/api/v1`: the contract shared with `boardbench upload`, the exporters and the Ansible role
+//! (docs/serve.md). Errors are `{"error": "…"}` with the status saying what went wrong; nothing
+//! is stored on any 4xx.
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::Filter;
+
+use crate::access_log::Uploader;
+use crate::{State, auth};
+
+/// An error answer: status and message.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<store::Error> for ApiError {
+    fn from(e: store::Error) -> ApiError {
+        match e {
+            store::Error::NotADocument(_) | store::Error::Json(_) => {
+                ApiError::new(422, format!("not a valid result document: {e}"))
+            }
+            store::Error::Forbidden(m) => ApiError::new(403, m),
+            e => ApiError::new(500, format!("database error: {e}")),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+pub fn router() -> Router<State> {
+    Router::new()
+        .route("/runs", get(list).post(upload))
+        .route("/runs/{id}", get(fetch).delete(delete))
+        .route("/runs/{id}/report", get(report))
+        .route("/table", get(table))
+        .route("/openapi.json", get(openapi))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UploadQuery {
+    /// A tag for the run (only on one's own runs).
+    pub tag: Option<String>,
+}
+
+async fn upload(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Query(q): Query<UploadQuery>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let who = auth::uploader(&state, &headers).await?;
+    let body = body.map_err(|e| {
+        let status = e.status().as_u16();
+        if status == 413 {
+            ApiError::new(
+                413,
+                format!(
+                    "the document is larger than this service accepts ({} bytes)",
+                    state.config.max_upload
+                ),
+            )
+        } else {
+            ApiError::new(status, e.body_text())
+        }
+    })?;
+    let doc: Value =
+        serde_json::from_slice(&body).map_err(|e| ApiError::new(422, format!("not JSON: {e}")))?;
+    let tags: Vec<String> = q.tag.into_iter().filter(|t| !t.trim().is_empty()).collect();
+    let name = who.clone();
+    let up = state
+        .pool
+        .with(move |s| s.upload(doc, &tags, &name))
+        .await?;
+    let (status, id, created) = match up.added {
+        store::Added::New(id) => (StatusCode::CREATED, id, true),
+        store::Added::Duplicate(id) => (StatusCode::OK, id, false),
+    };
+    let mut resp = (
+        status,
+        [(header::LOCATION, format!("/api/v1/runs/{id}"))],
+        Json(json!({"id": id, "hash": up.hash, "created": created})),
+    )
+        .into_response();
+    resp.extensions_mut().insert(Uploader(who));
+    Ok(resp)
+}
+
+/// The filters of `GET /runs` (those of `boardbench results list`) and the page.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct ListQuery {
+    pub soc: Option<String>,
+    pub device: Option<String>,
+    pub kernel: Option<String>,
+    pub arch: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub tag: Option<String>,
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// The table: `json`, `csv` or `md`.
+    pub format: Option<String>,
+    /// The table: column to sort by, and descending.
+    pub sort: Option<String>,
+    pub desc: Option<String>,
+}
+
+impl ListQuery {
+    /// The store's filter; empty fields (an unfilled form field) mean no filter.
+    pub fn filter(&self) -> Filter {
+        let f = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
+        Filter {
+            device: f(&self.device),
+            soc: f(&self.soc),
+            arch: f(&self.arch),
+            kernel: f(&self.kernel),
+            since: f(&self.since),
+            until: f(&self.until),
+            tag: f(&self.tag),
+        }
+    }
+}
+
+/// Largest page of `GET /runs`.
+pub const MAX_LIMIT: i64 = 1000;
+
+async fn list(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let limit = q.limit.unwrap_or(100).clamp(0, MAX_LIMIT);
+    let offset = q.offset.unwrap_or(0).max(0);
+    let filter = q.filter();
+    let (runs, total) = state
+        .pool
+        .with(move |s| s.list_page(&filter, limit, offset))
+        .await
+        .map_err(|e| match e {
+            store::Error::Other(m) => ApiError::new(400, m),
+            e => e.into(),
+        })?;
+    Ok(
+        Json(json!({"runs": runs, "total": total, "limit": limit, "offset": offset}))
+            .into_response(),
+    )
+}
+
+async fn fetch(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    match state.pool.with(move |s| s.document_text(id)).await? {
+        Some(text) => Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response()),
+        None => Err(ApiError::new(404, format!("no run {id}"))),
+    }
+}
+
+async fn delete(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let who = auth::uploader(&state, &headers).await?;
+    let name = who.clone();
+    let deleted = state.pool.with(move |s| s.delete_run_of(id, &name)).await?;
+    if !deleted {
+        return Err(ApiError::new(404, format!("no run {id}")));
+    }
+    let mut resp = StatusCode::NO_CONTENT.into_response();
+    resp.extensions_mut().insert(Uploader(who));
+    Ok(resp)
+}
+
+/// A stored document as this version's type (the report needs it).
+pub async fn document(state: &State, id: i64) -> Result<document::ResultDocument, ApiError> {
+    let text = state
+        .pool
+        .with(move |s| s.document_text(id))
+        .await?
+        .ok_or_else(|| ApiError::new(404, format!("no run {id}")))?;
+    serde_json::from_str(&text).map_err(|e| {
+        ApiError::new(
+            500,
+            format!("run {id} is stored in a form this version cannot render: {e}"),
+        )
+    })
+}
+
+async fn report(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let doc = document(&state, id).await?;
+    Ok(axum::response::Html(report::html(&doc, &[])).into_response())
+}
+
+/// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.
+pub async fn table_rows(
+    state: &State,
+    filter: Filter,
+    sort: Option<&str>,
+    desc: bool,
+) -> Result<(Vec<store::TableRow>, store::marks::Marks), ApiError> {
+    use store::table::Column;
+    let col = match sort.filter(|s| !s.is_empty()) {
+        None => Column::Id,
+        Some(s) => Column::parse(s).ok_or_else(|| {
+            ApiError::new(
+                400,
+                format!(
+                    "unknown column {s:?}: use one of {}",
+                    Column::NAMES.join(", ")
+                ),
+            )
+        })?,
+    };
+    let after = state.marks.lock().unwrap_or_else(|e| e.into_inner()).0;
+    let (mut rows, new_marks, max) = state
+        .pool
+        .with(move |s| {
+            let max = s.max_run_id()?;
+            let marks = store::marks::load_after(s, after);
+            Ok((s.table_filtered(&filter)?, marks, max))
+        })
+        .await
+        .map_err(|e| match e {
+            store::Error::Other(m) => ApiError::new(400, m),
+            e => e.into(),
+        })?;
+    store::table::sort_rows(&mut rows, col, desc);
+    let marks = {
+        let mut m = state.marks.lock().unwrap_or_else(|e| e.into_inner());
+        m.1.extend(new_marks);
+        m.0 = m.0.max(max);
+        m.1.clone()
+    };
+    Ok((rows, marks))
+}
+
+/// `desc=1`, `desc=true`, `desc=on` (a checkbox).
+pub fn truthy(v: &Option<String>) -> bool {
+    matches!(v.as_deref(), Some("1" | "true" | "on" | "yes"))
+}
+
+async fn table(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let (rows, marks) = table_rows(&state, q.filter(), q.sort.as_deref(), truthy(&q.desc)).await?;
+    Ok(match q.format.as_deref().unwrap_or("json") {
+        "json" => Json(Value::Array(store::table::table_json(&rows, &marks))).into_response(),
+        "csv" => (
+            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+            store::table::table_csv(&rows, &marks),
+        )
+            .into_response(),
+        "md" | "markdown" => (
+            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+            store::table::table_markdown(&rows, &marks),
+        )
+            .into_response(),
+        other => {
+            return Err(ApiError::new(
+                400,
+                format!("unknown format {other:?}: use json, csv or md"),
+            ));
+        }
+    })
+}
+
+async fn openapi() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        crate::openapi::DOCUMENT,
+    )
+        .into_response()
+}

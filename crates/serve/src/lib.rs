@@ -15,6 +15,7 @@
 //! - [`pages`]: the HTML pages (table, run, compare, board) and their security headers.
 //! - [`openapi`]: the OpenAPI document.
 //! - [`access_log`]: one structured line per request on stderr.
+//! - [`validate`]: uploads against the result document's JSON Schema.
 
 pub mod access_log;
 pub mod api;
@@ -23,6 +24,7 @@ pub mod config;
 pub mod openapi;
 pub mod pages;
 pub mod pool;
+pub mod validate;
 
 use std::sync::Arc;
 

@@ -13,7 +13,6 @@ use store::{Location, Store};
 use crate::cli::Globals;
 
 #[derive(Debug, clap::Args)]
-#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// The database: `postgres://user@host/db` (labs) or a SQLite file path (one person).
     #[arg(long, global = true, value_name = "URL", env = "BOARDBENCH_DB")]

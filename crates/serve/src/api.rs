@@ -247,7 +247,7 @@ pub async fn table_rows(
     let (mut rows, new_marks, max) = state
         .pool
         .with(move |s| {
-            let max = s.max_run_id()?;
+            let max = s.settled_run_id(60)?;
             let marks = store::marks::load_after(s, after);
             Ok((s.table_filtered(&filter)?, marks, max))
         })

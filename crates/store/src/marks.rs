@@ -43,12 +43,13 @@ pub fn load(store: &mut Store) -> Marks {
 }
 
 /// Like [`load`], for the runs with an id above `after` only (a service keeps the marks of the
-/// runs it has seen: stored documents never change).
+/// runs it has seen: stored documents never change). Only documents of a `boardbench run`
+/// (with a `"run"` key) can carry flags; the others are not read.
 pub fn load_after(store: &mut Store, after: i64) -> Marks {
     let rows = store
         .query(
             "SELECT d.run_id, d.json FROM documents d JOIN runs r ON r.id = d.run_id \
-             WHERE r.imported = 0 AND r.id > ?",
+             WHERE r.imported = 0 AND r.id > ? AND d.json LIKE '%\"run\":%'",
             &[Val::Int(after)],
         )
         .unwrap_or_default();

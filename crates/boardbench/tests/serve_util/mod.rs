@@ -63,6 +63,7 @@ pub struct Server {
     pub child: Child,
     pub addr: String,
     pub log: Arc<Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
@@ -84,14 +85,19 @@ impl Server {
         let addr = v["addr"].as_str().expect("addr").to_string();
         let log = Arc::new(Mutex::new(first));
         let sink = Arc::clone(&log);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             let mut line = String::new();
             while err.read_line(&mut line).unwrap_or(0) > 0 {
                 sink.lock().unwrap().push_str(&line);
                 line.clear();
             }
         });
-        Server { child, addr, log }
+        Server {
+            child,
+            addr,
+            log,
+            reader: Some(reader),
+        }
     }
 
     pub fn get(&self, path: &str) -> Resp {
@@ -116,7 +122,13 @@ impl Server {
         wait_exit(&mut self.child, Duration::from_secs(20))
     }
 
-    pub fn log_text(&self) -> String {
+    /// The log so far; once the server has exited, all of it (the reader has seen the end).
+    pub fn log_text(&mut self) -> String {
+        if self.child.try_wait().ok().flatten().is_some()
+            && let Some(r) = self.reader.take()
+        {
+            let _ = r.join();
+        }
         self.log.lock().unwrap().clone()
     }
 }

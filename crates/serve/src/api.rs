@@ -4,8 +4,6 @@
 
 use axum::Json;
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -68,25 +66,35 @@ pub struct UploadQuery {
 
 async fn upload(
     axum::extract::State(state): axum::extract::State<State>,
-    headers: HeaderMap,
     Query(q): Query<UploadQuery>,
-    body: Result<Bytes, BytesRejection>,
+    req: axum::extract::Request,
 ) -> Result<Response, ApiError> {
-    let who = auth::uploader(&state, &headers).await?;
-    let body = body.map_err(|e| {
-        let status = e.status().as_u16();
-        if status == 413 {
-            ApiError::new(
-                413,
-                format!(
-                    "the document is larger than this service accepts ({} bytes)",
-                    state.config.max_upload
-                ),
-            )
-        } else {
-            ApiError::new(status, e.body_text())
-        }
-    })?;
+    // The token first: a client without one does not get to send megabytes.
+    let who = auth::uploader(&state, req.headers()).await?;
+    let limit = state.config.max_upload;
+    let too_large = || {
+        ApiError::new(
+            413,
+            format!("the document is larger than this service accepts ({limit} bytes)"),
+        )
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let body = axum::body::to_bytes(req.into_body(), limit)
+        .await
+        .map_err(|e| {
+            if declared.is_none() {
+                too_large()
+            } else {
+                ApiError::new(400, format!("the request body could not be read: {e}"))
+            }
+        })?;
     let doc: Value =
         serde_json::from_slice(&body).map_err(|e| ApiError::new(422, format!("not JSON: {e}")))?;
     let tags: Vec<String> = q.tag.into_iter().filter(|t| !t.trim().is_empty()).collect();

@@ -231,16 +231,11 @@ async fn report(
     Ok(axum::response::Html(report::html(&doc, &[])).into_response())
 }
 
-/// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.
-pub async fn table_rows(
-    state: &State,
-    filter: Filter,
-    sort: Option<&str>,
-    desc: bool,
-) -> Result<(Vec<store::TableRow>, store::marks::Marks), ApiError> {
+/// A sort column by name (`None`: by id).
+fn column(sort: Option<&str>) -> Result<store::table::Column, ApiError> {
     use store::table::Column;
-    let col = match sort.filter(|s| !s.is_empty()) {
-        None => Column::Id,
+    match sort.filter(|s| !s.is_empty()) {
+        None => Ok(Column::Id),
         Some(s) => Column::parse(s).ok_or_else(|| {
             ApiError::new(
                 400,
@@ -249,29 +244,67 @@ pub async fn table_rows(
                     Column::NAMES.join(", ")
                 ),
             )
-        })?,
-    };
+        }),
+    }
+}
+
+/// A filter error (a date that does not parse) is the client's.
+fn filter_error(e: store::Error) -> ApiError {
+    match e {
+        store::Error::Other(m) => ApiError::new(400, m),
+        e => e.into(),
+    }
+}
+
+/// The not-comparable marks of every run: the cached ones plus those of runs stored since.
+async fn marks(state: &State) -> Result<store::marks::Marks, ApiError> {
     let after = state.marks.lock().unwrap_or_else(|e| e.into_inner()).0;
-    let (mut rows, new_marks, max) = state
+    let (new_marks, settled) = state
         .pool
         .with(move |s| {
-            let max = s.settled_run_id(60)?;
-            let marks = store::marks::load_after(s, after);
-            Ok((s.table_filtered(&filter)?, marks, max))
+            let settled = s.settled_run_id(60)?;
+            Ok((store::marks::load_after(s, after), settled))
         })
+        .await?;
+    let mut m = state.marks.lock().unwrap_or_else(|e| e.into_inner());
+    m.1.extend(new_marks);
+    m.0 = m.0.max(settled);
+    Ok(m.1.clone())
+}
+
+/// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.
+pub async fn table_rows(
+    state: &State,
+    filter: Filter,
+    sort: Option<&str>,
+    desc: bool,
+) -> Result<(Vec<store::TableRow>, store::marks::Marks), ApiError> {
+    let col = column(sort)?;
+    let mut rows = state
+        .pool
+        .with(move |s| s.table_filtered(&filter))
         .await
-        .map_err(|e| match e {
-            store::Error::Other(m) => ApiError::new(400, m),
-            e => e.into(),
-        })?;
+        .map_err(filter_error)?;
     store::table::sort_rows(&mut rows, col, desc);
-    let marks = {
-        let mut m = state.marks.lock().unwrap_or_else(|e| e.into_inner());
-        m.1.extend(new_marks);
-        m.0 = m.0.max(max);
-        m.1.clone()
-    };
-    Ok((rows, marks))
+    Ok((rows, marks(state).await?))
+}
+
+/// One page of the table: its rows, the number of matching runs, the marks.
+pub async fn table_page(
+    state: &State,
+    filter: Filter,
+    sort: Option<&str>,
+    desc: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<store::TableRow>, usize, store::marks::Marks), ApiError> {
+    let col = column(sort)?;
+    let (rows, total) = state
+        .pool
+        .with(move |s| s.table_page(&filter, col, desc, limit, offset))
+        .await
+        .map_err(filter_error)?;
+    Ok((rows, total, marks(state).await?))
 }
 
 /// `desc=1`, `desc=true`, `desc=on` (a checkbox).

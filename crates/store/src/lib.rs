@@ -574,15 +574,34 @@ impl Store {
 
     /// The Results.md table of the runs matching a filter, in id order.
     pub fn table_filtered(&mut self, f: &Filter) -> Result<Vec<TableRow>, Error> {
-        let (conditions, params) = filter::sql(f)?;
+        self.table_query(f, "id", None).map(|(rows, _)| rows)
+    }
+
+    /// The rows of the table matching a filter in SQL `order`, `limit` rows from `offset` when
+    /// `page` is given; also the number of matching rows.
+    pub(crate) fn table_query(
+        &mut self,
+        f: &Filter,
+        order: &str,
+        page: Option<(i64, i64)>,
+    ) -> Result<(Vec<TableRow>, usize), Error> {
+        let (conditions, mut params) = filter::sql(f)?;
+        let limit = match page {
+            Some((limit, offset)) => {
+                params.push(Val::Int(limit.max(0)));
+                params.push(Val::Int(offset.max(0)));
+                " LIMIT ? OFFSET ?"
+            }
+            None => "",
+        };
         let rows = self.db().query(
             &format!(
                 "SELECT id, device, clockspeed, kernel, distro, zip_multi, zip_single, aes, \
-                 memcpy, memset, khs FROM runs WHERE 1=1{conditions} ORDER BY id"
+                 memcpy, memset, khs FROM runs WHERE 1=1{conditions} ORDER BY {order}{limit}"
             ),
             &params,
         )?;
-        Ok(rows
+        let rows: Vec<TableRow> = rows
             .into_iter()
             .map(|r| {
                 let t = |i: usize| r[i].as_str().map(String::from);
@@ -600,7 +619,22 @@ impl Store {
                     khs: r[10].as_f64(),
                 }
             })
-            .collect())
+            .collect();
+        let total = if page.is_some() {
+            let (conditions, params) = filter::sql(f)?;
+            self.db()
+                .query(
+                    &format!("SELECT COUNT(*) FROM runs WHERE 1=1{conditions}"),
+                    &params,
+                )?
+                .first()
+                .and_then(|r| r.first())
+                .and_then(Val::as_i64)
+                .unwrap_or(0) as usize
+        } else {
+            rows.len()
+        };
+        Ok((rows, total))
     }
 
     /// Number of stored runs.

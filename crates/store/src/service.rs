@@ -10,8 +10,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::backend::Val;
-use crate::{Added, Error, Filter, Store, filter, now, sha256_hex};
+use crate::backend::{Dialect, Val};
+use crate::table::{Column, sort_rows};
+use crate::{Added, Error, Filter, Store, TableRow, filter, now, sha256_hex};
 
 /// One uploader name and its tokens, for `serve token list`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -280,6 +281,57 @@ impl Store {
             })
             .collect();
         Ok((runs, total))
+    }
+
+    /// One page of the Results.md table sorted by `col` (as [`crate::table::sort_rows`] sorts:
+    /// missing values last, ties by id), and the number of matching runs. Columns SQL can order
+    /// the same way are sorted and cut by the database; the others (kernel versions, clock
+    /// speeds) are sorted here over all matching rows.
+    pub fn table_page(
+        &mut self,
+        f: &Filter,
+        col: Column,
+        desc: bool,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<TableRow>, usize), Error> {
+        let dir = if desc { "DESC" } else { "ASC" };
+        let collate = match self.dialect() {
+            Dialect::Postgres => " COLLATE \"C\"",
+            Dialect::Sqlite => "",
+        };
+        let expr = match col {
+            Column::Id => Some("id".to_string()),
+            Column::Device => Some(format!("lower(device){collate}")),
+            Column::Distro => Some(format!("lower(distro){collate}")),
+            Column::ZipMulti => Some("zip_multi".into()),
+            Column::ZipSingle => Some("zip_single".into()),
+            Column::Aes => Some("aes".into()),
+            Column::Memcpy => Some("memcpy".into()),
+            Column::Memset => Some("memset".into()),
+            Column::Khs => Some("khs".into()),
+            Column::Kernel | Column::Clockspeed => None,
+        };
+        match expr {
+            Some(_) if col == Column::Id => {
+                self.table_query(f, &format!("id {dir}"), Some((limit, offset)))
+            }
+            Some(e) => self.table_query(
+                f,
+                &format!("{e} IS NULL, {e} {dir}, id"),
+                Some((limit, offset)),
+            ),
+            None => {
+                let (mut rows, total) = self.table_query(f, "id", None)?;
+                sort_rows(&mut rows, col, desc);
+                let rows = rows
+                    .into_iter()
+                    .skip(offset.max(0) as usize)
+                    .take(limit.max(0) as usize)
+                    .collect();
+                Ok((rows, total))
+            }
+        }
     }
 
     /// The largest id of the runs stored at least `secs` seconds ago (0 when none). Ids are

@@ -10,7 +10,7 @@ use report::escape::esc;
 use store::table::{Column, cells};
 
 use super::{PageError, page as html_page, urlenc};
-use crate::api::{ListQuery, table_rows, truthy};
+use crate::api::{ListQuery, table_page, truthy};
 use crate::{State, auth};
 
 /// Rows on one page of the table.
@@ -69,8 +69,16 @@ pub async fn page(
     auth::may_read(&state, &headers).await?;
     let sort = q.sort.clone().filter(|s| !s.is_empty());
     let desc = truthy(&q.desc);
-    let (rows, marks) = table_rows(&state, q.filter(), sort.as_deref(), desc).await?;
     let page_no: usize = q.offset.unwrap_or(0).max(0) as usize / PAGE_ROWS;
+    let (rows, total, marks) = table_page(
+        &state,
+        q.filter(),
+        sort.as_deref(),
+        desc,
+        PAGE_ROWS as i64,
+        (page_no * PAGE_ROWS) as i64,
+    )
+    .await?;
     let base = filter_query(&q);
     let sep = if base.is_empty() { "" } else { "&" };
 
@@ -94,9 +102,8 @@ pub async fn page(
     }
     body.push_str("<button type=\"submit\">Filter</button> <a href=\"/\">clear</a></p></form>");
 
-    let total = rows.len();
     let first = (page_no * PAGE_ROWS).min(total);
-    let last = (first + PAGE_ROWS).min(total);
+    let last = first + rows.len();
     body.push_str(&format!(
         "<p class=\"dim\" id=\"count\">{total} run{} match{}; showing {}–{last}. Numbers marked \
          (quick) were not measured the way sbc-bench measures them.</p>",
@@ -130,7 +137,7 @@ pub async fn page(
         ));
     }
     body.push_str("</tr></thead><tbody>");
-    for r in &rows[first..last] {
+    for r in &rows {
         let c = cells(r, &marks);
         body.push_str(&format!(
             "<tr><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\

@@ -256,20 +256,9 @@ fn filter_error(e: store::Error) -> ApiError {
     }
 }
 
-/// The not-comparable marks of every run: the cached ones plus those of runs stored since.
+/// The not-comparable marks of every run (a column of the runs table: no document is read).
 async fn marks(state: &State) -> Result<store::marks::Marks, ApiError> {
-    let after = state.marks.lock().unwrap_or_else(|e| e.into_inner()).0;
-    let (new_marks, settled) = state
-        .pool
-        .with(move |s| {
-            let settled = s.settled_run_id(60)?;
-            Ok((store::marks::load_after(s, after), settled))
-        })
-        .await?;
-    let mut m = state.marks.lock().unwrap_or_else(|e| e.into_inner());
-    m.1.extend(new_marks);
-    m.0 = m.0.max(settled);
-    Ok(m.1.clone())
+    Ok(state.pool.with(|s| Ok(store::marks::load(s))).await?)
 }
 
 /// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.

@@ -38,8 +38,6 @@ pub use config::Config;
 pub struct AppState {
     pub config: Config,
     pub pool: Arc<pool::Pool>,
-    /// Not-comparable marks of the runs seen so far (stored documents never change).
-    pub marks: std::sync::Mutex<(i64, store::marks::Marks)>,
 }
 
 pub type State = Arc<AppState>;
@@ -88,11 +86,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
                 "max_upload": config.max_upload,
             })
         );
-        let state = Arc::new(AppState {
-            config,
-            pool,
-            marks: Default::default(),
-        });
+        let state = Arc::new(AppState { config, pool });
         axum::serve(listener, app(state))
             .with_graceful_shutdown(shutdown_signal())
             .await?;

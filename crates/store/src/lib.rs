@@ -339,6 +339,7 @@ impl Store {
         // gives the same hash whatever the key order or whitespace of the file.
         let text = serde_json::to_string(&doc)?;
         let hash = sha256_hex(text.as_bytes());
+        let not_comparable = marks::column_text(&text);
         // A document that does not read as this version's type is still stored (the JSON is
         // kept whole); its indexed columns are then NULL.
         let c = serde_json::from_value::<ResultDocument>(doc.clone())
@@ -363,8 +364,8 @@ impl Store {
             let inserted = db.query(
                 "INSERT INTO runs (doc_hash, added, started, device, soc, arch, kernel, distro, \
                  producer, imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, \
-                 memset, khs, uploader) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
-                 ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
+                 memset, khs, uploader, not_comparable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
+                 ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
                 &[
                     Val::Text(hash.clone()),
                     Val::Text(now()),
@@ -385,6 +386,7 @@ impl Store {
                     Val::opt_real(h.memset),
                     Val::opt_real(h.khs),
                     Val::opt_text(uploader),
+                    Val::Text(not_comparable),
                 ],
             )?;
             let added = match inserted

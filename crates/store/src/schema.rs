@@ -79,8 +79,10 @@ CREATE TABLE tags (
 CREATE INDEX tags_tag ON tags(tag);
 ";
 
-/// The results service: upload tokens (only their SHA-256 is kept) under an uploader's name, and
-/// which uploader stored each run (NULL for runs stored on the board itself or by `results add`).
+/// The results service: upload tokens (only their SHA-256 is kept) under an uploader's name,
+/// which uploader stored each run (NULL for runs stored on the board itself or by `results add`),
+/// and the run's not-comparable flags (`marks::column_text`; NULL for runs stored before), so
+/// the table is read without parsing documents.
 const V2: &str = "
 CREATE TABLE tokens (
     id {ID},
@@ -91,6 +93,7 @@ CREATE TABLE tokens (
 );
 CREATE INDEX tokens_uploader ON tokens(uploader);
 ALTER TABLE runs ADD COLUMN uploader TEXT;
+ALTER TABLE runs ADD COLUMN not_comparable TEXT;
 CREATE INDEX runs_uploader ON runs(uploader);
 ";
 

@@ -333,17 +333,4 @@ impl Store {
             }
         }
     }
-
-    /// The largest id of the runs stored at least `secs` seconds ago (0 when none). Ids are
-    /// handed out when a transaction starts and become visible when it commits, so a smaller id
-    /// may appear after a larger one; runs older than a few seconds are settled.
-    pub fn settled_run_id(&mut self, secs: i64) -> Result<i64, Error> {
-        let before = (chrono::Utc::now() - chrono::Duration::seconds(secs))
-            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        Ok(first_i64(&self.db().query(
-            "SELECT MAX(id) FROM runs WHERE added < ?",
-            &[Val::Text(before)],
-        )?)
-        .unwrap_or(0))
-    }
 }

@@ -4,7 +4,7 @@
 //! 1. N concurrent uploaders × M distinct small documents each (and each uploader sends its
 //!    first tenth again: those must come back `created: false`); the upload latencies' p50, p99
 //!    and maximum; then every document must be in the listing exactly once.
-//! 2. The table page (`/`, default order, sorted by 7-Zip multi, filtered by device) requested
+//! 2. The table page (`/`: default order, by 7-Zip multi, by kernel, filtered by device) requested
 //!    repeatedly over all stored runs; p50 and p99 per form.
 //!
 //! Bounded: stops uploading at `--time-limit` seconds and says so. Std only: one HTTP/1.1
@@ -229,6 +229,7 @@ fn main() {
     for (name, path) in [
         ("GET / (by id)", "/"),
         ("GET /?sort=7zip-multi&desc=1", "/?sort=7zip-multi&desc=1"),
+        ("GET /?sort=kernel (in memory)", "/?sort=kernel"),
         ("GET /?device=board+07", "/?device=board+07"),
         ("GET /api/v1/table?format=csv", "/api/v1/table?format=csv"),
     ] {

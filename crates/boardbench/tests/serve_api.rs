@@ -286,7 +286,13 @@ fn read_token_protects_reading() {
     let t = token(&db, "lab");
     let s = Server::start(&db, &["--read-token"]);
     for path in ["/", "/api/v1/runs", "/api/v1/table", "/compare"] {
-        assert_eq!(s.get(path).status, 401, "{path}");
+        let r = s.get(path);
+        assert_eq!(r.status, 401, "{path}");
+        assert!(
+            r.header("www-authenticate")
+                .is_some_and(|v| v.starts_with("Bearer")),
+            "{path}"
+        );
         assert_eq!(s.get_auth(path, &t).status, 200, "{path}");
     }
 }

@@ -113,7 +113,14 @@ impl IntoResponse for PageError {
             self.0.status.canonical_reason().unwrap_or("")
         );
         let body = format!("<h1>{}</h1><p>{}</p>", esc(&title), esc(&self.0.message));
-        (self.0.status, page(&title, &body)).into_response()
+        let mut resp = (self.0.status, page(&title, &body)).into_response();
+        if self.0.status == axum::http::StatusCode::UNAUTHORIZED {
+            resp.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"boardbench\""),
+            );
+        }
+        resp
     }
 }
 

@@ -138,6 +138,8 @@ pub enum Command {
     Run(cmd::run::Args),
     /// Render a result document (HTML report with charts).
     Report(cmd::report::Args),
+    /// The results service: HTTP API and web pages over the results database; upload tokens.
+    Serve(cmd::serve::Args),
     /// Review settings and bottlenecks, then tune and monitor (sbc-bench -r / -R).
     Review(cmd::review::Args),
     /// Kernel version, origin and upstream support status (sbc-bench -k).

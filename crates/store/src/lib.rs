@@ -14,6 +14,10 @@
 //! - [`location`]: where the database is (`--db`, `BOARDBENCH_DB`, the default path).
 //! - [`ranges`]: the physical range of each unit (values outside it are refused).
 //! - [`filter`]: `results list` filters as SQL (LIKE wildcards escaped, dates checked).
+//! - [`marks`]: which stored runs' headline figures are not comparable with sbc-bench's.
+//! - [`table`]: the Results.md table (sorting, Markdown, CSV), for the CLI and the service.
+//! - [`service`]: what the results service adds: upload tokens (stored hashed), run owners,
+//!   paged listings.
 //!
 //! Commands that only read open the database with [`Store::open_read`]: read-only, no
 //! migrations, and never a new file — a read-only database or a mistyped path stays as it is.
@@ -22,8 +26,11 @@ pub mod backend;
 pub mod compare;
 pub mod filter;
 pub mod location;
+pub mod marks;
 pub mod ranges;
 pub mod schema;
+pub mod service;
+pub mod table;
 
 use backend::{Dialect, Exec, Val};
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
@@ -54,6 +61,9 @@ pub enum Error {
         "the database {0} has schema version {1}, older than this boardbench ({2}); a writing command (`boardbench results add`) upgrades it"
     )]
     SchemaTooOld(String, i64, i64),
+    /// The action touches another uploader's run (the results service answers 403).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("{0}")]
     Other(String),
 }
@@ -144,7 +154,7 @@ pub struct RunDetail {
     pub document: Value,
 }
 
-const RUN_COLUMNS: &str =
+pub(crate) const RUN_COLUMNS: &str =
     "id, started, device, soc, arch, kernel, distro, producer, imported, clockspeed, clock_mhz";
 
 impl Store {
@@ -237,7 +247,7 @@ impl Store {
         }
     }
 
-    fn db(&mut self) -> &mut dyn Exec {
+    pub(crate) fn db(&mut self) -> &mut dyn Exec {
         match &mut self.conn {
             Conn::Sqlite(c) => c,
             Conn::Postgres(c) => c.as_mut(),
@@ -245,7 +255,7 @@ impl Store {
     }
 
     /// Runs `f` in one transaction: committed if it returns Ok, rolled back otherwise.
-    fn in_transaction<T>(
+    pub(crate) fn in_transaction<T>(
         &mut self,
         f: impl FnOnce(&mut dyn Exec) -> Result<T, Error>,
     ) -> Result<T, Error> {
@@ -313,11 +323,23 @@ impl Store {
     /// its measurements, findings and tags in one transaction. Tags are added to an already
     /// stored identical document.
     pub fn add_value(&mut self, doc: Value, tags: &[String]) -> Result<Added, Error> {
+        self.add_value_by(doc, tags, None).map(|(added, _)| added)
+    }
+
+    /// [`Store::add_value`] on behalf of an uploader of the results service (recorded as the
+    /// run's owner when the run is new); also gives the document's hash.
+    pub fn add_value_by(
+        &mut self,
+        doc: Value,
+        tags: &[String],
+        uploader: Option<&str>,
+    ) -> Result<(Added, String), Error> {
         let (measurements, findings) = check_document(&doc)?;
         // serde_json's maps are sorted, so this text is canonical: the same document always
         // gives the same hash whatever the key order or whitespace of the file.
         let text = serde_json::to_string(&doc)?;
         let hash = sha256_hex(text.as_bytes());
+        let not_comparable = marks::column_text(&text);
         // A document that does not read as this version's type is still stored (the JSON is
         // kept whole); its indexed columns are then NULL.
         let c = serde_json::from_value::<ResultDocument>(doc.clone())
@@ -342,8 +364,8 @@ impl Store {
             let inserted = db.query(
                 "INSERT INTO runs (doc_hash, added, started, device, soc, arch, kernel, distro, \
                  producer, imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, \
-                 memset, khs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
-                 ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
+                 memset, khs, uploader, not_comparable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
+                 ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
                 &[
                     Val::Text(hash.clone()),
                     Val::Text(now()),
@@ -363,6 +385,8 @@ impl Store {
                     Val::opt_real(h.memcpy),
                     Val::opt_real(h.memset),
                     Val::opt_real(h.khs),
+                    Val::opt_text(uploader),
+                    Val::Text(not_comparable),
                 ],
             )?;
             let added = match inserted
@@ -372,8 +396,10 @@ impl Store {
             {
                 Some(id) => Added::New(id),
                 None => {
-                    let rows =
-                        db.query("SELECT id FROM runs WHERE doc_hash = ?", &[Val::Text(hash)])?;
+                    let rows = db.query(
+                        "SELECT id FROM runs WHERE doc_hash = ?",
+                        &[Val::Text(hash.clone())],
+                    )?;
                     let id = rows
                         .first()
                         .and_then(|r| r.first())
@@ -429,7 +455,7 @@ impl Store {
                     &[Val::Int(id), Val::Text(tag.to_string())],
                 )?;
             }
-            Ok(added)
+            Ok((added, hash))
         })
     }
 
@@ -545,12 +571,39 @@ impl Store {
 
     /// The Results.md table of every run, in id order (the caller sorts).
     pub fn table(&mut self) -> Result<Vec<TableRow>, Error> {
+        self.table_filtered(&Filter::default())
+    }
+
+    /// The Results.md table of the runs matching a filter, in id order.
+    pub fn table_filtered(&mut self, f: &Filter) -> Result<Vec<TableRow>, Error> {
+        self.table_query(f, "id", None).map(|(rows, _)| rows)
+    }
+
+    /// The rows of the table matching a filter in SQL `order`, `limit` rows from `offset` when
+    /// `page` is given; also the number of matching rows.
+    pub(crate) fn table_query(
+        &mut self,
+        f: &Filter,
+        order: &str,
+        page: Option<(i64, i64)>,
+    ) -> Result<(Vec<TableRow>, usize), Error> {
+        let (conditions, mut params) = filter::sql(f)?;
+        let limit = match page {
+            Some((limit, offset)) => {
+                params.push(Val::Int(limit.max(0)));
+                params.push(Val::Int(offset.max(0)));
+                " LIMIT ? OFFSET ?"
+            }
+            None => "",
+        };
         let rows = self.db().query(
-            "SELECT id, device, clockspeed, kernel, distro, zip_multi, zip_single, aes, memcpy, \
-             memset, khs FROM runs ORDER BY id",
-            &[],
+            &format!(
+                "SELECT id, device, clockspeed, kernel, distro, zip_multi, zip_single, aes, \
+                 memcpy, memset, khs FROM runs WHERE 1=1{conditions} ORDER BY {order}{limit}"
+            ),
+            &params,
         )?;
-        Ok(rows
+        let rows: Vec<TableRow> = rows
             .into_iter()
             .map(|r| {
                 let t = |i: usize| r[i].as_str().map(String::from);
@@ -568,7 +621,22 @@ impl Store {
                     khs: r[10].as_f64(),
                 }
             })
-            .collect())
+            .collect();
+        let total = if page.is_some() {
+            let (conditions, params) = filter::sql(f)?;
+            self.db()
+                .query(
+                    &format!("SELECT COUNT(*) FROM runs WHERE 1=1{conditions}"),
+                    &params,
+                )?
+                .first()
+                .and_then(|r| r.first())
+                .and_then(Val::as_i64)
+                .unwrap_or(0) as usize
+        } else {
+            rows.len()
+        };
+        Ok((rows, total))
     }
 
     /// Number of stored runs.
@@ -603,7 +671,7 @@ impl Store {
     }
 }
 
-fn run_listing(r: Vec<Val>) -> RunListing {
+pub(crate) fn run_listing(r: Vec<Val>) -> RunListing {
     let t = |i: usize| r.get(i).and_then(|v| v.as_str()).map(String::from);
     RunListing {
         id: r.first().and_then(Val::as_i64).unwrap_or(0),
@@ -720,7 +788,7 @@ fn severity_text(f: &Finding) -> String {
     f.severity.name().to_string()
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(bytes)
         .iter()
@@ -729,6 +797,6 @@ fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Current UTC time, RFC 3339.
-fn now() -> String {
+pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -9,7 +9,7 @@ use crate::Error;
 use crate::backend::{Dialect, Exec, Val};
 
 /// (version, SQL). Append new migrations; never edit an applied one.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1)];
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2)];
 
 /// Runs, their documents, measurements, findings and tags. The Results.md headline columns are extracted
 /// into `runs` at insert time so `results table` is a single scan of one table.
@@ -77,6 +77,24 @@ CREATE TABLE tags (
     PRIMARY KEY (run_id, tag)
 );
 CREATE INDEX tags_tag ON tags(tag);
+";
+
+/// The results service: upload tokens (only their SHA-256 is kept) under an uploader's name,
+/// which uploader stored each run (NULL for runs stored on the board itself or by `results add`),
+/// and the run's not-comparable flags (`marks::column_text`; NULL for runs stored before), so
+/// the table is read without parsing documents.
+const V2: &str = "
+CREATE TABLE tokens (
+    id {ID},
+    uploader TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL,
+    revoked TEXT
+);
+CREATE INDEX tokens_uploader ON tokens(uploader);
+ALTER TABLE runs ADD COLUMN uploader TEXT;
+ALTER TABLE runs ADD COLUMN not_comparable TEXT;
+CREATE INDEX runs_uploader ON runs(uploader);
 ";
 
 /// The migration text for one dialect.

@@ -16,11 +16,11 @@ pub mod monitor;
 pub mod monitor_listen;
 pub mod report;
 pub mod results;
-pub mod results_marks;
 pub mod review;
 pub mod run;
 pub mod schema;
 pub mod selftest_perf;
+pub mod serve;
 pub mod sha256;
 pub mod thermal;
 pub mod upload;
@@ -51,5 +51,6 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Export(a) => export::run(a, g),
         Command::Guide(a) => guide::run(a, g),
         Command::Upload(a) => upload::run(a, g),
+        Command::Serve(a) => serve::run(a, g),
     }
 }

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
+use crate::Store;
 use document::run::FigureComparability;
 use headline::Figure;
 use headline::comparability as rule;
-use store::Store;
 
 /// The flags of every native run (imported sbc-bench logs have none: they are sbc-bench's).
 pub type Marks = HashMap<i64, Vec<FigureComparability>>;
@@ -36,22 +36,48 @@ pub fn flags_of_text(json: &str) -> Vec<FigureComparability> {
     }
 }
 
-/// The runs of the store with at least one figure that is not comparable.
+/// What the `runs.not_comparable` column holds for a document: the flags as JSON when a figure
+/// is not comparable, an empty text otherwise (written when the run is stored, so reading the
+/// table never parses documents).
+pub fn column_text(json: &str) -> String {
+    let flags = flags_of_text(json);
+    if rule::not_comparable(&flags).is_empty() {
+        String::new()
+    } else {
+        serde_json::to_string(&flags).unwrap_or_default()
+    }
+}
+
+/// The runs of the store with at least one figure that is not comparable: from the column, and
+/// from the documents of runs stored before the column existed (NULL).
 pub fn load(store: &mut Store) -> Marks {
-    let rows = store
+    let mut out = Marks::new();
+    let stored = store
         .query(
-            "SELECT d.run_id, d.json FROM documents d JOIN runs r ON r.id = d.run_id \
-             WHERE r.imported = 0",
+            "SELECT id, not_comparable FROM runs WHERE imported = 0 AND not_comparable <> ''",
             &[],
         )
         .unwrap_or_default();
-    rows.into_iter()
-        .filter_map(|r| {
-            let id = r.first()?.as_i64()?;
-            let flags = flags_of_text(r.get(1)?.as_str()?);
-            (!rule::not_comparable(&flags).is_empty()).then_some((id, flags))
-        })
-        .collect()
+    for r in stored {
+        if let (Some(id), Some(text)) = (r[0].as_i64(), r[1].as_str())
+            && let Ok(flags) = serde_json::from_str::<Vec<FigureComparability>>(text)
+        {
+            out.insert(id, flags);
+        }
+    }
+    let older = store
+        .query(
+            "SELECT d.run_id, d.json FROM documents d JOIN runs r ON r.id = d.run_id \
+             WHERE r.imported = 0 AND r.not_comparable IS NULL",
+            &[],
+        )
+        .unwrap_or_default();
+    out.extend(older.into_iter().filter_map(|r| {
+        let id = r.first()?.as_i64()?;
+        let flags = flags_of_text(r.get(1)?.as_str()?);
+        (!rule::not_comparable(&flags).is_empty()).then_some((id, flags))
+    }));
+    out
 }
 
 /// `" (quick)"` after a cell of `figure` of run `id` when it is not comparable.

@@ -1,0 +1,261 @@
+//! What the `serve_*` tests share: a fresh PostgreSQL database on the test server
+//! (scripts/pg-test-server, BOARDBENCH_TEST_PG_URL), the real `boardbench serve` listening on a
+//! free port of 127.0.0.1 (it is started on port 0 and says which port it got), and a tiny
+//! blocking HTTP/1.1 client on std's TcpStream.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Whether the service tests skip (they start servers: never under qemu).
+pub fn skip() -> bool {
+    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+        eprintln!("skipped: service tests do not run under emulation");
+        return true;
+    }
+    false
+}
+
+/// A fresh database on the PostgreSQL test server, or `None` (skip, with a note).
+pub fn pg_db(name: &str) -> Option<String> {
+    if skip() {
+        return None;
+    }
+    let Ok(url) = std::env::var("BOARDBENCH_TEST_PG_URL") else {
+        eprintln!("skipped: BOARDBENCH_TEST_PG_URL is not set (see scripts/pg-test-server)");
+        return None;
+    };
+    let db = format!("bb_serve_{name}_{}", std::process::id());
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect test server");
+    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
+        .expect("drop old test database");
+    c.batch_execute(&format!("CREATE DATABASE {db}"))
+        .expect("create test database");
+    let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
+    Some(format!("{base}/{db}"))
+}
+
+pub fn boardbench(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .args(args)
+        .env_remove("BOARDBENCH_DB")
+        .output()
+        .expect("boardbench runs")
+}
+
+/// `serve token add NAME` → the token.
+pub fn token(db: &str, name: &str) -> String {
+    let out = boardbench(&["serve", "--db", db, "token", "add", name]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A running `boardbench serve`; killed when dropped.
+pub struct Server {
+    pub child: Child,
+    pub addr: String,
+    pub log: Arc<Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start(db: &str, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+            .args(["serve", "--db", db, "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .env_remove("BOARDBENCH_DB")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boardbench serve starts");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut first = String::new();
+        err.read_line(&mut first).expect("first log line");
+        let v: serde_json::Value = serde_json::from_str(&first)
+            .unwrap_or_else(|e| panic!("first line is not the JSON listening line ({e}): {first}"));
+        let addr = v["addr"].as_str().expect("addr").to_string();
+        let log = Arc::new(Mutex::new(first));
+        let sink = Arc::clone(&log);
+        let reader = std::thread::spawn(move || {
+            let mut line = String::new();
+            while err.read_line(&mut line).unwrap_or(0) > 0 {
+                sink.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
+        Server {
+            child,
+            addr,
+            log,
+            reader: Some(reader),
+        }
+    }
+
+    pub fn get(&self, path: &str) -> Resp {
+        request(&self.addr, "GET", path, None, b"")
+    }
+
+    pub fn get_auth(&self, path: &str, token: &str) -> Resp {
+        request(&self.addr, "GET", path, Some(token), b"")
+    }
+
+    pub fn post(&self, path: &str, token: Option<&str>, body: &[u8]) -> Resp {
+        request(&self.addr, "POST", path, token, body)
+    }
+
+    pub fn delete(&self, path: &str, token: &str) -> Resp {
+        request(&self.addr, "DELETE", path, Some(token), b"")
+    }
+
+    /// SIGTERM, then the exit code (within 20 s).
+    pub fn terminate(&mut self) -> Option<i32> {
+        signal(self.child.id(), "TERM");
+        wait_exit(&mut self.child, Duration::from_secs(20))
+    }
+
+    /// The log so far; once the server has exited, all of it (the reader has seen the end).
+    pub fn log_text(&mut self) -> String {
+        if self.child.try_wait().ok().flatten().is_some()
+            && let Some(r) = self.reader.take()
+        {
+            let _ = r.join();
+        }
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn signal(pid: u32, sig: &str) {
+    let _ = Command::new("kill")
+        .args([&format!("-{sig}"), &pid.to_string()])
+        .status();
+}
+
+pub fn wait_exit(child: &mut Child, limit: Duration) -> Option<i32> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(st)) = child.try_wait() {
+            return st.code();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the server did not stop within {limit:?}");
+}
+
+/// An answer: status, header block (lower-case names), body.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: u16,
+    pub headers: String,
+    pub body: Vec<u8>,
+}
+
+impl Resp {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_string())
+        })
+    }
+}
+
+/// The request head (everything but the body).
+pub fn head(method: &str, path: &str, token: Option<&str>, len: usize) -> String {
+    let mut h = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {len}\r\n"
+    );
+    if let Some(t) = token {
+        h.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    h.push_str("\r\n");
+    h
+}
+
+/// One request on a new connection; `Err` when the connection fails (server gone).
+pub fn try_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &[u8],
+) -> std::io::Result<Resp> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    s.write_all(head(method, path, token, body.len()).as_bytes())?;
+    // A server that answers early (413) may close before the whole body is sent.
+    let _ = s.write_all(body);
+    read_response(&mut s)
+}
+
+pub fn read_response(s: &mut TcpStream) -> std::io::Result<Resp> {
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw)
+        .or_else(|e| if raw.is_empty() { Err(e) } else { Ok(0) })?;
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other("no response head"))?;
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("bad status line: {head}")))?;
+    Ok(Resp {
+        status,
+        headers: head,
+        body: raw[split + 4..].to_vec(),
+    })
+}
+
+pub fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> Resp {
+    try_request(addr, method, path, token, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+/// A small valid result document; `n` makes it unique.
+pub fn doc(device: &str, n: u32) -> serde_json::Value {
+    let mut d = serde_json::to_value(report::demo::scaled_run(
+        device,
+        1.0 + f64::from(n) / 1000.0,
+    ))
+    .unwrap();
+    d["measurements"].as_array_mut().unwrap().truncate(12);
+    // As a client has it: read from JSON text.
+    serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap()
+}
+
+/// The contract's hash: SHA-256 of the document re-serialised by serde_json from a Value (the
+/// Value read from the text sent, as the service reads it).
+pub fn hash(doc: &serde_json::Value) -> String {
+    use sha2::Digest;
+    let sent = serde_json::to_string(doc).unwrap();
+    let read: serde_json::Value = serde_json::from_str(&sent).unwrap();
+    sha2::Sha256::digest(serde_json::to_string(&read).unwrap().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,345 @@
+//! `/api/v1`: the contract shared with `boardbench upload`, the exporters and the Ansible role
+//! (docs/serve.md). Errors are `{"error": "…"}` with the status saying what went wrong; nothing
+//! is stored on any 4xx.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, Query};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use store::Filter;
+
+use crate::access_log::Uploader;
+use crate::{State, auth};
+
+/// An error answer: status and message.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<store::Error> for ApiError {
+    fn from(e: store::Error) -> ApiError {
+        match e {
+            store::Error::NotADocument(_) | store::Error::Json(_) => {
+                ApiError::new(422, format!("not a valid result document: {e}"))
+            }
+            store::Error::Forbidden(m) => ApiError::new(403, m),
+            e => ApiError::new(500, format!("database error: {e}")),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut resp = (self.status, Json(json!({ "error": self.message }))).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            resp.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer realm=\"boardbench\""),
+            );
+        }
+        resp
+    }
+}
+
+pub fn router() -> Router<State> {
+    Router::new()
+        .route("/runs", get(list).post(upload))
+        .route("/runs/{id}", get(fetch).delete(delete))
+        .route("/runs/{id}/report", get(report))
+        .route("/table", get(table))
+        .route("/openapi.json", get(openapi))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UploadQuery {
+    /// A tag for the run (only on one's own runs).
+    pub tag: Option<String>,
+}
+
+async fn upload(
+    axum::extract::State(state): axum::extract::State<State>,
+    Query(q): Query<UploadQuery>,
+    req: axum::extract::Request,
+) -> Result<Response, ApiError> {
+    // The token first: a client without one does not get to send megabytes.
+    let who = auth::uploader(&state, req.headers()).await?;
+    let limit = state.config.max_upload;
+    let too_large = || {
+        ApiError::new(
+            413,
+            format!("the document is larger than this service accepts ({limit} bytes)"),
+        )
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let body = axum::body::to_bytes(req.into_body(), limit)
+        .await
+        .map_err(|e| {
+            if declared.is_none() {
+                too_large()
+            } else {
+                ApiError::new(400, format!("the request body could not be read: {e}"))
+            }
+        })?;
+    let doc: Value =
+        serde_json::from_slice(&body).map_err(|e| ApiError::new(422, format!("not JSON: {e}")))?;
+    let tags: Vec<String> = q.tag.into_iter().filter(|t| !t.trim().is_empty()).collect();
+    let name = who.clone();
+    let up = state
+        .pool
+        .with(move |s| s.upload(doc, &tags, &name))
+        .await?;
+    let (status, id, created) = match up.added {
+        store::Added::New(id) => (StatusCode::CREATED, id, true),
+        store::Added::Duplicate(id) => (StatusCode::OK, id, false),
+    };
+    let mut resp = (
+        status,
+        [(header::LOCATION, format!("/api/v1/runs/{id}"))],
+        Json(json!({"id": id, "hash": up.hash, "created": created})),
+    )
+        .into_response();
+    resp.extensions_mut().insert(Uploader(who));
+    Ok(resp)
+}
+
+/// The filters of `GET /runs` (those of `boardbench results list`) and the page.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct ListQuery {
+    pub soc: Option<String>,
+    pub device: Option<String>,
+    pub kernel: Option<String>,
+    pub arch: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub tag: Option<String>,
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// The table: `json`, `csv` or `md`.
+    pub format: Option<String>,
+    /// The table: column to sort by, and descending.
+    pub sort: Option<String>,
+    pub desc: Option<String>,
+}
+
+impl ListQuery {
+    /// The store's filter; empty fields (an unfilled form field) mean no filter.
+    pub fn filter(&self) -> Filter {
+        let f = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
+        Filter {
+            device: f(&self.device),
+            soc: f(&self.soc),
+            arch: f(&self.arch),
+            kernel: f(&self.kernel),
+            since: f(&self.since),
+            until: f(&self.until),
+            tag: f(&self.tag),
+        }
+    }
+}
+
+/// Largest page of `GET /runs`.
+pub const MAX_LIMIT: i64 = 1000;
+
+async fn list(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let limit = q.limit.unwrap_or(100).clamp(0, MAX_LIMIT);
+    let offset = q.offset.unwrap_or(0).max(0);
+    let filter = q.filter();
+    let (runs, total) = state
+        .pool
+        .with(move |s| s.list_page(&filter, limit, offset))
+        .await
+        .map_err(|e| match e {
+            store::Error::Other(m) => ApiError::new(400, m),
+            e => e.into(),
+        })?;
+    Ok(
+        Json(json!({"runs": runs, "total": total, "limit": limit, "offset": offset}))
+            .into_response(),
+    )
+}
+
+async fn fetch(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    match state.pool.with(move |s| s.document_text(id)).await? {
+        Some(text) => Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response()),
+        None => Err(ApiError::new(404, format!("no run {id}"))),
+    }
+}
+
+async fn delete(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let who = auth::uploader(&state, &headers).await?;
+    let name = who.clone();
+    let deleted = state.pool.with(move |s| s.delete_run_of(id, &name)).await?;
+    if !deleted {
+        return Err(ApiError::new(404, format!("no run {id}")));
+    }
+    let mut resp = StatusCode::NO_CONTENT.into_response();
+    resp.extensions_mut().insert(Uploader(who));
+    Ok(resp)
+}
+
+/// A stored document as this version's type (the report needs it).
+pub async fn document(state: &State, id: i64) -> Result<document::ResultDocument, ApiError> {
+    let text = state
+        .pool
+        .with(move |s| s.document_text(id))
+        .await?
+        .ok_or_else(|| ApiError::new(404, format!("no run {id}")))?;
+    serde_json::from_str(&text).map_err(|e| {
+        ApiError::new(
+            500,
+            format!("run {id} is stored in a form this version cannot render: {e}"),
+        )
+    })
+}
+
+async fn report(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let doc = document(&state, id).await?;
+    Ok(axum::response::Html(report::html(&doc, &[])).into_response())
+}
+
+/// A sort column by name (`None`: by id).
+fn column(sort: Option<&str>) -> Result<store::table::Column, ApiError> {
+    use store::table::Column;
+    match sort.filter(|s| !s.is_empty()) {
+        None => Ok(Column::Id),
+        Some(s) => Column::parse(s).ok_or_else(|| {
+            ApiError::new(
+                400,
+                format!(
+                    "unknown column {s:?}: use one of {}",
+                    Column::NAMES.join(", ")
+                ),
+            )
+        }),
+    }
+}
+
+/// A filter error (a date that does not parse) is the client's.
+fn filter_error(e: store::Error) -> ApiError {
+    match e {
+        store::Error::Other(m) => ApiError::new(400, m),
+        e => e.into(),
+    }
+}
+
+/// The not-comparable marks of every run (a column of the runs table: no document is read).
+async fn marks(state: &State) -> Result<store::marks::Marks, ApiError> {
+    Ok(state.pool.with(|s| Ok(store::marks::load(s))).await?)
+}
+
+/// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.
+pub async fn table_rows(
+    state: &State,
+    filter: Filter,
+    sort: Option<&str>,
+    desc: bool,
+) -> Result<(Vec<store::TableRow>, store::marks::Marks), ApiError> {
+    let col = column(sort)?;
+    let mut rows = state
+        .pool
+        .with(move |s| s.table_filtered(&filter))
+        .await
+        .map_err(filter_error)?;
+    store::table::sort_rows(&mut rows, col, desc);
+    Ok((rows, marks(state).await?))
+}
+
+/// One page of the table: its rows, the number of matching runs, the marks.
+pub async fn table_page(
+    state: &State,
+    filter: Filter,
+    sort: Option<&str>,
+    desc: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<store::TableRow>, usize, store::marks::Marks), ApiError> {
+    let col = column(sort)?;
+    let (rows, total) = state
+        .pool
+        .with(move |s| s.table_page(&filter, col, desc, limit, offset))
+        .await
+        .map_err(filter_error)?;
+    Ok((rows, total, marks(state).await?))
+}
+
+/// `desc=1`, `desc=true`, `desc=on` (a checkbox).
+pub fn truthy(v: &Option<String>) -> bool {
+    matches!(v.as_deref(), Some("1" | "true" | "on" | "yes"))
+}
+
+async fn table(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let (rows, marks) = table_rows(&state, q.filter(), q.sort.as_deref(), truthy(&q.desc)).await?;
+    Ok(match q.format.as_deref().unwrap_or("json") {
+        "json" => Json(Value::Array(store::table::table_json(&rows, &marks))).into_response(),
+        "csv" => (
+            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+            store::table::table_csv(&rows, &marks),
+        )
+            .into_response(),
+        "md" | "markdown" => (
+            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+            store::table::table_markdown(&rows, &marks),
+        )
+            .into_response(),
+        other => {
+            return Err(ApiError::new(
+                400,
+                format!("unknown format {other:?}: use json, csv or md"),
+            ));
+        }
+    })
+}
+
+async fn openapi() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        crate::openapi::DOCUMENT,
+    )
+        .into_response()
+}

@@ -1,0 +1,117 @@
+//! The boardbench results service: an HTTP API (`/api/v1`) and server-rendered pages over the
+//! results database (crates/store: PostgreSQL for labs, SQLite for one person).
+//!
+//! Why it looks like this: the store is synchronous (rusqlite/postgres), so handlers borrow a
+//! connection from a small pool inside `spawn_blocking`; every page is rendered on the server
+//! with the renderers the CLI uses (report, Results.md table, compare), so a page and a
+//! `boardbench results …` command never disagree. Nothing is stored on any 4xx: validation and
+//! the owner check happen before the one transaction that stores a run.
+//!
+//! Module map:
+//! - [`config`]: what the operator sets (listen address, database, limits, read protection).
+//! - [`pool`]: the database connections shared by the handlers.
+//! - [`api`]: `/api/v1` (upload, list, fetch, report, table, OpenAPI).
+//! - [`auth`]: bearer tokens (upload always, reading with `--read-token`).
+//! - [`pages`]: the HTML pages (table, run, compare, board) and their security headers.
+//! - [`openapi`]: the OpenAPI document.
+//! - [`access_log`]: one structured line per request on stderr.
+//! - [`validate`]: uploads against the result document's JSON Schema.
+
+pub mod access_log;
+pub mod api;
+pub mod auth;
+pub mod config;
+pub mod openapi;
+pub mod pages;
+pub mod pool;
+pub mod validate;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+
+pub use config::Config;
+
+/// What every handler shares.
+pub struct AppState {
+    pub config: Config,
+    pub pool: Arc<pool::Pool>,
+}
+
+pub type State = Arc<AppState>;
+
+/// The whole application (routes and middleware) over an opened pool.
+pub fn app(state: State) -> Router {
+    let limit = state.config.max_upload;
+    Router::new()
+        .route("/", get(pages::table::page))
+        .route("/runs/{id}", get(pages::run::page))
+        .route("/compare", get(pages::compare::page))
+        .route("/board", get(pages::board::page))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .nest("/api/v1", api::router())
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn(pages::security_headers))
+        .layer(axum::middleware::from_fn(access_log::log))
+        .with_state(state)
+}
+
+/// Opens the database (migrating it), binds the address and serves until SIGTERM or Ctrl-C;
+/// requests in flight are finished before it returns.
+pub fn run(config: Config) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("boardbench-serve")
+        .build()?;
+    // The synchronous PostgreSQL driver runs its own small runtime: connections are opened and
+    // finally closed outside tokio's, the handlers use them inside `spawn_blocking`.
+    let pool = Arc::new(pool::Pool::open(&config.db, config.connections)?);
+    let served = Arc::clone(&pool);
+    let result = rt.block_on(async move {
+        let pool = served;
+        let listener = tokio::net::TcpListener::bind(&config.listen)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
+        let addr = listener.local_addr()?;
+        eprintln!(
+            "{}",
+            serde_json::json!({
+                "ts": access_log::now(),
+                "event": "listening",
+                "addr": addr.to_string(),
+                "db": config.db.display(),
+                "read_token": config.read_token,
+                "max_upload": config.max_upload,
+            })
+        );
+        let state = Arc::new(AppState { config, pool });
+        axum::serve(listener, app(state))
+            .with_graceful_shutdown(shutdown_signal())
+            .await?;
+        Ok::<(), anyhow::Error>(())
+    });
+    drop(rt);
+    drop(pool);
+    eprintln!(
+        "{}",
+        serde_json::json!({"ts": access_log::now(), "event": "stopped"})
+    );
+    result
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
+    let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");
+    let which = tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = int.recv() => "SIGINT",
+    };
+    eprintln!(
+        "{}",
+        serde_json::json!({"ts": access_log::now(), "event": "shutdown", "signal": which,
+            "note": "finishing requests in flight"})
+    );
+}

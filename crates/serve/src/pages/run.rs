@@ -1,0 +1,37 @@
+//! `/runs/{id}`: the run's HTML report (the page `boardbench report` writes) with the service's
+//! navigation line and links to the document and the device's board page.
+
+use axum::extract::{Path, State as AxState};
+use axum::http::HeaderMap;
+use axum::response::Html;
+use report::escape::esc;
+
+use super::{PageError, nav, urlenc};
+use crate::{State, api, auth};
+
+pub async fn page(
+    AxState(state): AxState<State>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Html<String>, PageError> {
+    auth::may_read(&state, &headers).await?;
+    let doc = api::document(&state, id).await?;
+    let html = report::html(&doc, &[]);
+    let mut links = format!(
+        "{} <p class=\"dim\">Run {id} · <a href=\"/api/v1/runs/{id}\">document (JSON)</a>",
+        nav()
+    );
+    if let Some(device) = report::overview::columns(&doc).device {
+        links.push_str(&format!(
+            " · <a href=\"/board?device={}\">all runs of {}</a>",
+            urlenc(&device),
+            esc(&device)
+        ));
+    }
+    links.push_str("</p>");
+    Ok(Html(html.replacen(
+        "<body>\n",
+        &format!("<body>\n{links}\n"),
+        1,
+    )))
+}

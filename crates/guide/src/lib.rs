@@ -5,9 +5,11 @@
 //!
 //! Module map:
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
+//! - [`lmbench`]: the LMBench-style system costs (benchmp harness, one module per program).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
 
 pub mod context;
+pub mod lmbench;
 pub mod registry;
 
 pub use context::Context;

@@ -41,7 +41,13 @@ pub struct SectionDef {
 
 /// All sections, in the guide's order.
 pub fn all() -> Vec<SectionDef> {
-    vec![]
+    vec![SectionDef {
+        name: "lmbench",
+        title: crate::lmbench::TITLE,
+        quick: true,
+        default: true,
+        run: crate::lmbench::run,
+    }]
 }
 
 /// The section called `name`.

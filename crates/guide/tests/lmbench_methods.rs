@@ -210,3 +210,17 @@ fn ipc_bandwidth_and_registry() {
     assert!(s.quick && s.default);
     assert_eq!(s.title, "LMBench Benchmarks");
 }
+
+#[test]
+fn loopback_latencies_answer() {
+    let t = tiny();
+    if emulated() {
+        return;
+    }
+    use guide::lmbench::{lat_connect, lat_select, lat_tcp};
+    let connect = lat_connect::measure(&t).unwrap();
+    let tcp = lat_tcp::measure(&t).unwrap();
+    let select = lat_select::measure(&t).unwrap();
+    eprintln!("connect {connect:?}\ntcp {tcp:?}\nselect {select:?}");
+    assert!(connect.value > 0.0 && tcp.value > 0.0 && select.value > 0.0);
+}

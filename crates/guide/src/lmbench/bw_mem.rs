@@ -21,7 +21,7 @@ fn needs_second(op: &str) -> bool {
 /// One pass of `op` over `chunks` 512-byte chunks of `a` (and `b` for copies).
 fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 {
     let mut sum = 0u32;
-    // SAFETY (all loops): chunk c covers ints [128c, 128c+128) and c < chunks = size/512, so
+    // SAFETY: (all loops) chunk c covers ints [128c, 128c+128) and c < chunks = size/512, so
     // every access is inside both buffers (b is 2 KiB larger than a).
     unsafe {
         use std::ptr::{read_volatile as rd, write_volatile as wr};

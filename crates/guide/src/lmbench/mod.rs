@@ -42,6 +42,9 @@ pub const TEST_FILE_BYTES: usize = 16 * 1024 * 1024;
 /// TI's `1M` arguments are 10^6 bytes (lmbench reads upper-case suffixes as powers of ten).
 pub const MB: usize = 1_000_000;
 
+/// The longest interval `--quick` uses (µs).
+pub const QUICK_ENOUGH_US: f64 = 20_000.0;
+
 /// What one run measures: the full list or the quick subset, or a tiny one in tests.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -108,12 +111,17 @@ pub fn timing_for(ctx: &Context) -> Timing {
     let given = std::env::var("ENOUGH")
         .ok()
         .and_then(|v| v.trim().parse::<f64>().ok());
-    let mut t = Timing::calibrate(given).with_cancel(ctx.cancel.clone());
+    let max = if ctx.quick {
+        QUICK_ENOUGH_US
+    } else {
+        1_000_000.0
+    };
+    let mut t = Timing::calibrate_upto(given, max).with_cancel(ctx.cancel.clone());
     if ctx.quick {
         t.tries = 5;
         t.floor_scale = 0.1;
-        t.enough_cap_us = Some(20_000.0);
-        t.enough_us = t.enough_us.min(20_000.0);
+        t.enough_cap_us = Some(QUICK_ENOUGH_US);
+        t.enough_us = t.enough_us.min(QUICK_ENOUGH_US);
     }
     t
 }

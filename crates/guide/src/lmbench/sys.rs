@@ -217,8 +217,8 @@ fn serve(lfd: RawFd, mode: Serve, buf: &mut [u8]) {
                     break;
                 }
             },
-            // SAFETY: reads into our buffer of the given length until end of file.
             Serve::Drain => {
+                // SAFETY: reads into our buffer of the given length until end of file.
                 while unsafe { libc::read(c, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
             }
             Serve::Source => while write_all(c, buf) {},

@@ -104,9 +104,15 @@ impl Timing {
     /// lmbench's start-up: ENOUGH from `given` (the `ENOUGH` variable) or the linearity test,
     /// then the timer and loop overheads.
     pub fn calibrate(given_us: Option<f64>) -> Timing {
+        Timing::calibrate_upto(given_us, 1_000_000.0)
+    }
+
+    /// [`Timing::calibrate`] trying only the candidates up to `max_us` (and falling back to
+    /// `max_us`): quick runs must not spend seconds finding out that a busy machine is noisy.
+    pub fn calibrate_upto(given_us: Option<f64>, max_us: f64) -> Timing {
         let (enough_us, calibrated) = match given_us {
             Some(e) if e > 0.0 => (e, false),
-            _ => (calibrate_enough(), true),
+            _ => (calibrate_enough(max_us), true),
         };
         let mut t = Timing::with_enough(enough_us);
         t.calibrated = calibrated;
@@ -310,9 +316,13 @@ impl Ring {
 
 /// lmbench's ENOUGH calibration: the first of 5, 10, 50, 100 ms at which a loop of dependent
 /// loads scales linearly (within 0.25 % at 1.5 %, 2 % and 3.5 % more iterations); 1 s otherwise.
-pub fn calibrate_enough() -> f64 {
+/// Candidates above `max_us` are not tried; `max_us` is then the fallback.
+pub fn calibrate_enough(max_us: f64) -> f64 {
     let ring = Ring::new();
     for candidate in [5_000.0, 10_000.0, 50_000.0, 100_000.0] {
+        if candidate > max_us {
+            break;
+        }
         // Find n giving the candidate's time within ±2 %.
         let mut n: u64 = 10_000;
         let mut found = None;
@@ -339,7 +349,7 @@ pub fn calibrate_enough() -> f64 {
             return candidate;
         }
     }
-    1_000_000.0
+    max_us.min(1_000_000.0)
 }
 
 /// The cost of one clock read pair in µs: the minimum of 11 trials of 1000 reads.

@@ -73,6 +73,8 @@ pub struct Timing {
     pub enough_us: f64,
     /// Whether `enough_us` came from the calibration (false: given by the caller/`ENOUGH`).
     pub calibrated: bool,
+    /// Whether the calibration's linearity test passed (false: its fallback was used).
+    pub linear: bool,
     /// Cost of one clock read pair in µs, subtracted from every interval.
     pub timer_overhead_us: f64,
     /// Cost of one empty loop iteration in µs, subtracted n times from every interval.
@@ -92,6 +94,7 @@ impl Timing {
         Timing {
             enough_us,
             calibrated: false,
+            linear: false,
             timer_overhead_us: 0.0,
             loop_overhead_us: 0.0,
             tries: TRIES,
@@ -110,12 +113,16 @@ impl Timing {
     /// [`Timing::calibrate`] trying only the candidates up to `max_us` (and falling back to
     /// `max_us`): quick runs must not spend seconds finding out that a busy machine is noisy.
     pub fn calibrate_upto(given_us: Option<f64>, max_us: f64) -> Timing {
-        let (enough_us, calibrated) = match given_us {
-            Some(e) if e > 0.0 => (e, false),
-            _ => (calibrate_enough(max_us), true),
+        let (enough_us, calibrated, linear) = match given_us {
+            Some(e) if e > 0.0 => (e, false, false),
+            _ => {
+                let (e, linear) = calibrate_enough(max_us);
+                (e, true, linear)
+            }
         };
         let mut t = Timing::with_enough(enough_us);
         t.calibrated = calibrated;
+        t.linear = linear;
         if enough_us <= 50_000.0 {
             t.timer_overhead_us = timer_overhead_us();
         }
@@ -316,8 +323,9 @@ impl Ring {
 
 /// lmbench's ENOUGH calibration: the first of 5, 10, 50, 100 ms at which a loop of dependent
 /// loads scales linearly (within 0.25 % at 1.5 %, 2 % and 3.5 % more iterations); 1 s otherwise.
-/// Candidates above `max_us` are not tried; `max_us` is then the fallback.
-pub fn calibrate_enough(max_us: f64) -> f64 {
+/// Candidates above `max_us` are not tried; `max_us` is then the fallback. Returns ENOUGH and
+/// whether a candidate passed.
+pub fn calibrate_enough(max_us: f64) -> (f64, bool) {
     let ring = Ring::new();
     for candidate in [5_000.0, 10_000.0, 50_000.0, 100_000.0] {
         if candidate > max_us {
@@ -346,10 +354,10 @@ pub fn calibrate_enough(max_us: f64) -> f64 {
             (got - expect).abs() <= 0.0025 * expect
         });
         if linear {
-            return candidate;
+            return (candidate, true);
         }
     }
-    max_us.min(1_000_000.0)
+    (max_us.min(1_000_000.0), false)
 }
 
 /// The cost of one clock read pair in µs: the minimum of 11 trials of 1000 reads.

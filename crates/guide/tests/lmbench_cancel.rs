@@ -52,8 +52,20 @@ fn cancelling_leaves_no_process_semaphore_or_file_behind() {
     assert!(no_children());
 
     // The whole section: what was measured before the cancel is kept, the rest is not run.
+    // The cancel comes 1 s after the section has written its test file (a busy machine may
+    // take long to get there).
     let dir = std::env::temp_dir().join(format!("bb-lmbench-cancel-{}", std::process::id()));
-    let t = cancelled_after(Duration::from_millis(300));
+    let flag = Arc::new(AtomicBool::new(false));
+    let (f, file) = (flag.clone(), dir.join("test1.txt"));
+    std::thread::spawn(move || {
+        while !file.exists() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        f.store(true, Ordering::Relaxed);
+    });
+    let mut t = Timing::with_enough(20_000.0).with_cancel(flag);
+    t.floor_scale = 0.05;
     let out = lmbench::run_with(&t, &Plan::quick(Some(1 << 20)), &dir);
     let rows = &out.tables[0].rows;
     assert!(rows.iter().any(|r| r.cells[0].is_some()), "nothing kept");

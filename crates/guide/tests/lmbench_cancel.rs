@@ -52,16 +52,17 @@ fn cancelling_leaves_no_process_semaphore_or_file_behind() {
     assert!(no_children());
 
     // The whole section: what was measured before the cancel is kept, the rest is not run.
-    // The cancel comes 1 s after the section has written its test file (a busy machine may
+    // The cancel comes 1.5 s after the section has written its test file (a busy machine may
     // take long to get there).
     let dir = std::env::temp_dir().join(format!("bb-lmbench-cancel-{}", std::process::id()));
     let flag = Arc::new(AtomicBool::new(false));
     let (f, file) = (flag.clone(), dir.join("test1.txt"));
     std::thread::spawn(move || {
-        while !file.exists() {
+        let full = lmbench::TEST_FILE_BYTES as u64;
+        while std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0) < full {
             std::thread::sleep(Duration::from_millis(10));
         }
-        std::thread::sleep(Duration::from_secs(1));
+        std::thread::sleep(Duration::from_millis(1500));
         f.store(true, Ordering::Relaxed);
     });
     let mut t = Timing::with_enough(20_000.0).with_cancel(flag);

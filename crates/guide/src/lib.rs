@@ -5,6 +5,7 @@
 //!
 //! Module map:
 //! - [`context`]: what a section gets (machine, CPUs, budgets, cancellation).
+//! - [`lmbench`]: the LMBench-style system costs (benchmp harness, one module per program).
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
 //! - [`build_info`]: how the built-in methods were compiled (recorded in every guide).
 //! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
@@ -23,6 +24,7 @@
 
 pub mod build_info;
 pub mod context;
+pub mod lmbench;
 pub mod registry;
 pub mod render;
 pub mod stub;

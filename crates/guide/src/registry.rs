@@ -43,6 +43,13 @@ pub struct SectionDef {
 pub fn all() -> Vec<SectionDef> {
     vec![
         SectionDef {
+            name: "lmbench",
+            title: crate::lmbench::TITLE,
+            quick: true,
+            default: true,
+            run: crate::lmbench::run,
+        },
+        SectionDef {
             name: "dhrystone",
             title: "Dhrystone Benchmarks",
             quick: true,

@@ -1,0 +1,154 @@
+//! bw_mem: memory bandwidth in MB/s (10^6 bytes) of lmbench's nine operations over a buffer of
+//! `size` bytes, counting `size` bytes per pass for every operation (copies count the bytes
+//! copied; the strided rd/wr/rdwr/cp touch one int in four but every cache line). Work unit:
+//! 512-byte chunks of 128 4-byte ints. The word loops use volatile accesses so the compiler
+//! neither vectorises them nor turns them into memcpy/memset; bzero and bcopy call the C
+//! library's memset/memmove, as lmbench.
+
+use document::guide::GuideValue;
+
+use super::lat_mem_rd::Aligned;
+use super::timing::{Error, Result, Timing, figures};
+
+pub const OPS: [&str; 9] = [
+    "rd", "wr", "rdwr", "cp", "frd", "fwr", "fcp", "bzero", "bcopy",
+];
+
+fn needs_second(op: &str) -> bool {
+    matches!(op, "cp" | "fcp" | "bcopy")
+}
+
+/// One pass of `op` over `chunks` 512-byte chunks of `a` (and `b` for copies).
+fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 {
+    let mut sum = 0u32;
+    // SAFETY: (all loops) chunk c covers ints [128c, 128c+128) and c < chunks = size/512, so
+    // every access is inside both buffers (b is 2 KiB larger than a).
+    unsafe {
+        use std::ptr::{read_volatile as rd, write_volatile as wr};
+        match op {
+            "rd" => {
+                for c in 0..chunks {
+                    let p = a.add(c * 128);
+                    let mut s = [0u32; 4];
+                    for k in 0..8 {
+                        let q = p.add(k * 16);
+                        s[0] = s[0].wrapping_add(rd(q));
+                        s[1] = s[1].wrapping_add(rd(q.add(4)));
+                        s[2] = s[2].wrapping_add(rd(q.add(8)));
+                        s[3] = s[3].wrapping_add(rd(q.add(12)));
+                    }
+                    sum = sum.wrapping_add(s[0] ^ s[1] ^ s[2] ^ s[3]);
+                }
+            }
+            "wr" => {
+                for c in 0..chunks {
+                    let p = a.add(c * 128);
+                    for k in 0..32 {
+                        wr(p.add(k * 4), 1);
+                    }
+                }
+            }
+            "rdwr" => {
+                for c in 0..chunks {
+                    let p = a.add(c * 128);
+                    for k in 0..32 {
+                        sum = sum.wrapping_add(rd(p.add(k * 4)));
+                        wr(p.add(k * 4), 1);
+                    }
+                }
+            }
+            "cp" => {
+                for c in 0..chunks {
+                    let (p, q) = (a.add(c * 128), b.add(c * 128));
+                    for k in 0..32 {
+                        wr(q.add(k * 4), rd(p.add(k * 4)));
+                    }
+                }
+            }
+            "frd" => {
+                for c in 0..chunks {
+                    let p = a.add(c * 128);
+                    let (mut s0, mut s1, mut s2, mut s3) = (0u32, 0u32, 0u32, 0u32);
+                    let mut k = 0;
+                    while k < 128 {
+                        s0 = s0.wrapping_add(rd(p.add(k)));
+                        s1 = s1.wrapping_add(rd(p.add(k + 1)));
+                        s2 = s2.wrapping_add(rd(p.add(k + 2)));
+                        s3 = s3.wrapping_add(rd(p.add(k + 3)));
+                        s0 = s0.wrapping_add(rd(p.add(k + 4)));
+                        s1 = s1.wrapping_add(rd(p.add(k + 5)));
+                        s2 = s2.wrapping_add(rd(p.add(k + 6)));
+                        s3 = s3.wrapping_add(rd(p.add(k + 7)));
+                        k += 8;
+                    }
+                    sum = sum.wrapping_add(s0 ^ s1 ^ s2 ^ s3);
+                }
+            }
+            "fwr" => {
+                for c in 0..chunks {
+                    let p = a.add(c * 128);
+                    let mut k = 0;
+                    while k < 128 {
+                        wr(p.add(k), 1);
+                        wr(p.add(k + 1), 1);
+                        wr(p.add(k + 2), 1);
+                        wr(p.add(k + 3), 1);
+                        k += 4;
+                    }
+                }
+            }
+            "fcp" => {
+                for c in 0..chunks {
+                    let (p, q) = (a.add(c * 128), b.add(c * 128));
+                    let mut k = 0;
+                    while k < 128 {
+                        wr(q.add(k), rd(p.add(k)));
+                        wr(q.add(k + 1), rd(p.add(k + 1)));
+                        wr(q.add(k + 2), rd(p.add(k + 2)));
+                        wr(q.add(k + 3), rd(p.add(k + 3)));
+                        k += 4;
+                    }
+                }
+            }
+            "bzero" => {
+                libc::memset(a.cast(), 0, bytes);
+            }
+            "bcopy" => {
+                libc::memmove(b.cast(), a.cast(), bytes);
+            }
+            _ => {}
+        }
+    }
+    sum
+}
+
+/// MB/s of `op` over `size` bytes (size ≥ 512).
+pub fn measure(t: &Timing, op: &str, size: usize) -> Result<GuideValue> {
+    if !OPS.contains(&op) || size < 512 {
+        return Err(Error::Failed(format!(
+            "bw_mem {op} {size}: not a valid case"
+        )));
+    }
+    let a = Aligned::new(size)?;
+    // Zero-filled and pre-faulted, as lmbench's buffer.
+    // SAFETY: writes inside our buffer.
+    unsafe { std::ptr::write_bytes(a.as_ptr(), 0, size) };
+    let b = if needs_second(op) {
+        Some(Aligned::new(size + 2048)?)
+    } else {
+        None
+    };
+    let ap = a.as_ptr().cast::<u32>();
+    let bp = b.as_ref().map(|b| b.as_ptr().cast::<u32>()).unwrap_or(ap);
+    let chunks = size / 512;
+    let mut sink = 0u32;
+    let samples = t.benchmp(0.0, |n| {
+        for _ in 0..n {
+            sink = sink.wrapping_add(pass(op, ap, bp, chunks, size));
+        }
+    })?;
+    std::hint::black_box(sink);
+    let mb = size as f64 / 1e6;
+    GuideValue::from_samples(&figures(&samples, |us| mb / (us / 1e6)))
+        .ok_or(Error::Failed("no samples".into()))
+}

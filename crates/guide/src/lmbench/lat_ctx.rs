@@ -1,0 +1,100 @@
+//! lat_ctx: µs per context switch in a ring of P processes joined by pipes, each summing its
+//! own private working set of S KiB when the token arrives. The cost of one hop without a
+//! switch (write a token into a pipe, read it back, sum a cache-hot buffer) is measured first in
+//! this process and subtracted: figure = t/n/P − overhead. Not pinned, like TI's runs: on
+//! several CPUs the ring measures cross-CPU wake-ups as much as switches.
+
+use document::guide::GuideValue;
+
+use super::sys::{Child, pipe, raw, read_exact, word_sum, write_all};
+use super::timing::{Error, Result, Timing, median};
+
+/// The ring's pipes (read, write) and the children; everything closes/dies on drop.
+struct Ring {
+    pipes: Vec<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>,
+    _children: Vec<Child>,
+}
+
+fn hop(rd: i32, wr: i32, token: &mut [u8; 4]) -> bool {
+    write_all(wr, token) && read_exact(rd, token)
+}
+
+/// µs of one hop without a context switch (the overhead), for `procs` pipes.
+fn overhead(t: &Timing, procs: usize, size: usize) -> Result<f64> {
+    let pipes: Vec<_> = (0..procs).map(|_| pipe()).collect::<Result<_>>()?;
+    let mut buf = vec![1u8; size];
+    let mut token = [0u8; 4];
+    let mut sink = 0usize;
+    let samples = t.benchmp_try(0.0, |n| {
+        for i in 0..n as usize {
+            let (r, w) = &pipes[i % procs];
+            if !hop(raw(r), raw(w), &mut token) {
+                return Err(Error::Failed("pipe hop failed".into()));
+            }
+            sink = sink.wrapping_add(word_sum(&buf));
+        }
+        Ok(())
+    })?;
+    buf[0] = sink as u8;
+    std::hint::black_box(&buf);
+    Ok(median(&samples).map(|s| s.per_iter()).unwrap_or(0.0))
+}
+
+/// µs per switch for `procs` processes with `size_kib` KiB each, and the overhead subtracted.
+pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue, f64)> {
+    let size = size_kib * 1024;
+    let ovr = overhead(t, procs, size)?;
+    let pipes: Vec<_> = (0..procs).map(|_| pipe()).collect::<Result<_>>()?;
+    let mut children = Vec::new();
+    // Buffers prepared before the forks; each child writes its own copy once, so its pages
+    // become private (copy-on-write) before the ring starts.
+    let mut bufs: Vec<Vec<u8>> = (0..procs).map(|_| vec![0u8; size.max(8)]).collect();
+    for i in 1..procs {
+        let rd = raw(&pipes[i - 1].0);
+        let wr = raw(&pipes[i].1);
+        let buf_ptr = bufs[i].as_mut_ptr();
+        let len = bufs[i].len();
+        children.push(Child::spawn(move || {
+            // SAFETY: the child's own copy of a buffer allocated before the fork.
+            let buf = unsafe { std::slice::from_raw_parts_mut(buf_ptr, len) };
+            for (k, b) in buf.iter_mut().enumerate() {
+                *b = k as u8;
+            }
+            let mut token = [0u8; 4];
+            let mut sink = 0usize;
+            while read_exact(rd, &mut token) {
+                sink = sink.wrapping_add(word_sum(buf));
+                token[0] = token[0].wrapping_add(sink as u8 & 1);
+                if !write_all(wr, &token) {
+                    break;
+                }
+            }
+        })?);
+    }
+    let ring = Ring {
+        pipes,
+        _children: children,
+    };
+    let first_wr = raw(&ring.pipes[0].1);
+    let last_rd = raw(&ring.pipes[procs - 1].0);
+    let mine = &mut bufs[0];
+    let mut token = [0u8; 4];
+    let mut sink = 0usize;
+    let samples = t.benchmp_try(0.0, |n| {
+        for _ in 0..n {
+            if !hop(last_rd, first_wr, &mut token) {
+                return Err(Error::Failed("lat_ctx: a ring process stopped".into()));
+            }
+            sink = sink.wrapping_add(word_sum(mine));
+        }
+        Ok(())
+    })?;
+    std::hint::black_box(sink);
+    drop(ring);
+    let per_switch: Vec<f64> = samples
+        .iter()
+        .map(|s| (s.per_iter() / procs as f64 - ovr).max(0.0))
+        .collect();
+    let v = GuideValue::from_samples(&per_switch).ok_or(Error::Failed("no samples".into()))?;
+    Ok((v, ovr))
+}

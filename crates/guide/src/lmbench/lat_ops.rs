@@ -1,0 +1,301 @@
+//! lat_ops: the latency of one basic operation (ns) for int, int64, float and double × add, mul,
+//! div, mod, bit, as chains where every operation needs the previous result, seeded from
+//! runtime values so nothing folds. Chains and counts are lmbench's (guide-methods §4.14): e.g.
+//! int div is 100 × {r = s / r} per iteration, r alternating 37 ↔ 38·2^20 / 37; int mul and mod
+//! subtract the bit operations their chains need, using the measured int/int64 bit time.
+//!
+//! Integer values pass through an empty `asm!` after each step ([`hide32`], [`hide64`]): it emits
+//! no instruction but stops the optimiser from merging a chain (ten `a = a + a + i` steps are one
+//! linear expression otherwise). Float chains need no barrier: floating-point arithmetic is not
+//! reassociated. `a + a + i` compiles to one shift-and-add (lea/add-shifted) on most CPUs, like
+//! the C original under GCC, so "int add" is half of that instruction's latency there.
+
+use document::guide::GuideValue;
+
+use super::timing::{Error, Result, Sample, Timing, figures, median};
+
+/// Hides a 32-bit value from the optimiser without any instruction.
+#[inline(always)]
+#[allow(asm_sub_register)] // the operand only appears in a comment
+pub fn hide32(x: u32) -> u32 {
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv64"
+    ))]
+    {
+        let mut x = x;
+        // SAFETY: an empty asm statement: no instruction, no memory or flags touched.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) x, options(nomem, nostack, preserves_flags))
+        };
+        x
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv64"
+    )))]
+    {
+        std::hint::black_box(x)
+    }
+}
+
+/// Hides a 64-bit value from the optimiser without any instruction (two registers on 32-bit
+/// targets).
+#[inline(always)]
+pub fn hide64(x: u64) -> u64 {
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    ))]
+    {
+        let mut x = x;
+        // SAFETY: an empty asm statement: no instruction, no memory or flags touched.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) x, options(nomem, nostack, preserves_flags))
+        };
+        x
+    }
+    #[cfg(any(target_arch = "x86", target_arch = "arm"))]
+    {
+        let mut lo = x as u32;
+        let mut hi = (x >> 32) as u32;
+        // SAFETY: an empty asm statement: no instruction, no memory or flags touched.
+        unsafe {
+            core::arch::asm!("/* {0} {1} */", inout(reg) lo, inout(reg) hi, options(nomem, nostack, preserves_flags))
+        };
+        ((hi as u64) << 32) | lo as u64
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "x86",
+        target_arch = "arm"
+    )))]
+    {
+        std::hint::black_box(x)
+    }
+}
+
+macro_rules! int_chains {
+    ($modname:ident, $s:ty, $u:ty, $hide:ident, $div_s:expr, $mod_s:expr) => {
+        pub mod $modname {
+            use super::*;
+            #[inline(always)]
+            fn h(x: $s) -> $s {
+                $hide(x as $u) as $s
+            }
+            /// 300 dependent bit operations per iteration.
+            pub fn bit(n: u64) {
+                let mut r: $s = h(std::hint::black_box(1));
+                let mut s: $s = h(std::hint::black_box(1000));
+                for it in 0..n {
+                    let i = it as $s;
+                    for _ in 0..100 {
+                        r ^= i;
+                        s ^= r;
+                        r |= s;
+                        r = h(r);
+                        s = h(s);
+                    }
+                }
+                std::hint::black_box((r, s));
+            }
+            /// 20,000 dependent adds per iteration (1000 × 10 × `a = a + a + i`).
+            pub fn add(n: u64) {
+                let mut a: $s = h(std::hint::black_box(1));
+                for _ in 0..n {
+                    for i in 1..=1000 as $s {
+                        for _ in 0..10 {
+                            a = h(a.wrapping_add(a).wrapping_add(i));
+                        }
+                    }
+                }
+                std::hint::black_box(a);
+            }
+            /// 20 dependent multiplies and 2 subtractions per iteration.
+            pub fn mul(n: u64) {
+                let r0: $s = std::hint::black_box(3);
+                let s: $s = std::hint::black_box(7);
+                let mut p: $s = r0;
+                for _ in 0..10 {
+                    p = p.wrapping_mul(s);
+                }
+                let t = p.wrapping_sub(r0);
+                let mut r = h(r0);
+                for _ in 0..n {
+                    for _ in 0..2 {
+                        for _ in 0..10 {
+                            r = h(r.wrapping_mul(s));
+                        }
+                        r = h(r.wrapping_sub(t));
+                    }
+                }
+                std::hint::black_box(r);
+            }
+            /// 100 dependent divisions per iteration.
+            pub fn div(n: u64) {
+                let s: $s = h(std::hint::black_box($div_s));
+                let mut r: $s = h(std::hint::black_box(37));
+                for _ in 0..n {
+                    for _ in 0..100 {
+                        r = h(s.wrapping_div(r));
+                    }
+                }
+                std::hint::black_box(r);
+            }
+            /// 100 dependent remainders and 100 ors per iteration.
+            pub fn rem(n: u64) {
+                let s: $s = h(std::hint::black_box($mod_s));
+                let mut r: $s = h(std::hint::black_box(1000));
+                for _ in 0..n {
+                    for _ in 0..100 {
+                        r = h(r.wrapping_rem(s));
+                        r = h(r | s);
+                    }
+                }
+                std::hint::black_box(r);
+            }
+        }
+    };
+}
+
+int_chains!(int32, i32, u32, hide32, 38 << 20, 63);
+int_chains!(int64, i64, u64, hide64, 38 << 51, 63 + (1 << 40));
+
+macro_rules! float_chains {
+    ($modname:ident, $f:ty) => {
+        pub mod $modname {
+            /// 22 dependent adds per iteration.
+            pub fn add(n: u64) {
+                let g: $f = std::hint::black_box(-1023.0);
+                let mut f: $f = std::hint::black_box(1.0);
+                for _ in 0..n {
+                    for _ in 0..2 {
+                        for _ in 0..10 {
+                            f += f;
+                        }
+                        f += g;
+                    }
+                }
+                std::hint::black_box(f);
+            }
+            /// 40 dependent multiplies per iteration.
+            pub fn mul(n: u64) {
+                let g: $f = std::hint::black_box(0.125);
+                let mut f: $f = std::hint::black_box(8.0);
+                for _ in 0..n {
+                    for _ in 0..2 {
+                        for _ in 0..10 {
+                            f *= f;
+                            f *= g;
+                        }
+                    }
+                }
+                std::hint::black_box(f);
+            }
+            /// 100 dependent divisions per iteration.
+            pub fn div(n: u64) {
+                let mut f: $f = std::hint::black_box(std::f64::consts::SQRT_2 as $f);
+                let mut g: $f = std::hint::black_box(std::f64::consts::PI as $f);
+                for _ in 0..n {
+                    for _ in 0..5 {
+                        for _ in 0..10 {
+                            f = g / f;
+                        }
+                        for _ in 0..10 {
+                            g = f / g;
+                        }
+                    }
+                }
+                std::hint::black_box((f, g));
+            }
+        }
+    };
+}
+
+float_chains!(float32, f32);
+float_chains!(float64, f64);
+
+/// The operand types in lmbench's (and the seed's) naming.
+pub const TYPES: [&str; 4] = ["int", "int64", "float", "double"];
+
+/// The operations of a type, in the seed's naming.
+pub fn ops(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "int" | "int64" => &["add", "bit", "div", "mod", "mul"],
+        _ => &["add", "div", "mul"],
+    }
+}
+
+type Body = fn(u64);
+
+fn body(ty: &str, op: &str) -> Option<(Body, f64)> {
+    Some(match (ty, op) {
+        ("int", "bit") => (int32::bit, 300.0),
+        ("int", "add") => (int32::add, 20_000.0),
+        ("int", "mul") => (int32::mul, 20.0),
+        ("int", "div") => (int32::div, 100.0),
+        ("int", "mod") => (int32::rem, 100.0),
+        ("int64", "bit") => (int64::bit, 300.0),
+        ("int64", "add") => (int64::add, 20_000.0),
+        ("int64", "mul") => (int64::mul, 20.0),
+        ("int64", "div") => (int64::div, 100.0),
+        ("int64", "mod") => (int64::rem, 100.0),
+        ("float", "add") => (float32::add, 22.0),
+        ("float", "mul") => (float32::mul, 40.0),
+        ("float", "div") => (float32::div, 100.0),
+        ("double", "add") => (float64::add, 22.0),
+        ("double", "mul") => (float64::mul, 40.0),
+        ("double", "div") => (float64::div, 100.0),
+        _ => return None,
+    })
+}
+
+/// Bit operations per iteration to subtract (lmbench's corrections).
+fn correction(op: &str) -> f64 {
+    match op {
+        "mul" => 2.0,
+        "mod" => 100.0,
+        _ => 0.0,
+    }
+}
+
+fn samples(t: &Timing, ty: &str, op: &str) -> Result<(Vec<Sample>, f64)> {
+    let (f, count) = body(ty, op).ok_or_else(|| Error::Failed(format!("no lat_ops {ty} {op}")))?;
+    Ok((t.benchmp(0.0, f)?, count))
+}
+
+/// ns per operation for every operation of `ty` (`bit` first: the others' corrections use it).
+pub fn measure_type(t: &Timing, ty: &str) -> Vec<(String, Result<GuideValue>)> {
+    let mut out = Vec::new();
+    let mut bit_ns = 0.0;
+    if ops(ty).contains(&"bit") {
+        let v = samples(t, ty, "bit").and_then(|(s, c)| {
+            bit_ns = median(&s).map(|m| m.per_iter() * 1000.0 / c).unwrap_or(0.0);
+            GuideValue::from_samples(&figures(&s, |us| us * 1000.0 / c))
+                .ok_or(Error::Failed("no samples".into()))
+        });
+        out.push(("bit".to_string(), v));
+    }
+    for &op in ops(ty).iter().filter(|o| **o != "bit") {
+        let corr = correction(op) * bit_ns;
+        let v = samples(t, ty, op).and_then(|(s, c)| {
+            GuideValue::from_samples(&figures(&s, |us| ((us * 1000.0 - corr) / c).max(0.0)))
+                .ok_or(Error::Failed("no samples".into()))
+        });
+        let stop = matches!(v, Err(Error::Cancelled));
+        out.push((op.to_string(), v));
+        if stop {
+            break;
+        }
+    }
+    out
+}

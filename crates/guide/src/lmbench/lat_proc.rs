@@ -1,0 +1,104 @@
+//! lat_proc: µs per procedure call (a call that cannot be inlined), per fork+exit+wait, per
+//! fork+execve of a tiny program (/bin/true: lmbench execs its own "hello"; both are small
+//! dynamically linked programs) and per fork+`/bin/sh -c` of it. Note: fork's cost grows with the
+//! forking process's mappings — the guide's process is larger than lmbench's.
+
+use std::ffi::CString;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use document::guide::GuideValue;
+
+use super::timing::{Error, Result, Timing, figures, os_err};
+
+/// The program exec and shell start.
+pub const HELLO: &str = "/bin/true";
+pub const SHELL: &str = "/bin/sh";
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    Procedure,
+    Fork,
+    Exec,
+    Shell,
+}
+
+static SINK: AtomicU64 = AtomicU64::new(0);
+
+#[inline(never)]
+fn procedure(x: u64) {
+    SINK.fetch_add(x, Ordering::Relaxed);
+}
+
+fn wait(pid: libc::pid_t) -> Result<()> {
+    let mut status = 0;
+    // SAFETY: waits for our own child.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
+        if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return Err(os_err("waitpid"));
+        }
+    }
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        return Err(Error::Failed(format!(
+            "the child failed (status {status:#x})"
+        )));
+    }
+    Ok(())
+}
+
+pub fn measure(t: &Timing, kind: Kind) -> Result<GuideValue> {
+    let hello = CString::new(HELLO).unwrap_or_default();
+    let shell = CString::new(SHELL).unwrap_or_default();
+    let sh = CString::new("sh").unwrap_or_default();
+    let dash_c = CString::new("-c").unwrap_or_default();
+    let exec_argv = [hello.as_ptr(), std::ptr::null()];
+    let shell_argv = [
+        sh.as_ptr(),
+        dash_c.as_ptr(),
+        hello.as_ptr(),
+        std::ptr::null(),
+    ];
+    let envp: [*const libc::c_char; 1] = [std::ptr::null()];
+    if matches!(kind, Kind::Exec | Kind::Shell) {
+        for p in [HELLO, SHELL] {
+            if !std::path::Path::new(p).exists() {
+                return Err(Error::Failed(format!("{p} is missing")));
+            }
+        }
+    }
+    let samples = t.benchmp_try(0.0, |n| {
+        if kind == Kind::Procedure {
+            for i in 0..n {
+                procedure(std::hint::black_box(i));
+            }
+            return Ok(());
+        }
+        for _ in 0..n {
+            // SAFETY: the child only calls async-signal-safe functions (close, execve, _exit)
+            // on data prepared before the fork.
+            let pid = unsafe { libc::fork() };
+            if pid < 0 {
+                return Err(os_err("fork"));
+            }
+            if pid == 0 {
+                // SAFETY: see above; _exit(127) when execve fails.
+                unsafe {
+                    match kind {
+                        Kind::Exec => {
+                            libc::close(1);
+                            libc::execve(hello.as_ptr(), exec_argv.as_ptr(), envp.as_ptr());
+                        }
+                        Kind::Shell => {
+                            libc::close(1);
+                            libc::execve(shell.as_ptr(), shell_argv.as_ptr(), envp.as_ptr());
+                        }
+                        _ => libc::_exit(0),
+                    }
+                    libc::_exit(127);
+                }
+            }
+            wait(pid)?;
+        }
+        Ok(())
+    })?;
+    GuideValue::from_samples(&figures(&samples, |us| us)).ok_or(Error::Failed("no samples".into()))
+}

@@ -1,0 +1,104 @@
+//! lat_syscall: the cost of the simplest system calls (µs per call). `null` is a raw getppid
+//! system call (no libc caching), read/write move one byte from /dev/zero and to /dev/null,
+//! stat/fstat/open use the guide's test file, like lmbench's `lat_syscall OP test1.txt`.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use document::guide::GuideValue;
+
+use super::timing::{Error, Result, Timing, figures, os_err};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    Null,
+    Read,
+    Write,
+    Stat,
+    Fstat,
+    Open,
+}
+
+impl Op {
+    pub const ALL: [Op; 6] = [Op::Null, Op::Read, Op::Write, Op::Stat, Op::Fstat, Op::Open];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Null => "null",
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Stat => "stat",
+            Op::Fstat => "fstat",
+            Op::Open => "open",
+        }
+    }
+}
+
+fn open(path: &CString, flags: i32) -> Result<i32> {
+    // SAFETY: opens a NUL-terminated path.
+    let fd = unsafe { libc::open(path.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(os_err(&format!("open {}", path.to_string_lossy())));
+    }
+    Ok(fd)
+}
+
+/// µs per call of `op`; `file` is the test file for stat/fstat/open.
+pub fn measure(t: &Timing, op: Op, file: &Path) -> Result<GuideValue> {
+    let path = CString::new(file.as_os_str().as_bytes())
+        .map_err(|_| Error::Failed("file name with a NUL byte".into()))?;
+    let fd = match op {
+        Op::Read => open(
+            &CString::new("/dev/zero").unwrap_or_default(),
+            libc::O_RDONLY,
+        )?,
+        Op::Write => open(
+            &CString::new("/dev/null").unwrap_or_default(),
+            libc::O_WRONLY,
+        )?,
+        Op::Fstat => open(&path, libc::O_RDONLY)?,
+        _ => -1,
+    };
+    let mut byte = [0u8; 1];
+    let samples = t.benchmp_try(0.0, |n| {
+        for _ in 0..n {
+            let ok = match op {
+                // SAFETY: getppid takes no arguments and cannot fail.
+                Op::Null => unsafe { libc::syscall(libc::SYS_getppid) >= 0 },
+                // SAFETY: reads one byte into our buffer.
+                Op::Read => unsafe { libc::read(fd, byte.as_mut_ptr().cast(), 1) == 1 },
+                // SAFETY: writes one byte from our buffer.
+                Op::Write => unsafe { libc::write(fd, byte.as_ptr().cast(), 1) == 1 },
+                Op::Stat => {
+                    // SAFETY: stat fills a zeroed struct we own.
+                    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+                    // SAFETY: NUL-terminated path and a valid out pointer.
+                    unsafe { libc::stat(path.as_ptr(), &mut st) == 0 }
+                }
+                Op::Fstat => {
+                    // SAFETY: as above.
+                    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+                    // SAFETY: our open descriptor and a valid out pointer.
+                    unsafe { libc::fstat(fd, &mut st) == 0 }
+                }
+                Op::Open => {
+                    // SAFETY: opens and closes a NUL-terminated path.
+                    let f = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY) };
+                    // SAFETY: closes the descriptor just opened.
+                    f >= 0 && unsafe { libc::close(f) } == 0
+                }
+            };
+            if !ok {
+                return Err(os_err(&format!("lat_syscall {}", op.name())));
+            }
+        }
+        Ok(())
+    });
+    if fd >= 0 {
+        // SAFETY: closes the descriptor opened above.
+        unsafe { libc::close(fd) };
+    }
+    GuideValue::from_samples(&figures(&samples?, |us| us))
+        .ok_or_else(|| Error::Failed("no samples".into()))
+}

@@ -1,0 +1,419 @@
+//! The guide's "LMBench Benchmarks" table: operating-system and memory costs measured the way
+//! lmbench 3.0-a9 measures them (the benchmp harness in [`timing`], one module per program),
+//! named as TI's performance guides name lmbench's figures — both the short rows
+//! (`lat_pipe (us)`) and the long duplicates (`pipe_latency (microsec)`) — so the numbers can be
+//! set beside published guides. Nothing is compiled or run from outside: every partner process
+//! is a fork of this one, every server listens on 127.0.0.1, every file is in the work directory.
+
+pub mod bw_file_rd;
+pub mod bw_ipc;
+pub mod bw_mem;
+pub mod bw_mmap_rd;
+pub mod lat_connect;
+pub mod lat_ctx;
+pub mod lat_fs;
+pub mod lat_mem_rd;
+pub mod lat_mmap;
+pub mod lat_ops;
+pub mod lat_pagefault;
+pub mod lat_pipe;
+pub mod lat_proc;
+pub mod lat_select;
+pub mod lat_sem;
+pub mod lat_sig;
+pub mod lat_syscall;
+pub mod lat_tcp;
+pub mod lat_unix;
+pub mod sys;
+pub mod timing;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use document::guide::{GuideTable, GuideValue};
+
+use crate::{Context, Outcome};
+use timing::{Error, Result, Timing};
+
+pub const TITLE: &str = "LMBench Benchmarks";
+pub const KEY_HEADER: &str = "Benchmarks";
+/// The test file: 16 MiB, as TI's script makes `test1.txt`.
+pub const TEST_FILE_BYTES: usize = 16 * 1024 * 1024;
+/// TI's `1M` arguments are 10^6 bytes (lmbench reads upper-case suffixes as powers of ten).
+pub const MB: usize = 1_000_000;
+
+/// The longest interval `--quick` uses (µs).
+pub const QUICK_ENOUGH_US: f64 = 20_000.0;
+
+/// The longest calibrated interval of a full run (µs): where lmbench's linearity test fails at
+/// every candidate (a busy machine) lmbench falls back to 1 s; we fall back to 100 ms, its
+/// largest candidate, so the section stays within its time budget (≈ 8 min).
+pub const FULL_ENOUGH_US: f64 = 100_000.0;
+
+/// What one run measures: the full list or the quick subset, or a tiny one in tests.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// bw_mem sizes in MB (10^6 bytes).
+    pub bw_mem_mb: Vec<usize>,
+    /// lat_mem_rd ranges in bytes.
+    pub mem_rd_ranges: Vec<usize>,
+    /// lat_ctx (processes, KiB).
+    pub ctx: Vec<(usize, usize)>,
+    /// lat_fs file sizes in bytes.
+    pub fs_sizes: Vec<usize>,
+    /// Run lat_proc exec and shell (they start /bin/true and /bin/sh).
+    pub exec: bool,
+}
+
+impl Plan {
+    /// The seed's sizes plus the ones above the last-level cache (`llc` bytes).
+    pub fn full(llc: Option<u64>) -> Plan {
+        let llc = llc.unwrap_or(1 << 20) as usize;
+        let mut mb = vec![1, 2, 4, 8, 16];
+        let above = above_llc_mb(llc);
+        if above > 16 {
+            mb.push(above);
+        }
+        let max_range = (2 * llc).max(MB);
+        Plan {
+            bw_mem_mb: mb,
+            mem_rd_ranges: lat_mem_rd::ranges(max_range),
+            ctx: vec![(2, 128), (2, 256), (4, 128), (4, 256)],
+            fs_sizes: lat_fs::SIZES.to_vec(),
+            exec: true,
+        }
+    }
+
+    /// `--quick`: the seed's rows only where sizes sweep (lat_mem_rd's seed points and twice
+    /// the LLC; bw_mem 1 and 16 MB and above the LLC).
+    pub fn quick(llc: Option<u64>) -> Plan {
+        let mut p = Plan::full(llc);
+        p.bw_mem_mb.retain(|&m| m == 1 || m == 16 || m > 16);
+        let llc = llc.unwrap_or(1 << 20) as usize;
+        let mut ranges: Vec<usize> = [512, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10]
+            .into_iter()
+            .chain([1 << 20, 2 * llc])
+            .collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        p.mem_rd_ranges = ranges;
+        p
+    }
+}
+
+/// The smallest power-of-two MB size at least twice the last-level cache.
+pub fn above_llc_mb(llc: usize) -> usize {
+    let mut mb = 1;
+    while mb * MB < 2 * llc {
+        mb *= 2;
+    }
+    mb
+}
+
+/// The harness for a guide run: `ENOUGH` (µs, lmbench's variable) wins over the calibration;
+/// `--quick` keeps at most 5 intervals of at most 20 ms and scales the floors to a tenth.
+pub fn timing_for(ctx: &Context) -> Timing {
+    let given = std::env::var("ENOUGH")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok());
+    let max = if ctx.quick {
+        QUICK_ENOUGH_US
+    } else {
+        FULL_ENOUGH_US
+    };
+    let mut t = Timing::calibrate_upto(given, max).with_cancel(ctx.cancel.clone());
+    if ctx.quick {
+        t.tries = 5;
+        t.floor_scale = 0.1;
+        t.enough_cap_us = Some(QUICK_ENOUGH_US);
+        t.enough_us = t.enough_us.min(QUICK_ENOUGH_US);
+    }
+    t
+}
+
+/// The section: runs every benchmark of `plan` and returns the table.
+pub fn run(ctx: &Context) -> Outcome {
+    let timing = timing_for(ctx);
+    let plan = if ctx.quick {
+        Plan::quick(ctx.llc_bytes())
+    } else {
+        Plan::full(ctx.llc_bytes())
+    };
+    run_with(&timing, &plan, &ctx.workdir)
+}
+
+/// Rows collected so far, the failures and the notes.
+#[derive(Default)]
+struct Collect {
+    rows: Vec<(String, Option<GuideValue>)>,
+    failures: Vec<String>,
+    notes: Vec<String>,
+    cancelled: bool,
+}
+
+impl Collect {
+    /// Records one figure under its row names; false once cancelled (stop measuring).
+    fn put(&mut self, names: &[&str], v: Result<GuideValue>) -> bool {
+        match v {
+            Ok(v) => {
+                for n in names {
+                    self.rows.push((n.to_string(), Some(v.clone())));
+                }
+            }
+            Err(Error::Cancelled) => self.cancelled = true,
+            Err(Error::Failed(m)) => {
+                self.failures.push(format!("{}: {m}", names[0]));
+                for n in names {
+                    self.rows.push((n.to_string(), None));
+                }
+            }
+        }
+        !self.cancelled
+    }
+}
+
+/// Runs the plan with the given harness, files in `workdir`.
+pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
+    let mut c = Collect::default();
+    let file = match make_test_file(workdir) {
+        Ok(f) => f,
+        Err(e) => {
+            return Outcome {
+                failed: Some(format!(
+                    "cannot write the 16 MiB test file in {}: {e}",
+                    workdir.display()
+                )),
+                ..Default::default()
+            };
+        }
+    };
+    c.notes.push(format!(
+        "lmbench method (benchmp): ENOUGH {:.0} µs ({}), timer overhead {:.3} µs, loop overhead {:.5} µs; {} intervals per figure (one where ENOUGH reaches 1 s), median shown with min/max (lat_mem_rd: minimum); CLOCK_MONOTONIC.",
+        t.enough_us,
+        match (t.calibrated, t.linear) {
+            (false, _) => "given",
+            (true, true) => "calibrated",
+            (true, false) => "calibration's linearity test failed (busy machine?): its fallback",
+        },
+        t.timer_overhead_us,
+        t.loop_overhead_us,
+        t.tries
+    ));
+    c.notes.push(
+        "No CPU pinning (as TI's runs): partner processes float, so IPC figures mix same-CPU and cross-CPU hand-offs. Servers are our own forked children on 127.0.0.1.".into(),
+    );
+    let _ = measure_all(t, plan, &file, workdir, &mut c);
+    let _ = std::fs::remove_file(&file);
+    let mut table = GuideTable::perf(TITLE, KEY_HEADER);
+    c.rows.sort_by(|a, b| a.0.cmp(&b.0));
+    for (k, v) in c.rows {
+        table.push(k, v);
+    }
+    let failed = (!c.failures.is_empty()).then(|| c.failures.join("; "));
+    Outcome {
+        tables: vec![table],
+        notes: c.notes,
+        tool: None,
+        skipped: None,
+        failed,
+    }
+}
+
+/// A 16 MiB file of pseudo-random bytes in `dir`, left in the page cache (not synced: the
+/// methods read it from memory, as TI's freshly written `test1.txt`).
+pub fn make_test_file(dir: &Path) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join("test1.txt");
+    let mut f = std::fs::File::create(&path)?;
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15 ^ std::process::id() as u64;
+    let mut block = vec![0u8; 1 << 20];
+    for _ in 0..TEST_FILE_BYTES / block.len() {
+        for w in block.chunks_exact_mut(8) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            w.copy_from_slice(&x.to_le_bytes());
+        }
+        f.write_all(&block)?;
+    }
+    Ok(path)
+}
+
+/// Every measurement in turn; returns early (None) once cancelled.
+fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect) -> Option<()> {
+    use lat_syscall::Op;
+    for op in Op::ALL {
+        let name = format!("lat_syscall-{} (us)", op.name());
+        c.put(&[&name], lat_syscall::measure(t, op, file))
+            .then_some(())?;
+    }
+    c.put(
+        &["lat_sig-install (us)", "signal_handler_latency (microsec)"],
+        lat_sig::install(t),
+    )
+    .then_some(())?;
+    c.put(
+        &["lat_sig-catch (us)", "signal_handler_overhead (microsec)"],
+        lat_sig::catch(t),
+    )
+    .then_some(())?;
+    c.put(&["lat_sig-prot (us)"], lat_sig::prot(t, file))
+        .then_some(())?;
+    c.put(
+        &["lat_pipe (us)", "pipe_latency (microsec)"],
+        lat_pipe::measure(t),
+    )
+    .then_some(())?;
+    c.put(
+        &["lat_unix (us)", "af_unix_sock_stream_latency (microsec)"],
+        lat_unix::measure(t),
+    )
+    .then_some(())?;
+    c.put(
+        &["lat_tcp (us)", "tcp_latency_using_localhost (microsec)"],
+        lat_tcp::measure(t),
+    )
+    .then_some(())?;
+    c.put(
+        &[
+            "lat_connect (us)",
+            "tcp_ip_connection_cost_to_localhost (microsec)",
+        ],
+        lat_connect::measure(t),
+    )
+    .then_some(())?;
+    c.put(
+        &["lat_select (us)", "select_on_200_tcp_fds (microsec)"],
+        lat_select::measure(t),
+    )
+    .then_some(())?;
+    c.put(
+        &["lat_sem (us)", "semaphore_latency (microsec)"],
+        lat_sem::measure(t),
+    )
+    .then_some(())?;
+    let mut ovr = Vec::new();
+    for &(p, s) in &plan.ctx {
+        let r = lat_ctx::measure(t, p, s).map(|(v, o)| {
+            ovr.push(format!("{p}-{s}k {o:.2}"));
+            v
+        });
+        c.put(&[&format!("lat_ctx-{p}-{s}k (us)")], r)
+            .then_some(())?;
+    }
+    if !ovr.is_empty() {
+        c.notes.push(format!(
+            "lat_ctx: per-hop overhead subtracted (µs): {}; median of {} (TI passes -N 100).",
+            ovr.join(", "),
+            t.tries
+        ));
+    }
+    use lat_proc::Kind;
+    c.put(
+        &["lat_proc-proccall (us)", "procedure_call (microsec)"],
+        lat_proc::measure(t, Kind::Procedure),
+    )
+    .then_some(())?;
+    c.put(&["lat_proc-fork (us)"], lat_proc::measure(t, Kind::Fork))
+        .then_some(())?;
+    if plan.exec {
+        c.put(&["lat_proc-exec (us)"], lat_proc::measure(t, Kind::Exec))
+            .then_some(())?;
+        c.put(&["lat_proc-shell (us)"], lat_proc::measure(t, Kind::Shell))
+            .then_some(())?;
+        c.notes.push(format!(
+            "lat_proc exec/shell start {} (and {} -c {}), not lmbench's own hello program.",
+            lat_proc::HELLO,
+            lat_proc::SHELL,
+            lat_proc::HELLO
+        ));
+    }
+    c.put(&["lat_pagefault (us)"], lat_pagefault::measure(t, file))
+        .then_some(())?;
+    c.put(&["lat_mmap-1m (us)"], lat_mmap::measure(t, file, MB))
+        .then_some(())?;
+    let mut rates = Vec::new();
+    for &size in &plan.fs_sizes {
+        let name = format!("lat_fs-{}k (num_files)", size / 1024);
+        let r = lat_fs::measure(t, dir, size).map(|f| {
+            rates.push(format!(
+                "{}k {:.0}/{:.0}",
+                size / 1024,
+                f.creates_per_s,
+                f.deletes_per_s
+            ));
+            GuideValue::one(f.files as f64)
+        });
+        c.put(&[&name], r).then_some(())?;
+    }
+    if !rates.is_empty() {
+        c.notes.push(format!(
+            "lat_fs (num_files = files created in the median interval, ≈ rate × ENOUGH) in {}; creates/deletes per second: {}.",
+            dir.display(),
+            rates.join(", ")
+        ));
+    }
+    for ty in lat_ops::TYPES {
+        for (op, v) in lat_ops::measure_type(t, ty) {
+            c.put(&[&format!("lat_ops-{ty}-{op} (ns)")], v)
+                .then_some(())?;
+        }
+    }
+    for &range in &plan.mem_rd_ranges {
+        let name = format!(
+            "lat_mem_rd-stride{}-{} (ns)",
+            lat_mem_rd::STRIDE,
+            lat_mem_rd::row_size(range)
+        );
+        let mut names = vec![name];
+        if range == 512 << 10 {
+            names.push("latency_for_0.50_mb_block_size (nanosec)".into());
+        }
+        if range == 1 << 20 {
+            names.push("latency_for_1.00_mb_block_size (nanosec)".into());
+        }
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        c.put(&refs, lat_mem_rd::measure(t, range)).then_some(())?;
+    }
+    for op in bw_mem::OPS {
+        for &mb in &plan.bw_mem_mb {
+            let name = format!("bw_mem-{op}-{mb}mb (MB/s)");
+            c.put(&[&name], bw_mem::measure(t, op, mb * MB))
+                .then_some(())?;
+        }
+    }
+    c.put(
+        &["bw_file_rd-io-1mb (MB/s)"],
+        bw_file_rd::measure(t, file, MB, false),
+    )
+    .then_some(())?;
+    c.put(
+        &["bw_file_rd-o2c-1mb (MB/s)"],
+        bw_file_rd::measure(t, file, MB, true),
+    )
+    .then_some(())?;
+    c.put(
+        &["bw_mmap_rd-mo-1mb (MB/s)"],
+        bw_mmap_rd::measure(t, file, MB, false),
+    )
+    .then_some(())?;
+    c.put(
+        &["bw_mmap_rd-o2c-1mb (MB/s)"],
+        bw_mmap_rd::measure(t, file, MB, true),
+    )
+    .then_some(())?;
+    use bw_ipc::Kind as Bw;
+    c.put(
+        &["bw_pipe (MB/s)", "pipe_bandwidth (MBs)"],
+        bw_ipc::measure(t, Bw::Pipe),
+    )
+    .then_some(())?;
+    c.put(
+        &["bw_unix (MB/s)", "af_unix_socket_stream_bandwidth (MBs)"],
+        bw_ipc::measure(t, Bw::Unix),
+    )
+    .then_some(())?;
+    c.put(&["bw_tcp (MB/s)"], bw_ipc::measure(t, Bw::Tcp))
+        .then_some(())?;
+    Some(())
+}

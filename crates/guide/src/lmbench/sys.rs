@@ -1,0 +1,234 @@
+//! The process and descriptor plumbing the system-cost benchmarks share: a forked partner
+//! process that is always killed and reaped, pipes and socket pairs that close themselves, raw
+//! reads and writes, lmbench's word-sum "touch", and loopback servers on 127.0.0.1.
+//!
+//! The guide runs inside a multi-threaded process, so a forked child may only make
+//! async-signal-safe calls: every partner body below is plain read/write/accept/semop on memory
+//! and descriptors prepared before the fork, and ends in `_exit`, never in Rust's exit path.
+
+use std::net::TcpListener;
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+
+use super::timing::{Error, Result, os_err};
+
+/// A forked partner process: killed (SIGKILL) and reaped when dropped, and killed by the kernel
+/// when this process dies first.
+pub struct Child {
+    pid: libc::pid_t,
+}
+
+impl Child {
+    /// Forks; the child runs `body` and `_exit`s. `body` must only make async-signal-safe calls
+    /// on data prepared before the fork (no allocation, no locks, no printing).
+    pub fn spawn(body: impl FnOnce()) -> Result<Child> {
+        // SAFETY: fork in a possibly multi-threaded process; the child only runs `body`, which
+        // by this function's contract makes async-signal-safe calls, and then `_exit`s.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(os_err("fork"));
+        }
+        if pid == 0 {
+            // SAFETY: prctl and _exit are async-signal-safe; the child never returns from here.
+            unsafe {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            }
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
+            // SAFETY: ends the child without running the parent's atexit handlers or destructors.
+            unsafe { libc::_exit(0) };
+        }
+        Ok(Child { pid })
+    }
+
+    pub fn pid(&self) -> libc::pid_t {
+        self.pid
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        // SAFETY: signals and reaps our own child by its pid; a dead child is simply reaped.
+        unsafe {
+            libc::kill(self.pid, libc::SIGKILL);
+            let mut status = 0;
+            while libc::waitpid(self.pid, &mut status, 0) < 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+            {}
+        }
+    }
+}
+
+/// A pipe: (read end, write end).
+pub fn pipe() -> Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: pipe writes two descriptors into the array we own.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } < 0 {
+        return Err(os_err("pipe"));
+    }
+    // SAFETY: both descriptors are fresh and owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A connected AF_UNIX stream socket pair.
+pub fn socketpair() -> Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: socketpair writes two descriptors into the array we own.
+    if unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr()) } < 0 {
+        return Err(os_err("socketpair"));
+    }
+    // SAFETY: both descriptors are fresh and owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Writes all of `buf` (raw, async-signal-safe); false on error or a closed peer.
+pub fn write_all(fd: RawFd, buf: &[u8]) -> bool {
+    let mut done = 0;
+    while done < buf.len() {
+        // SAFETY: writes from a live slice of the given length.
+        let r = unsafe { libc::write(fd, buf[done..].as_ptr().cast(), buf.len() - done) };
+        if r <= 0 {
+            if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            return false;
+        }
+        done += r as usize;
+    }
+    true
+}
+
+/// Reads exactly `buf.len()` bytes (raw, async-signal-safe); false on error or end of file.
+pub fn read_exact(fd: RawFd, buf: &mut [u8]) -> bool {
+    let mut done = 0;
+    while done < buf.len() {
+        // SAFETY: reads into a live mutable slice of the given length.
+        let r = unsafe { libc::read(fd, buf[done..].as_mut_ptr().cast(), buf.len() - done) };
+        if r <= 0 {
+            if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            return false;
+        }
+        done += r as usize;
+    }
+    true
+}
+
+/// One round trip of `msg` over (to, from), failing loudly: the body of the latency methods.
+pub fn round_trip(to: RawFd, from: RawFd, msg: &mut [u8]) -> Result<()> {
+    if !write_all(to, msg) || !read_exact(from, msg) {
+        return Err(Error::Failed(format!(
+            "the partner process stopped answering: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok(())
+}
+
+/// lmbench's "touch"/word sum: adds every machine word of `buf` (8 at a time), so a read buffer
+/// is really loaded. Returns the sum so callers can sink it.
+#[inline(never)]
+pub fn word_sum(buf: &[u8]) -> usize {
+    let words = buf.len() / size_of::<usize>();
+    let p = buf.as_ptr().cast::<usize>();
+    let mut s = [0usize; 4];
+    let mut i = 0;
+    while i + 4 <= words {
+        // SAFETY: i + 3 < words, so every read is inside `buf`; read_unaligned has no alignment
+        // requirement.
+        unsafe {
+            s[0] = s[0].wrapping_add(p.add(i).read_unaligned());
+            s[1] = s[1].wrapping_add(p.add(i + 1).read_unaligned());
+            s[2] = s[2].wrapping_add(p.add(i + 2).read_unaligned());
+            s[3] = s[3].wrapping_add(p.add(i + 3).read_unaligned());
+        }
+        i += 4;
+    }
+    while i < words {
+        // SAFETY: i < words, inside `buf`.
+        s[0] = s[0].wrapping_add(unsafe { p.add(i).read_unaligned() });
+        i += 1;
+    }
+    s[0].wrapping_add(s[1])
+        .wrapping_add(s[2])
+        .wrapping_add(s[3])
+}
+
+/// What a loopback server child does with each accepted connection.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Serve {
+    /// Echo everything back (lat_tcp).
+    Echo,
+    /// Read until the client closes, then close (lat_connect, lat_select's held connection).
+    Drain,
+    /// Send 64 KiB blocks until the client goes away (bw_tcp).
+    Source,
+}
+
+/// A loopback TCP server in a forked child on 127.0.0.1 (an ephemeral port, bound before the
+/// fork so there is no race); connections are served one after the other.
+pub struct Server {
+    pub port: u16,
+    _child: Child,
+}
+
+impl Server {
+    pub fn start(mode: Serve) -> Result<Server> {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .map_err(|e| Error::Failed(format!("cannot listen on 127.0.0.1: {e}")))?;
+        let port = listener.local_addr()?.port();
+        let lfd = listener.into_raw_fd();
+        // Prepared before the fork: the child must not allocate.
+        let mut buf = vec![0u8; 64 * 1024];
+        let child = Child::spawn(move || serve(lfd, mode, &mut buf));
+        // SAFETY: the parent's copy of the listening descriptor, owned by nobody else now.
+        unsafe { libc::close(lfd) };
+        Ok(Server {
+            port,
+            _child: child?,
+        })
+    }
+
+    /// A connected client socket (fails loudly when the server does not answer).
+    pub fn connect(&self) -> Result<std::net::TcpStream> {
+        std::net::TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| {
+            Error::Failed(format!(
+                "cannot connect to the loopback server on 127.0.0.1:{}: {e}",
+                self.port
+            ))
+        })
+    }
+}
+
+fn serve(lfd: RawFd, mode: Serve, buf: &mut [u8]) {
+    loop {
+        // SAFETY: accept on our listening descriptor; null address pointers are allowed.
+        let c = unsafe { libc::accept(lfd, std::ptr::null_mut(), std::ptr::null_mut()) };
+        if c < 0 {
+            if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            return;
+        }
+        match mode {
+            Serve::Echo => loop {
+                // SAFETY: reads into our buffer of the given length.
+                let r = unsafe { libc::read(c, buf.as_mut_ptr().cast(), buf.len()) };
+                if r <= 0 || !write_all(c, &buf[..r as usize]) {
+                    break;
+                }
+            },
+            Serve::Drain => {
+                // SAFETY: reads into our buffer of the given length until end of file.
+                while unsafe { libc::read(c, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
+            }
+            Serve::Source => while write_all(c, buf) {},
+        }
+        // SAFETY: closes the connection we accepted.
+        unsafe { libc::close(c) };
+    }
+}
+
+/// The raw descriptor of anything that has one (shorthand).
+pub fn raw(fd: &impl AsRawFd) -> RawFd {
+    fd.as_raw_fd()
+}

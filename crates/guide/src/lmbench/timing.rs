@@ -1,0 +1,375 @@
+//! lmbench's timing harness ("benchmp") in Rust, so the system costs compare with lmbench's.
+//!
+//! A figure is the cost of one iteration of a body, timed over intervals of about ENOUGH
+//! microseconds. The rules are lmbench 3.0-a9's on purpose — an interval counts only when it
+//! took more than 0.95·ENOUGH; the iteration count is rescaled (×1.1·ENOUGH/t, or ×8 for very
+//! short intervals) until intervals land in [0.99, 1.2]·ENOUGH; 11 kept intervals, or one when
+//! ENOUGH is a second or more; the median (or minimum) of per-iteration times — because a
+//! different rule gives a different number. What differs: the clock is CLOCK_MONOTONIC in
+//! nanoseconds (lmbench: gettimeofday in µs), the body runs in the calling process (lmbench forks
+//! a child for it; one untimed warm-up call replaces the child's warm-up loop), and the caller
+//! may stop early through a cancel flag.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// lmbench's TRIES: kept intervals per figure.
+pub const TRIES: usize = 11;
+
+/// One kept interval: `us` microseconds for `n` iterations (overheads already subtracted).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    pub us: f64,
+    pub n: u64,
+}
+
+impl Sample {
+    /// Microseconds per iteration.
+    pub fn per_iter(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.us / self.n as f64
+        }
+    }
+}
+
+/// Why a measurement has no figure.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// The cancel flag was set (Ctrl-C): keep what was measured before.
+    Cancelled,
+    /// The body could not run (a syscall failed, a server did not answer …).
+    Failed(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Cancelled => write!(f, "cancelled"),
+            Error::Failed(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::Failed(e.to_string())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// An error carrying the last OS error with some context.
+pub fn os_err(what: &str) -> Error {
+    Error::Failed(format!("{what}: {}", std::io::Error::last_os_error()))
+}
+
+/// The harness: ENOUGH, the overheads and the repetition rule, shared by every benchmark.
+#[derive(Debug, Clone)]
+pub struct Timing {
+    /// Target length of one timed interval in µs (calibrated or given).
+    pub enough_us: f64,
+    /// Whether `enough_us` came from the calibration (false: given by the caller/`ENOUGH`).
+    pub calibrated: bool,
+    /// Whether the calibration's linearity test passed (false: its fallback was used).
+    pub linear: bool,
+    /// Cost of one clock read pair in µs, subtracted from every interval.
+    pub timer_overhead_us: f64,
+    /// Cost of one empty loop iteration in µs, subtracted n times from every interval.
+    pub loop_overhead_us: f64,
+    /// Kept intervals per figure (lmbench: 11).
+    pub tries: usize,
+    /// Multiplies the per-benchmark ENOUGH floors (lat_pipe 1 s …); 1 = lmbench, less in quick.
+    pub floor_scale: f64,
+    /// Upper bound of ENOUGH after the floors (quick runs cap it).
+    pub enough_cap_us: Option<f64>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Timing {
+    /// A harness with a fixed ENOUGH (µs) and no overhead correction; tests use tiny values.
+    pub fn with_enough(enough_us: f64) -> Timing {
+        Timing {
+            enough_us,
+            calibrated: false,
+            linear: false,
+            timer_overhead_us: 0.0,
+            loop_overhead_us: 0.0,
+            tries: TRIES,
+            floor_scale: 1.0,
+            enough_cap_us: None,
+            cancel: None,
+        }
+    }
+
+    /// lmbench's start-up: ENOUGH from `given` (the `ENOUGH` variable) or the linearity test,
+    /// then the timer and loop overheads.
+    pub fn calibrate(given_us: Option<f64>) -> Timing {
+        Timing::calibrate_upto(given_us, 1_000_000.0)
+    }
+
+    /// [`Timing::calibrate`] trying only the candidates up to `max_us` (and falling back to
+    /// `max_us`): quick runs must not spend seconds finding out that a busy machine is noisy.
+    pub fn calibrate_upto(given_us: Option<f64>, max_us: f64) -> Timing {
+        let (enough_us, calibrated, linear) = match given_us {
+            Some(e) if e > 0.0 => (e, false, false),
+            _ => {
+                let (e, linear) = calibrate_enough(max_us);
+                (e, true, linear)
+            }
+        };
+        let mut t = Timing::with_enough(enough_us);
+        t.calibrated = calibrated;
+        t.linear = linear;
+        if enough_us <= 50_000.0 {
+            t.timer_overhead_us = timer_overhead_us();
+        }
+        t.loop_overhead_us = t.loop_overhead();
+        t
+    }
+
+    /// Stops every later measurement once `flag` is set.
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Timing {
+        self.cancel = Some(flag);
+        self
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// ENOUGH for a benchmark whose lmbench floor is `floor_us`.
+    pub fn enough_for(&self, floor_us: f64) -> f64 {
+        let e = self.enough_us.max(floor_us * self.floor_scale);
+        match self.enough_cap_us {
+            Some(cap) => e.min(cap.max(self.enough_us)),
+            None => e,
+        }
+    }
+
+    /// How many intervals lmbench keeps at this ENOUGH: one from a second on, else TRIES.
+    pub fn repetitions(&self, enough_us: f64) -> usize {
+        if enough_us >= 1_000_000.0 {
+            1
+        } else {
+            self.tries
+        }
+    }
+
+    /// Times `body(n)` (n iterations) with the clock; see [`Timing::benchmp_timed`].
+    pub fn benchmp(&self, floor_us: f64, mut body: impl FnMut(u64)) -> Result<Vec<Sample>> {
+        self.benchmp_timed(floor_us, |n| {
+            let t0 = Instant::now();
+            body(n);
+            Ok(t0.elapsed())
+        })
+    }
+
+    /// Like [`Timing::benchmp`] for a body that may fail.
+    pub fn benchmp_try(
+        &self,
+        floor_us: f64,
+        mut body: impl FnMut(u64) -> Result<()>,
+    ) -> Result<Vec<Sample>> {
+        self.benchmp_timed(floor_us, |n| {
+            let t0 = Instant::now();
+            body(n)?;
+            Ok(t0.elapsed())
+        })
+    }
+
+    /// The benchmp loop for a body that times itself (so it can do untimed set-up and clean-up
+    /// around its timed part, like lmbench's per-interval init/cleanup) and returns the timed
+    /// duration of `n` iterations. Returns the kept samples, unsorted.
+    pub fn benchmp_timed(
+        &self,
+        floor_us: f64,
+        mut interval: impl FnMut(u64) -> Result<Duration>,
+    ) -> Result<Vec<Sample>> {
+        let enough = self.enough_for(floor_us);
+        let reps = self.repetitions(enough);
+        if self.cancelled() {
+            return Err(Error::Cancelled);
+        }
+        // The untimed warm-up: faults buffers in, warms caches and connections.
+        interval(1)?;
+        let mut kept = Vec::with_capacity(reps);
+        let mut n: u64 = 1;
+        // A bound on the intervals tried, so a body whose time does not scale with n ends.
+        let mut attempts = 0usize;
+        while kept.len() < reps {
+            if self.cancelled() {
+                return Err(Error::Cancelled);
+            }
+            attempts += 1;
+            if attempts > 60 + 4 * reps {
+                break;
+            }
+            let raw = interval(n)?.as_secs_f64() * 1e6;
+            let t = raw - self.timer_overhead_us - n as f64 * self.loop_overhead_us;
+            let t = t.max(0.0);
+            if t > 0.95 * enough {
+                kept.push(Sample { us: t, n });
+            }
+            if t < 0.99 * enough || t > 1.2 * enough {
+                if t > 150.0 {
+                    let scaled = (n as f64 * 1.1 * enough / t).floor() as u64 + 1;
+                    n = scaled.max(1);
+                } else {
+                    n = n.saturating_mul(8);
+                }
+                if n > 1 << 27 {
+                    break;
+                }
+            }
+        }
+        if kept.is_empty() {
+            return Err(Error::Failed(
+                "no interval reached ENOUGH (the body does not scale with its count)".into(),
+            ));
+        }
+        Ok(kept)
+    }
+
+    /// The loop overhead per iteration: two loops of 1 and 2 dependent loads,
+    /// 2·(t1/n1) − t2/n2, minimum over the kept intervals, never negative.
+    fn loop_overhead(&self) -> f64 {
+        let ring = Ring::new();
+        let one = self.benchmp(0.0, |n| ring.chase(n, 1));
+        let two = self.benchmp(0.0, |n| ring.chase(n, 2));
+        match (one, two) {
+            (Ok(a), Ok(b)) => {
+                let a = min_per_iter(&a);
+                let b = min_per_iter(&b);
+                (2.0 * a - b).max(0.0)
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// lmbench's default figure: the median sample by time per iteration (for an even count the
+/// µs and counts of the two middle samples are averaged separately).
+pub fn median(samples: &[Sample]) -> Option<Sample> {
+    if samples.is_empty() {
+        return None;
+    }
+    let mut s = samples.to_vec();
+    s.sort_by(|a, b| b.per_iter().total_cmp(&a.per_iter()));
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        Some(s[m])
+    } else {
+        let (a, b) = (s[m - 1], s[m]);
+        Some(Sample {
+            us: (a.us + b.us) / 2.0,
+            n: (a.n + b.n) / 2,
+        })
+    }
+}
+
+/// The smallest time per iteration (lat_mem_rd's rule).
+pub fn min_per_iter(samples: &[Sample]) -> f64 {
+    samples
+        .iter()
+        .map(Sample::per_iter)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A figure per sample, for the document's value with its range: `f(µs per iteration)`.
+pub fn figures(samples: &[Sample], f: impl Fn(f64) -> f64) -> Vec<f64> {
+    samples.iter().map(|s| f(s.per_iter())).collect()
+}
+
+/// A small ring of pointers in L1 for the calibration loops (dependent loads).
+struct Ring {
+    cells: Vec<usize>,
+}
+
+impl Ring {
+    fn new() -> Ring {
+        let len = 16;
+        Ring {
+            cells: (0..len).map(|i| (i + 7) % len).collect(),
+        }
+    }
+
+    /// `n` iterations of `per` dependent loads each.
+    fn chase(&self, n: u64, per: usize) {
+        let mut p = std::hint::black_box(0usize);
+        for _ in 0..n {
+            for _ in 0..per {
+                p = self.cells[p];
+            }
+        }
+        std::hint::black_box(p);
+    }
+
+    /// Time of `n` iterations of 10 dependent loads, the minimum of `runs` runs, in µs.
+    fn time(&self, n: u64, runs: usize) -> f64 {
+        (0..runs)
+            .map(|_| {
+                let t0 = Instant::now();
+                self.chase(n, 10);
+                t0.elapsed().as_secs_f64() * 1e6
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// lmbench's ENOUGH calibration: the first of 5, 10, 50, 100 ms at which a loop of dependent
+/// loads scales linearly (within 0.25 % at 1.5 %, 2 % and 3.5 % more iterations); 1 s otherwise.
+/// Candidates above `max_us` are not tried; `max_us` is then the fallback. Returns ENOUGH and
+/// whether a candidate passed.
+pub fn calibrate_enough(max_us: f64) -> (f64, bool) {
+    let ring = Ring::new();
+    for candidate in [5_000.0, 10_000.0, 50_000.0, 100_000.0] {
+        if candidate > max_us {
+            break;
+        }
+        // Find n giving the candidate's time within ±2 %.
+        let mut n: u64 = 10_000;
+        let mut found = None;
+        for _ in 0..10 {
+            let t = ring.time(n, 10);
+            if t < 1_000.0 {
+                n *= 10;
+                continue;
+            }
+            if (t - candidate).abs() <= 0.02 * candidate {
+                found = Some((n, t));
+                break;
+            }
+            n = ((n as f64) * candidate / t).max(1.0) as u64;
+        }
+        let Some((n, t)) = found else { continue };
+        let linear = [1.015, 1.02, 1.035].iter().all(|k| {
+            let m = (n as f64 * k) as u64;
+            let expect = t * m as f64 / n as f64;
+            let got = ring.time(m, 10);
+            (got - expect).abs() <= 0.0025 * expect
+        });
+        if linear {
+            return (candidate, true);
+        }
+    }
+    (max_us.min(1_000_000.0), false)
+}
+
+/// The cost of one clock read pair in µs: the minimum of 11 trials of 1000 reads.
+fn timer_overhead_us() -> f64 {
+    (0..11)
+        .map(|_| {
+            let t0 = Instant::now();
+            let mut last = t0;
+            for _ in 0..1000 {
+                last = std::hint::black_box(Instant::now());
+            }
+            (last - t0).as_secs_f64() * 1e6 / 1000.0
+        })
+        .fold(f64::INFINITY, f64::min)
+}

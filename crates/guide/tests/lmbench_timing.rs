@@ -1,0 +1,99 @@
+//! The benchmp harness's rules on synthetic bodies whose "time" is exact, so the count
+//! adjustment, the acceptance window, the repetitions and the median are checked without a
+//! clock.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use guide::lmbench::timing::{Error, Sample, TRIES, Timing, median, min_per_iter};
+
+#[test]
+fn counts_are_rescaled_until_intervals_reach_enough() {
+    let t = Timing::with_enough(1000.0);
+    let mut seen = Vec::new();
+    let samples = t
+        .benchmp_timed(0.0, |n| {
+            seen.push(n);
+            Ok(Duration::from_nanos(n * 3000))
+        })
+        .unwrap();
+    // warm-up 1, then 1 → ×8 → ×8 (still ≤150 µs) → 64·1.1·1000/192 + 1 = 367, kept 11 times.
+    assert_eq!(&seen[..5], &[1, 1, 8, 64, 367]);
+    assert_eq!(samples.len(), TRIES);
+    assert!(samples.iter().all(|s| s.n == 367 && s.us > 950.0));
+}
+
+#[test]
+fn short_intervals_are_not_kept_and_long_ones_are_rescaled_down() {
+    let t = Timing::with_enough(1000.0);
+    let mut calls = 0u64;
+    // The first timed interval is far too long (5 ms): kept (> 0.95·ENOUGH) but rescaled.
+    let samples = t
+        .benchmp_timed(0.0, |n| {
+            calls += 1;
+            let per = if calls <= 2 { 5000 } else { 1 };
+            Ok(Duration::from_micros(n * per))
+        })
+        .unwrap();
+    assert_eq!(samples.len(), TRIES);
+    assert_eq!(samples[0], Sample { us: 5000.0, n: 1 });
+    assert!(samples[1..].iter().all(|s| s.us > 950.0));
+}
+
+#[test]
+fn floors_raise_enough_and_a_second_means_one_sample() {
+    let t = Timing::with_enough(5000.0);
+    assert_eq!(t.enough_for(0.0), 5000.0);
+    assert_eq!(t.enough_for(1_000_000.0), 1_000_000.0);
+    assert_eq!(t.repetitions(1_000_000.0), 1);
+    assert_eq!(t.repetitions(100_000.0), TRIES);
+    let mut q = Timing::with_enough(5000.0);
+    q.floor_scale = 0.1;
+    q.enough_cap_us = Some(20_000.0);
+    assert_eq!(q.enough_for(1_000_000.0), 20_000.0);
+    let samples = t
+        .benchmp_timed(1_000_000.0, |n| Ok(Duration::from_micros(n * 100_000)))
+        .unwrap();
+    assert_eq!(samples.len(), 1);
+}
+
+#[test]
+fn the_median_averages_the_two_middle_samples_separately() {
+    let s = |us, n| Sample { us, n };
+    let odd = [s(10.0, 1), s(30.0, 1), s(20.0, 1)];
+    assert_eq!(median(&odd).unwrap(), s(20.0, 1));
+    let even = [s(10.0, 1), s(40.0, 2), s(30.0, 1), s(100.0, 1)];
+    // by time per iteration: 100, 30, 20, 10 → the middle two are (30,1) and (40,2).
+    assert_eq!(median(&even).unwrap(), s(35.0, 1));
+    assert_eq!(min_per_iter(&even), 10.0);
+    assert!(median(&[]).is_none());
+}
+
+#[test]
+fn a_body_that_does_not_scale_gives_up_and_cancel_stops() {
+    let t = Timing::with_enough(1000.0);
+    let r = t.benchmp_timed(0.0, |_| Ok(Duration::from_micros(1)));
+    assert!(matches!(r, Err(Error::Failed(_))));
+    let flag = Arc::new(AtomicBool::new(true));
+    let t = Timing::with_enough(1000.0).with_cancel(flag);
+    assert_eq!(
+        t.benchmp_timed(0.0, |n| Ok(Duration::from_micros(n))),
+        Err(Error::Cancelled)
+    );
+}
+
+#[test]
+fn the_real_clock_gives_intervals_of_enough() {
+    let t = Timing::with_enough(2000.0);
+    let samples = t
+        .benchmp(0.0, |n| {
+            let mut x = 0u64;
+            for i in 0..n * 100 {
+                x = std::hint::black_box(x.wrapping_add(i));
+            }
+        })
+        .unwrap();
+    assert_eq!(samples.len(), TRIES);
+    assert!(samples.iter().all(|s| s.us > 0.95 * 2000.0));
+}

@@ -42,6 +42,8 @@ const WITHOUT_MACHINE: &[&str] = &[
     "schema",
     "membw",
     "selftest-perf",
+    "completions",
+    "manpage",
 ];
 
 impl Cli {
@@ -149,6 +151,12 @@ pub enum Command {
     Env(cmd::env::Args),
     /// Print the JSON Schema of the result document.
     Schema(cmd::schema::Args),
+    /// Print the shell completion script for bash, zsh or fish (used by the packages).
+    #[command(hide = true)]
+    Completions(cmd::completions::Args),
+    /// Print the man page (roff), or write one page per command into a directory.
+    #[command(hide = true)]
+    Manpage(cmd::manpage::Args),
 }
 
 #[cfg(test)]

@@ -3,11 +3,13 @@
 //! built on `session::Session` return a `session::ExitStatus`, mapped to the code here.
 
 pub mod clock;
+pub mod completions;
 pub mod env;
 pub mod graph;
 pub mod import;
 pub mod info;
 pub mod kernel;
+pub mod manpage;
 pub mod membw;
 pub mod memlat;
 pub mod monitor;
@@ -44,5 +46,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Graph(a) => graph::run(a, g).map(ExitStatus::code),
         Command::Env(a) => env::run(a, g).map(ExitStatus::code),
         Command::Schema(a) => schema::run(a, g),
+        Command::Completions(a) => completions::run(a, g),
+        Command::Manpage(a) => manpage::run(a, g),
     }
 }

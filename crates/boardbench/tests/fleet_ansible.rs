@@ -128,8 +128,7 @@ fn playbook_installs_runs_fetches_and_stores_then_changes_nothing_the_second_tim
     let installed = std::fs::metadata(t.join("host/bin/boardbench")).unwrap();
     assert!(installed.len() > 0);
     let fetched = t.join("controller/results/localhost/ci.json");
-    let doc: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&fetched).unwrap()).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&fetched).unwrap()).unwrap();
     assert_eq!(doc["run"]["profile"], "env-geekbench");
     assert!(!t.join("host/docs/ci.json.partial").exists());
     let listed = bounded(

@@ -168,5 +168,9 @@ fn package_installs_works_and_removes_cleanly() {
     assert!(!Path::new("/usr/bin/boardbench").exists());
     assert!(!Path::new("/usr/bin/sbc-bench").exists());
     assert!(!Path::new("/etc/alternatives/sbc-bench").exists());
-    assert!(!run(&["update-alternatives", "--query", "sbc-bench"]).status.success());
+    assert!(
+        !run(&["update-alternatives", "--query", "sbc-bench"])
+            .status
+            .success()
+    );
 }

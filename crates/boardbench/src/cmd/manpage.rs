@@ -89,6 +89,9 @@ mod tests {
         assert!(names.contains(&"boardbench-run".to_string()), "{names:?}");
         assert!(names.contains(&"boardbench-info".to_string()), "{names:?}");
         assert!(!names.iter().any(|n| n.ends_with("manpage")), "{names:?}");
-        assert!(!names.iter().any(|n| n.ends_with("completions")), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n.ends_with("completions")),
+            "{names:?}"
+        );
     }
 }

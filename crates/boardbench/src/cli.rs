@@ -43,6 +43,8 @@ const WITHOUT_MACHINE: &[&str] = &[
     "schema",
     "membw",
     "selftest-perf",
+    "completions",
+    "manpage",
 ];
 
 impl Cli {
@@ -160,6 +162,12 @@ pub enum Command {
     /// Send runs to a results service (`boardbench serve`), host names, addresses and serial
     /// numbers redacted; remembers what the service has.
     Upload(cmd::upload::Args),
+    /// Print the shell completion script for bash, zsh or fish (used by the packages).
+    #[command(hide = true)]
+    Completions(cmd::completions::Args),
+    /// Print the man page (roff), or write one page per command into a directory.
+    #[command(hide = true)]
+    Manpage(cmd::manpage::Args),
 }
 
 #[cfg(test)]

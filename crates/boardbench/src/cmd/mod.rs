@@ -3,6 +3,7 @@
 //! built on `session::Session` return a `session::ExitStatus`, mapped to the code here.
 
 pub mod clock;
+pub mod completions;
 pub mod env;
 pub mod export;
 pub mod graph;
@@ -10,6 +11,7 @@ pub mod guide;
 pub mod import;
 pub mod info;
 pub mod kernel;
+pub mod manpage;
 pub mod membw;
 pub mod memlat;
 pub mod monitor;
@@ -52,5 +54,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Guide(a) => guide::run(a, g),
         Command::Upload(a) => upload::run(a, g),
         Command::Serve(a) => serve::run(a, g),
+        Command::Completions(a) => completions::run(a, g),
+        Command::Manpage(a) => manpage::run(a, g),
     }
 }

@@ -296,5 +296,13 @@ fn review_with_its_baseline_on_rk3588_nvme() {
         .split_once("Performance baseline")
         .map(|(_, b)| b)
         .unwrap_or_else(|| panic!("no baseline in\n{text}"));
+    // The baseline's findings about clocks compare this host's measured clock with the
+    // fixture's OPP table: "faster than claimed" on a quiet machine, "clock-drop" on a busy
+    // one. Which one is not the lifecycle's business; the findings block itself stays.
+    let baseline: String = baseline
+        .lines()
+        .filter(|l| !(l.starts_with(" [") && l.contains("clock")))
+        .map(|l| format!("{l}\n"))
+        .collect();
     insta::assert_snapshot!("review_baseline", baseline);
 }

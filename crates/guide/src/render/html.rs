@@ -48,7 +48,8 @@ pub fn notes(g: &Guide) -> String {
 }
 
 /// HTML-escapes text for element content and quoted attributes; control characters other than
-/// tab and newline become U+FFFD (not allowed in inline SVG/XML).
+/// tab and newline become U+FFFD (not allowed in inline SVG/XML). The report and the service
+/// escape with this function too (`report::escape::esc`).
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

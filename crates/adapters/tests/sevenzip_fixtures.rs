@@ -266,6 +266,20 @@ fn parses_9_20_avr_line_without_separator() {
     assert_eq!(tot, [4085, 4063, 4087]);
 }
 
+/// The fast profile's `-mtime=1` run prints the same rows as sbc-bench's invocation (7-Zip
+/// echoes the option in its header line).
+#[test]
+fn parses_26_02_run_with_a_one_second_repetition() {
+    let text = data("7zip-26.02-p7zip-b-mmt1-mtime1.txt");
+    assert!(text.lines().any(|l| l.trim() == "mt=1 time=1"));
+    let b = sevenzip::parse(&text).unwrap();
+    let dicts: Vec<u32> = b.rows.iter().map(|r| r.dict_log2).collect();
+    assert_eq!(dicts, [22, 23, 24, 25]);
+    assert_eq!(b.tot.rating_mips, 3412);
+    assert!(!sevenzip::rejects_time_option(&text));
+    assert!(sevenzip::rejects_time_option(&data("7zip-26.02-b-mtm-rejected.txt")));
+}
+
 #[test]
 fn a_run_without_tot_line_is_an_error() {
     // An OOM-killed run: everything up to the last dictionary row, no Avr/Tot.

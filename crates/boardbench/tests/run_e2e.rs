@@ -22,9 +22,9 @@ fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
     c
 }
 
-/// The fast profile passes sbc-bench's 7-Zip flags and only OpenSSL's score cell, leaves out
-/// the third all-core 7-Zip run when the first two agree (the stub prints the same output each
-/// time), and its figures are marked comparable.
+/// The fast profile passes sbc-bench's 7-Zip flags with a 1 s repetition (`-mtime=1`) and only
+/// OpenSSL's score cell, leaves out the third all-core 7-Zip run when the first two agree (the
+/// stub prints the same output each time), and its figures are marked comparable.
 #[test]
 fn fast_profile_invocations_with_stub_tools() {
     let tmp = tempfile::tempdir().unwrap();
@@ -85,7 +85,7 @@ fn fast_profile_invocations_with_stub_tools() {
         .collect();
     assert_eq!(multi.len(), 3);
     for c in commands("7zip-multi") {
-        assert!(c.ends_with(" b -mmt=8"), "{c}");
+        assert!(c.ends_with(" b -mmt=8 -mtime=1"), "{c}");
     }
     assert_eq!(multi[2]["status"], "skipped");
     assert!(
@@ -103,6 +103,75 @@ fn fast_profile_invocations_with_stub_tools() {
         !last.contains("(quick)") && !last.contains("(fast)"),
         "{last}"
     );
+}
+
+/// A 7-Zip that rejects `-mtime` (p7zip 16.02) gets sbc-bench's exact invocation: the refused
+/// attempt is recorded beside the real run, and later 7-Zip phases do not try it again.
+#[test]
+fn fast_profile_falls_back_when_7zip_rejects_the_time_option() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let bin = common::stub_tools(tmp.path(), &["7z"]);
+    let data = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../adapters/tests/data");
+    let calls = tmp.path().join("calls");
+    std::fs::write(
+        bin.join("7z"),
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{calls}'\n\
+             case \"$1 $*\" in\n\
+             b*-mtime*) /bin/cat '{rejected}'; exit 2;;\n\
+             b*) exec /bin/cat '{bench}';;\n\
+             *) exec /bin/cat '{banner}';;\n\
+             esac\n",
+            calls = calls.display(),
+            rejected = data.join("7zip-26.02-b-mtm-rejected.txt").display(),
+            bench = data.join("7zip-26.02-p7zip-b-mmt1.txt").display(),
+            banner = data.join("7zip-26.02-p7zip-banner.txt").display(),
+        ),
+    )
+    .unwrap();
+    let doc_path = tmp.path().join("doc.json");
+    let out = run_cmd(&root, &bin, tmp.path())
+        .args([
+            "run",
+            "--profile",
+            "fast",
+            "--no-idle-gate",
+            "--no-store",
+            "--phases",
+            "7zip-single,7zip-multi",
+        ])
+        .arg("--output")
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    let phases = doc["run"]["phases"].as_array().unwrap();
+    let zip: Vec<&serde_json::Value> = phases
+        .iter()
+        .filter(|p| p["kind"].as_str().unwrap().starts_with("7zip"))
+        .collect();
+    // The first 7-Zip phase: the refused attempt, then sbc-bench's invocation, and figures.
+    let first = zip[0]["tool_runs"].as_array().unwrap();
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert!(first[0]["command"].as_str().unwrap().ends_with("-mtime=1"));
+    assert!(!first[1]["command"].as_str().unwrap().contains("-mtime"));
+    assert_eq!(zip[0]["status"], "done");
+    // Every later one goes straight to sbc-bench's invocation.
+    for p in &zip[1..] {
+        for t in p["tool_runs"].as_array().cloned().unwrap_or_default() {
+            assert!(!t["command"].as_str().unwrap().contains("-mtime"), "{t}");
+        }
+    }
+    let tried = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(tried.matches("-mtime").count(), 1, "{tried}");
 }
 
 #[test]

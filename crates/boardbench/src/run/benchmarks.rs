@@ -407,25 +407,46 @@ fn run_openssl(env: &BenchContext<'_>, p: &Planned) -> Outcome {
 }
 
 fn run_sevenzip(env: &BenchContext<'_>, p: &Planned) -> Outcome {
+    use std::sync::atomic::Ordering;
     let found = match &env.tools.sevenzip {
         Ok(f) => f,
         Err(s) => return Outcome::skipped(s.to_string()),
     };
     let avail_kb = env.machine.memory.available_kib.unwrap_or(u64::MAX);
-    let opts = invocations::sevenzip(env.settings.profile, env.settings.tiny, p.threads, avail_kb);
-    let mut inv = sevenzip::invocation(&found.tool, &opts).search_path(&env.search_path);
-    if !p.cpus.is_empty() {
-        inv = inv.pinned(&pinned_cpus(env, p));
+    let mut opts =
+        invocations::sevenzip(env.settings.profile, env.settings.tiny, p.threads, avail_kb);
+    if env.tools.sevenzip_rejects_time.load(Ordering::Relaxed) {
+        opts = opts.without_time();
     }
     let v = &found.version;
     let mut out = Outcome::default();
-    match run_tool(
-        env,
-        "7-Zip",
-        Some(v.version.clone()),
-        Some(v.comparable_with_sbc_bench),
-        inv,
-    ) {
+    let attempt = |opts: &sevenzip::BenchOptions| {
+        let mut inv = sevenzip::invocation(&found.tool, opts).search_path(&env.search_path);
+        if !p.cpus.is_empty() {
+            inv = inv.pinned(&pinned_cpus(env, p));
+        }
+        run_tool(
+            env,
+            "7-Zip",
+            Some(v.version.clone()),
+            Some(v.comparable_with_sbc_bench),
+            inv,
+        )
+    };
+    let mut result = attempt(&opts);
+    // An older 7-Zip that does not know `-mtime` (the fast profile's shorter repetition) gets
+    // sbc-bench's exact invocation instead; the refused attempt stays in the record.
+    if opts.seconds.is_some()
+        && let Ok((tr, _)) = &result
+        && sevenzip::rejects_time_option(&tr.output)
+    {
+        env.tools.sevenzip_rejects_time.store(true, Ordering::Relaxed);
+        if let Ok((tr, _)) = result {
+            out.tool_runs.push(tr);
+        }
+        result = attempt(&opts.clone().without_time());
+    }
+    match result {
         Ok((tr, stdout)) => {
             match sevenzip::parse(&stdout) {
                 Ok(b) => {
@@ -507,6 +528,8 @@ fn scored_run<E: std::fmt::Display>(
 pub struct Tools {
     pub openssl: Result<adapters::Found<openssl::Version>, Skip>,
     pub sevenzip: Result<adapters::Found<sevenzip::Version>, Skip>,
+    /// Set once this 7-Zip has rejected `-mtime` (p7zip 16.02): later runs go without it.
+    pub sevenzip_rejects_time: std::sync::atomic::AtomicBool,
     pub stockfish: Result<adapters::Found<stockfish::Version>, Skip>,
     pub cpuminer: Result<adapters::Found<cpuminer::Version>, Skip>,
 }
@@ -522,6 +545,7 @@ impl Tools {
         Tools {
             openssl: openssl::find(sp, runner),
             sevenzip: sevenzip::find(sp, runner),
+            sevenzip_rejects_time: Default::default(),
             stockfish: if want_sf {
                 stockfish::find(sp, runner)
             } else {

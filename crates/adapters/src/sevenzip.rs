@@ -604,7 +604,9 @@ mod tests {
                         E_INVALIDARG : One or more arguments are invalid\n";
         assert!(rejects_time_option(rejected));
         assert!(!rejects_time_option("Avr: 1 2 3\nTot:   100 3935 3935\n"));
-        assert!(!rejects_time_option("ERROR: Can't allocate required memory!\n"));
+        assert!(!rejects_time_option(
+            "ERROR: Can't allocate required memory!\n"
+        ));
     }
 
     #[test]

@@ -277,7 +277,9 @@ fn parses_26_02_run_with_a_one_second_repetition() {
     assert_eq!(dicts, [22, 23, 24, 25]);
     assert_eq!(b.tot.rating_mips, 3412);
     assert!(!sevenzip::rejects_time_option(&text));
-    assert!(sevenzip::rejects_time_option(&data("7zip-26.02-b-mtm-rejected.txt")));
+    assert!(sevenzip::rejects_time_option(&data(
+        "7zip-26.02-b-mtm-rejected.txt"
+    )));
 }
 
 #[test]

@@ -440,7 +440,9 @@ fn run_sevenzip(env: &BenchContext<'_>, p: &Planned) -> Outcome {
         && let Ok((tr, _)) = &result
         && sevenzip::rejects_time_option(&tr.output)
     {
-        env.tools.sevenzip_rejects_time.store(true, Ordering::Relaxed);
+        env.tools
+            .sevenzip_rejects_time
+            .store(true, Ordering::Relaxed);
         if let Ok((tr, _)) = result {
             out.tool_runs.push(tr);
         }

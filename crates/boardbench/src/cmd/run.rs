@@ -27,11 +27,12 @@ pub struct Args {
     /// The headline numbers in a few minutes (short tool runs; not comparable with sbc-bench).
     #[arg(long, conflicts_with_all = ["extensive", "profile", "fast"])]
     pub quick: bool,
-    /// sbc-bench's figures in a fraction of its time (same as --profile fast).
+    /// sbc-bench's figures in about a third of its time: its invocations, shorter repetition
+    /// (same as --profile fast; see docs/run-profiles.md).
     #[arg(long, conflicts_with_all = ["extensive", "profile"])]
     pub fast: bool,
-    /// Which tool invocations: sbc-bench (its exact ones), fast (only the cells the figures
-    /// read; comparable), quick (not comparable), extensive.
+    /// Which tool invocations: sbc-bench (its exact ones), fast (the cells the figures read,
+    /// 7-Zip rows repeated 1 s; comparable), quick (not comparable), extensive.
     #[arg(long, value_name = "NAME", value_parser = ["sbc-bench", "fast", "quick", "extensive"])]
     pub profile: Option<String>,
     /// sbc-bench's MODE=extensive: adds all-core OpenSSL, per-cluster 7-Zip, Stockfish, cpuminer.

@@ -3,17 +3,16 @@
 //! `arecord`/`aplay` on the first PCM device that can do it. Skipped with the reason when there
 //! is no such device or no alsa-utils.
 //!
-//! Throughput is timed on the data stream, not on the tool's life: arecord writes to a pipe
-//! and the time runs from its first block to its end of file (the bytes of that first block
-//! left out); aplay reads silence from a one-page pipe and the time runs from its first read
-//! (the first write that has to wait for it) until it has drained the device and exited. A
-//! tool's start (tens of ms on a board; most of a second in an emulated VM, where the first
-//! version of this section read half the expected figure) is therefore not counted, and a
-//! device that runs slower or faster than asked shows it. The expected figure is
-//! rate · 2 · 16 (48 kHz → 1,536,000). Playback's interval still holds aplay's filling of its
-//! buffer and its exit after the drain (a few ms on a board; in the TCG VM of
-//! scripts/guide-vm playback reads ~80 % of the expected figure, capture ~96 %). CPU load is the system's over the same interval. A
-//! device that cannot run a rate makes arecord resample or warn "rate is not accurate": the row
+//! Throughput is timed on the data stream, not on the tool's life. arecord writes to a pipe:
+//! the time runs from its first block to its end of file (that block's bytes left out). aplay
+//! (buffer 100 ms) reads silence from a one-page pipe: once its buffer is full the device
+//! paces it, and every write that waits marks the moment it emptied the page; from the first
+//! such wait to the last, the bytes between are what the device consumed. A tool's start
+//! (tens of ms on a board; most of a second in an emulated VM, where the first version of this
+//! section read half the expected figure) is therefore not counted, and a device that runs
+//! slower or faster than asked shows it. The expected figure is rate · 2 · 16 (48 kHz →
+//! 1,536,000). CPU load is the system's over the same interval. A device that cannot run a
+//! rate makes arecord resample or warn "rate is not accurate": the row
 //! is left out and a note names the rate the device gave; over- and underruns are noted.
 
 use std::io::{Read, Write};
@@ -112,9 +111,9 @@ impl Clock {
         }
     }
 
-    fn end(self, bytes: u64) -> Option<Stream> {
+    fn end_at(self, at: Instant, bytes: u64) -> Option<Stream> {
         let (t0, before) = self.start?;
-        let secs = t0.elapsed().as_secs_f64();
+        let secs = at.duration_since(t0).as_secs_f64();
         let load = match (before, sysload::snapshot(&self.root)) {
             (Some(b), Some(a)) => sysload::busy_pct(&b, &a),
             _ => None,
@@ -123,27 +122,21 @@ impl Clock {
     }
 }
 
-/// From the thread that fed or drained the tool: capture ends at the end of file, playback when
-/// the tool exits.
-enum Data {
-    Done(Option<Stream>),
-    Running(Clock, u64),
-}
-
 enum Ended {
     Exited { ok: bool, stderr: String },
     Cancelled,
     Failed(String),
 }
 
-/// Runs `cmd` (its own process group) with `feed` on its stdin (aplay) or `drain` on its stdout
-/// (arecord), at most `limit`, stopped on cancel; the stream figures come from the feeding or
-/// draining thread.
+/// Runs `cmd` (its own process group), at most `limit`, stopped on cancel: its stdout drained
+/// (arecord), or `bytes` of silence fed to its stdin (aplay; `fill` = the bytes of its buffer).
+/// The stream figures come from the draining or feeding thread.
 fn stream(
     ctx: &Context,
     cmd: &mut Command,
     capture: bool,
     bytes: u64,
+    fill: u64,
     limit: Duration,
 ) -> (Ended, Option<Stream>) {
     cmd.stdin(if capture {
@@ -188,7 +181,7 @@ fn stream(
                     Ok(n) => counted += n as u64,
                 }
             }
-            let _ = tx_data.send(Data::Done(clock.end(counted)));
+            let _ = tx_data.send(clock.end_at(Instant::now(), counted));
         });
     } else {
         let mut input = child.stdin.take().expect("piped");
@@ -199,19 +192,33 @@ fn stream(
             let page = if page > 0 { page as u64 } else { 65536 };
             let chunk = [0u8; 256];
             let mut written = 0u64;
+            // Once the tool's buffer is full the device paces its reads, and a write waits
+            // each time the tool has emptied the pipe's page: timed from the first such wait
+            // to the last, the bytes between are exactly what the device consumed.
+            let mut first: Option<u64> = None;
+            let mut last: Option<(Instant, u64)> = None;
             while written < bytes {
                 let n = (bytes - written).min(chunk.len() as u64) as usize;
+                let t = Instant::now();
                 if input.write_all(&chunk[..n]).is_err() {
                     break;
                 }
-                written += n as u64;
-                // A write beyond the pipe's page had to wait for the tool's first read.
-                if written > page {
-                    clock.begin();
+                if t.elapsed() >= Duration::from_millis(1) && written >= page + fill {
+                    if first.is_none() {
+                        clock.begin();
+                        first = Some(written);
+                    } else {
+                        last = Some((Instant::now(), written));
+                    }
                 }
+                written += n as u64;
             }
             drop(input);
-            let _ = tx_data.send(Data::Running(clock, written));
+            let figures = match (first, last) {
+                (Some(f), Some((t, w))) => clock.end_at(t, w - f),
+                _ => None,
+            };
+            let _ = tx_data.send(figures);
         });
     }
     let start = Instant::now();
@@ -240,14 +247,12 @@ fn stream(
     let stderr = rx_err
         .recv_timeout(Duration::from_secs(2))
         .unwrap_or_default();
-    let figures = match rx_data.recv_timeout(Duration::from_secs(2)) {
-        Ok(Data::Done(f)) => f,
-        // Playback ends when the tool has drained the device and exited.
-        Ok(Data::Running(c, written)) => c.end(written),
-        Err(_) => None,
-    };
+    let figures = rx_data.recv_timeout(Duration::from_secs(2)).ok().flatten();
     (Ended::Exited { ok, stderr }, figures)
 }
+
+/// aplay's buffer (µs).
+const PLAYBACK_BUFFER_US: u64 = 100_000;
 
 fn one(ctx: &Context, tool: &str, pcm: &Pcm, rate: u32, secs: f64) -> Step {
     let frames = (rate as f64 * secs) as u64;
@@ -262,9 +267,21 @@ fn one(ctx: &Context, tool: &str, pcm: &Pcm, rate: u32, secs: f64) -> Step {
     if capture {
         // `-s` counts frames: exactly `secs` of audio.
         cmd.arg("-s").arg(frames.to_string());
+    } else {
+        // aplay's own default buffer is up to 0.5 s, all of a quick run: 100 ms leaves most of
+        // it paced by the device.
+        cmd.arg(format!("--buffer-time={PLAYBACK_BUFFER_US}"));
     }
     cmd.arg("-");
-    let (ended, figures) = stream(ctx, &mut cmd, capture, frames * 4, Duration::from_secs(30));
+    let fill = (rate as u64 * 4 * PLAYBACK_BUFFER_US).div_ceil(1_000_000);
+    let (ended, figures) = stream(
+        ctx,
+        &mut cmd,
+        capture,
+        frames * 4,
+        fill,
+        Duration::from_secs(30),
+    );
     let stderr = match ended {
         Ended::Cancelled => return Step::Stop(None),
         Ended::Failed(e) => return Step::Stop(Some(format!("{tool} {e}"))),
@@ -287,7 +304,9 @@ fn one(ctx: &Context, tool: &str, pcm: &Pcm, rate: u32, secs: f64) -> Step {
         ));
     }
     let Some(f) = figures else {
-        return Step::Note(format!("{tool} {rate} Hz: no data moved"));
+        return Step::Note(format!(
+            "{tool} {rate} Hz: the data stream could not be timed (too short, or never paced)"
+        ));
     };
     let mut row = GuideRow {
         keys: Vec::new(),
@@ -347,9 +366,16 @@ pub fn section(ctx: &Context) -> Outcome {
         }
         out.tool = exec::version_line(tool, &["--version"]);
         out.notes.push(format!(
-            "{title}: {} ({}), S16_LE stereo, period 64 frames, {secs} s per rate",
+            "{title}: {} ({}), S16_LE stereo, period 64 frames{}, {secs} s per rate; timed on \
+             the data stream{}",
             pcm.hw(),
-            pcm.name
+            pcm.name,
+            if want_capture { "" } else { ", buffer 100 ms" },
+            if want_capture {
+                " (first block to end of file)"
+            } else {
+                " while the device paces it"
+            }
         ));
         let mut t = table(title);
         for rate in RATES {

@@ -4,8 +4,9 @@
 //! HMAC-SHA256, as the seed's names suggest) and `aes128-gcm` (rfc4106).
 //!
 //! Why namespaces on the board: the figure is what the board's kernel crypto does for ESP,
-//! independent of a network and a peer. ESP runs in transport mode between the two ends of a
-//! veth pair (10.214.0.1/2, addresses that exist only inside the section's own namespaces).
+//! independent of a network and a peer. ESP runs in tunnel mode (a host-to-host tunnel, as
+//! gateways carry IPsec; 20 bytes more per packet than transport mode) between the two ends of
+//! a veth pair (10.214.0.1/2, addresses that exist only inside the section's own namespaces).
 //! Packets per second come from the sending state's packet counter (`ip -s xfrm state`).
 //! Everything is removed however the section ends: deleting a namespace removes its veth end,
 //! xfrm states and policies, and a guard's Drop deletes both namespaces and stops the server
@@ -131,7 +132,7 @@ impl Pair {
         Ok(p)
     }
 
-    /// ESP in transport mode between the two ends with `alg`; replaces what an earlier row set.
+    /// ESP in tunnel mode between the two ends with `alg`; replaces what an earlier row set.
     pub fn esp(&self, alg: &[String]) -> Result<(), String> {
         let (x, y) = ("10.214.0.1", "10.214.0.2");
         for ns in [&self.a, &self.b] {
@@ -139,21 +140,8 @@ impl Pair {
             ip(&["-n", ns, "xfrm", "policy", "flush"])?;
             for (src, dst, spi) in [(x, y, "0x1001"), (y, x, "0x1002")] {
                 let mut args: Vec<&str> = vec![
-                    "-n",
-                    ns,
-                    "xfrm",
-                    "state",
-                    "add",
-                    "src",
-                    src,
-                    "dst",
-                    dst,
-                    "proto",
-                    "esp",
-                    "spi",
-                    spi,
-                    "mode",
-                    "transport",
+                    "-n", ns, "xfrm", "state", "add", "src", src, "dst", dst, "proto", "esp",
+                    "spi", spi, "mode", "tunnel",
                 ];
                 args.extend(alg.iter().map(String::as_str));
                 ip(&args)?;
@@ -180,7 +168,7 @@ impl Pair {
                     "proto",
                     "esp",
                     "mode",
-                    "transport",
+                    "tunnel",
                 ])?;
             }
         }
@@ -295,7 +283,7 @@ pub fn run(ctx: &Context, time: Duration) -> Outcome {
         return Outcome::skipped(format!("no ESP figures: {}", out.notes.join("; ")));
     }
     out.notes.push(format!(
-        "ESP transport mode between two network namespaces on this board (veth), iperf3 TCP {} s \
+        "ESP tunnel mode between two network namespaces on this board (veth), iperf3 TCP {} s \
          per algorithm; CBC rows with HMAC-SHA256; Packets/Sec from the sending state's counter; \
          CPU Load = the whole system",
         time.as_secs()

@@ -87,26 +87,35 @@ const ENGINES: [&str; 32] = [
     "artpec", "virtio", "-dcp",
 ];
 
-const CPU_MARKS: [&str; 20] = [
-    "-ce", "-neon", "-arm64", "-arm", "aesni", "-avx", "-sse", "-ssse3", "-x86_64", "-asm",
-    "-riscv", "zvk", "-vx", "-clmul", "-pmull", "-ni", "-bs", "-sha-ni", "-s390", "-ppc",
+/// Words (between `-`, `_`, `(`, `)`, `,`) that name an instruction set in a driver's name.
+const CPU_WORDS: [&str; 24] = [
+    "ce", "neon", "arm64", "arm", "aesni", "ni", "bs", "asm", "x86", "riscv", "riscv64", "vx",
+    "clmul", "clmulni", "pclmul", "pmull", "intel", "s390", "ppc", "p8", "vmx", "vaes", "sparc64",
+    "octeon",
 ];
 
+/// Word prefixes of instruction-set families with numbered members ("avx2", "sse4", "zvkned").
+const CPU_PREFIXES: [&str; 4] = ["avx", "sse", "ssse", "zvk"];
+
+fn names_instructions(driver: &str) -> bool {
+    driver
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| CPU_WORDS.contains(&w) || CPU_PREFIXES.iter().any(|p| w.starts_with(p)))
+}
+
 /// Hardware engine, CPU instructions or generic C, by the driver's name (see the module header).
+/// An instruction-set word wins over "generic": the kernel's `generic-gcm-aesni` is the generic
+/// GCM mode on AES-NI (seen on Debian's 6.1 kernel).
 pub fn classify(a: &CryptoAlg) -> Implementation {
     let d = a.driver.to_lowercase();
     if ENGINES.iter().any(|e| d.contains(e)) {
         return Implementation::Hardware;
     }
+    if names_instructions(&d) {
+        return Implementation::CpuInstructions;
+    }
     if d.contains("generic") || d.ends_with("-lib") || d.contains("fixed-time") {
         return Implementation::Generic;
-    }
-    if CPU_MARKS
-        .iter()
-        .any(|m| d.ends_with(m) || d.contains(&format!("{m}-")) || d.contains(&format!("{m})")))
-        || d.contains("aesni")
-    {
-        return Implementation::CpuInstructions;
     }
     if a.is_async == Some(true) {
         return Implementation::Hardware;

@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use guide::kcrypto::{
-    Implementation, af_alg_throughput, classify, drivers_of, parse_openssl_mr, parse_proc_crypto,
+    CryptoAlg, Implementation, af_alg_throughput, classify, drivers_of, parse_openssl_mr,
+    parse_proc_crypto,
 };
 
 #[test]
@@ -124,4 +125,37 @@ fn af_alg_encrypts_on_the_live_kernel() {
     assert!(
         af_alg_throughput("no-such(alg)", 16, 4096, Duration::from_millis(50), &never).is_err()
     );
+}
+
+/// Driver names of Debian's 6.1 kernel under QEMU (scripts/guide-vm): the instruction set in
+/// the name wins over "generic" (`generic-gcm-aesni` is GCM on AES-NI), numbered families
+/// (`avx2`, `sse4`) count.
+#[test]
+fn x86_driver_names_of_a_real_kernel_are_classified_by_their_instruction_set() {
+    let of = |driver: &str, is_async| {
+        classify(&CryptoAlg {
+            driver: driver.into(),
+            is_async: Some(is_async),
+            ..Default::default()
+        })
+    };
+    for d in [
+        "generic-gcm-aesni",
+        "sha256-avx2",
+        "sha256-avx",
+        "sha256-ssse3",
+        "cbc-aes-aesni",
+        "rfc4106-gcm-aesni",
+        "crc32c-intel",
+        "ghash-clmulni",
+        "des3_ede-asm",
+        "sha256-ni",
+    ] {
+        assert_eq!(of(d, true), Implementation::CpuInstructions, "{d}");
+    }
+    for d in ["aes-generic", "cbc(aes-generic)", "sha1-generic", "aes-lib"] {
+        assert_eq!(of(d, false), Implementation::Generic, "{d}");
+    }
+    assert_eq!(of("cbc-aes-sun8i-ce", true), Implementation::Hardware);
+    assert_eq!(of("cbc-aes-ce", false), Implementation::CpuInstructions);
 }

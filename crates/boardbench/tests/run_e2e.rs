@@ -22,28 +22,15 @@ fn run_cmd(root: &Path, bin: &Path, dir: &Path) -> Command {
     c
 }
 
-/// The fast profile passes sbc-bench's 7-Zip flags with a 1 s repetition (`-mtime=1`) and only
-/// OpenSSL's score cell, leaves out the third all-core 7-Zip run when the first two agree (the
-/// stub prints the same output each time), and its figures are marked comparable.
-#[test]
-fn fast_profile_invocations_with_stub_tools() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = common::fixture_machine("rk3588", tmp.path());
-    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
-    let log = tmp.path().join("boardbench.log");
-    let doc_path = tmp.path().join("doc.json");
-    let out = run_cmd(&root, &bin, tmp.path())
-        .args([
-            "run",
-            "--profile",
-            "fast",
-            "--no-idle-gate",
-            "--no-store",
-            "--phases",
-            "openssl,7zip-multi",
-        ])
+/// `run --profile fast --phases PHASES` on a fixture machine with the tools in `bin`; returns
+/// the document (the log goes to `dir/boardbench.log`).
+fn fast_run(root: &Path, bin: &Path, dir: &Path, phases: &str) -> serde_json::Value {
+    let doc_path = dir.join("doc.json");
+    let out = run_cmd(root, bin, dir)
+        .args(["run", "--profile", "fast", "--no-idle-gate", "--no-store"])
+        .args(["--phases", phases])
         .arg("--log")
-        .arg(&log)
+        .arg(dir.join("boardbench.log"))
         .arg("--output")
         .arg(&doc_path)
         .output()
@@ -54,8 +41,18 @@ fn fast_profile_invocations_with_stub_tools() {
         "exit {:?}\n{stderr}",
         out.status.code()
     );
-    let doc: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap()
+}
+
+/// The fast profile passes sbc-bench's 7-Zip flags with a 1 s repetition (`-mtime=1`) and only
+/// OpenSSL's score cell, leaves out the third all-core 7-Zip run when the first two agree (the
+/// stub prints the same output each time), and its figures are marked comparable.
+#[test]
+fn fast_profile_invocations_with_stub_tools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
+    let doc = fast_run(&root, &bin, tmp.path(), "openssl,7zip-multi");
     common::assert_valid_document(&doc);
     let run = &doc["run"];
     assert_eq!(run["profile"], "fast");
@@ -97,7 +94,7 @@ fn fast_profile_invocations_with_stub_tools() {
         multi[2]["reason"]
     );
     // The summary row carries no profile marks.
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
     let last = text.lines().last().unwrap();
     assert!(
         !last.contains("(quick)") && !last.contains("(fast)"),
@@ -130,29 +127,7 @@ fn fast_profile_falls_back_when_7zip_rejects_the_time_option() {
         ),
     )
     .unwrap();
-    let doc_path = tmp.path().join("doc.json");
-    let out = run_cmd(&root, &bin, tmp.path())
-        .args([
-            "run",
-            "--profile",
-            "fast",
-            "--no-idle-gate",
-            "--no-store",
-            "--phases",
-            "7zip-single,7zip-multi",
-        ])
-        .arg("--output")
-        .arg(&doc_path)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        matches!(out.status.code(), Some(0 | 2)),
-        "exit {:?}\n{stderr}",
-        out.status.code()
-    );
-    let doc: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&doc_path).unwrap()).unwrap();
+    let doc = fast_run(&root, &bin, tmp.path(), "7zip-single,7zip-multi");
     let phases = doc["run"]["phases"].as_array().unwrap();
     let zip: Vec<&serde_json::Value> = phases
         .iter()
@@ -313,7 +288,7 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     assert!(runs.to_string().contains("Radxa ROCK 5"), "{runs}");
 
     // The log: appended after the earlier run, summary row as its very last line.
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
     assert!(text.starts_with("an earlier run\n\n\n\n"));
     assert!(
         text.contains("Kernel info:\n\nKernel:    5.10.110-rockchip-rk3588 (vendor (BSP) kernel"),
@@ -461,7 +436,7 @@ fn real_quick_run_on_this_machine() {
         .find(|m| m["suite"] == "clock")
         .unwrap();
     assert!(clock["value"].as_f64().unwrap() > 100.0);
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
     assert!(text.lines().last().unwrap().starts_with("| "));
 }
 
@@ -498,7 +473,7 @@ fn sbc_bench_name_and_regression_pipe() {
         Some(0) => assert!(!hint, "valid run with the hint:\n{stdout}"),
         other => panic!("exit {other:?}\n{stderr}"),
     }
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("| ") && last.ends_with(" |"), "{last}");
     let doc_line = text.lines().next().unwrap();

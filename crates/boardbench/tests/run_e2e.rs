@@ -288,7 +288,7 @@ fn quick_run_on_a_fixture_machine_with_stub_tools() {
     assert!(runs.to_string().contains("Radxa ROCK 5"), "{runs}");
 
     // The log: appended after the earlier run, summary row as its very last line.
-    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.starts_with("an earlier run\n\n\n\n"));
     assert!(
         text.contains("Kernel info:\n\nKernel:    5.10.110-rockchip-rk3588 (vendor (BSP) kernel"),
@@ -436,7 +436,7 @@ fn real_quick_run_on_this_machine() {
         .find(|m| m["suite"] == "clock")
         .unwrap();
     assert!(clock["value"].as_f64().unwrap() > 100.0);
-    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.lines().last().unwrap().starts_with("| "));
 }
 
@@ -473,7 +473,7 @@ fn sbc_bench_name_and_regression_pipe() {
         Some(0) => assert!(!hint, "valid run with the hint:\n{stdout}"),
         other => panic!("exit {other:?}\n{stderr}"),
     }
-    let text = std::fs::read_to_string(tmp.path().join("boardbench.log")).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("| ") && last.ends_with(" |"), "{last}");
     let doc_line = text.lines().next().unwrap();

@@ -31,3 +31,4 @@ pub mod redaction;
 pub mod run;
 pub mod samples;
 pub mod stats;
+pub mod text;

@@ -156,6 +156,13 @@ fn errors_are_json(s: &Server) {
             "{path}"
         );
     }
+    for (path, status) in [
+        ("/compare?id=999999", 404),
+        ("/compare?ids=1,2,3,4,5,6,7,8,9", 400),
+    ] {
+        let r = s.get(path);
+        assert_eq!(r.status, status, "{path}: {}", r.text());
+    }
     let r = serve_util::request(&s.addr, "PUT", "/api/v1/runs", None, b"");
     assert_eq!(r.status, 405);
     assert!(r.json()["error"].is_string());

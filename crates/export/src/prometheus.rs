@@ -157,8 +157,12 @@ pub fn metrics(docs: &[ResultDocument]) -> String {
         if let Some(v) = Figure::Khs.of(h) {
             khs.push(r(), v * 1000.0);
         }
-        for (cluster, mhz) in cluster_clocks(doc) {
-            clock.push(with("cluster", &cluster), mhz * 1e6);
+        for c in cluster_clocks(doc) {
+            let mut labels = with("cluster", &c.cluster);
+            if let Some(core) = &c.core {
+                labels.push(("core", core.clone()));
+            }
+            clock.push(labels, c.mhz * 1e6);
         }
         if let Some(t) = max_temperature(doc) {
             temp.push(r(), t);
@@ -169,24 +173,84 @@ pub fn metrics(docs: &[ResultDocument]) -> String {
     ])
 }
 
-/// Measured clock per cluster in MHz: a native run's `clock` rows (named by the cluster's
-/// first CPU, "cpu4"), else the clock checks an imported log carries ("cluster0", …).
-fn cluster_clocks(doc: &ResultDocument) -> Vec<(String, f64)> {
-    let native: Vec<(String, f64)> = doc
+/// One cluster's measured clock.
+#[derive(Debug, PartialEq)]
+struct ClusterClock {
+    /// The cluster's first CPU ("cpu4"), as a native run names its `clock` rows.
+    cluster: String,
+    /// The core type, where the document says it ("Cortex-A76").
+    core: Option<String>,
+    mhz: f64,
+}
+
+/// Measured clock per cluster in MHz, labelled by the cluster's CPUs (never by rank: an RK3588
+/// log lists its A55 cluster first, and cpu0 is an A55 whatever the clocks): a native run's
+/// `clock` rows, else the clock checks an imported log carries ("for cpu0-cpu3 (Cortex-A55)"),
+/// each at its highest OPP.
+fn cluster_clocks(doc: &ResultDocument) -> Vec<ClusterClock> {
+    let native: Vec<ClusterClock> = doc
         .measurements
         .iter()
         .filter(|r| r.suite == "clock" && r.unit.eq_ignore_ascii_case("MHz"))
         .filter(|r| r.value.is_finite() && r.value > 0.0)
-        .map(|r| (r.test.clone(), r.value))
+        .map(|r| ClusterClock {
+            cluster: r.test.clone(),
+            core: None,
+            mhz: r.value,
+        })
         .collect();
     if !native.is_empty() {
         return native;
     }
-    headline::measured_clocks(doc)
-        .into_iter()
+    let Some(log) = &doc.imported else {
+        return Vec::new();
+    };
+    let mut out: Vec<ClusterClock> = Vec::new();
+    for (i, c) in log
+        .clock_checks
+        .iter()
+        .filter(|c| !c.under_load)
         .enumerate()
-        .map(|(i, v)| (format!("cluster{i}"), v))
-        .collect()
+    {
+        let top = c
+            .rows
+            .iter()
+            .filter(|r| r.measured_mhz.is_finite() && r.measured_mhz > 0.0)
+            .max_by(|a, b| {
+                a.opp_mhz
+                    .cmp(&b.opp_mhz)
+                    .then(a.measured_mhz.total_cmp(&b.measured_mhz))
+            });
+        let Some(top) = top else { continue };
+        let (cluster, core) = cluster_heading(&c.cluster);
+        let cluster = cluster.unwrap_or_else(|| format!("cluster{i}"));
+        if out.iter().any(|o| o.cluster == cluster) {
+            continue;
+        }
+        out.push(ClusterClock {
+            cluster,
+            core,
+            mhz: top.measured_mhz,
+        });
+    }
+    out
+}
+
+/// "for cpu4-cpu5 (Cortex-A76)" → ("cpu4", "Cortex-A76").
+fn cluster_heading(h: &str) -> (Option<String>, Option<String>) {
+    let first = h
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| {
+            w.strip_prefix("cpu")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_string);
+    let core = h
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(c, _)| c.trim().to_string())
+        .filter(|c| !c.is_empty());
+    (first, core)
 }
 
 fn max_temperature(doc: &ResultDocument) -> Option<f64> {
@@ -268,5 +332,61 @@ mod tests {
         // Given twice, written once.
         assert_eq!(text.matches("boardbench_run_info{").count(), 1);
         assert!(!text.contains("boardbench_run_end_timestamp_seconds"));
+    }
+
+    #[test]
+    fn an_imported_logs_clusters_are_labelled_by_their_cpus_and_core_type() {
+        use document::imported::{ClockCheck, ClockRow, ImportedLog};
+        let check = |cluster: &str, under_load: bool, mhz: &[(u32, f64)]| ClockCheck {
+            cluster: cluster.into(),
+            under_load,
+            rows: mhz
+                .iter()
+                .map(|&(opp, m)| ClockRow {
+                    opp_mhz: Some(opp),
+                    measured_mhz: m,
+                })
+                .collect(),
+        };
+        let mut d = doc();
+        d.measurements.retain(|m| m.suite != "clock");
+        d.imported = Some(ImportedLog {
+            clock_checks: vec![
+                check(
+                    "for cpu0-cpu3 (Cortex-A55)",
+                    false,
+                    &[(408, 407.0), (1800, 1828.0)],
+                ),
+                check(
+                    "for cpu4-cpu5 (Cortex-A76)",
+                    false,
+                    &[(2256, 2348.0), (408, 410.0)],
+                ),
+                check("for cpu6-cpu7 (Cortex-A76)", false, &[(2256, 2350.0)]),
+                check("for cpu0-cpu3 (Cortex-A55)", true, &[(1800, 1500.0)]),
+            ],
+            ..Default::default()
+        });
+        let run = run_id(&d);
+        let text = metrics(&[d]);
+        let clocks: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("boardbench_cpu_clock_hertz{"))
+            .collect();
+        assert_eq!(
+            clocks,
+            [
+                format!(
+                    "boardbench_cpu_clock_hertz{{run=\"{run}\",cluster=\"cpu0\",core=\"Cortex-A55\"}} 1828000000"
+                ),
+                format!(
+                    "boardbench_cpu_clock_hertz{{run=\"{run}\",cluster=\"cpu4\",core=\"Cortex-A76\"}} 2348000000"
+                ),
+                format!(
+                    "boardbench_cpu_clock_hertz{{run=\"{run}\",cluster=\"cpu6\",core=\"Cortex-A76\"}} 2350000000"
+                ),
+            ],
+            "{text}"
+        );
     }
 }

@@ -472,7 +472,7 @@ impl Store {
     /// Runs matching the filter, oldest first (by start time, then id). A date that does not
     /// parse is an error, not an empty (or complete) list.
     pub fn list(&mut self, f: &Filter) -> Result<Vec<RunListing>, Error> {
-        let (conditions, params) = filter::sql(f)?;
+        let (conditions, params) = filter::sql(f, self.dialect())?;
         let sql =
             format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1=1{conditions} ORDER BY started, id");
         let rows = self.db().query(&sql, &params)?;
@@ -597,7 +597,7 @@ impl Store {
         order: &str,
         page: Option<(i64, i64)>,
     ) -> Result<(Vec<TableRow>, usize), Error> {
-        let (conditions, mut params) = filter::sql(f)?;
+        let (conditions, mut params) = filter::sql(f, self.dialect())?;
         let limit = match page {
             Some((limit, offset)) => {
                 params.push(Val::Int(limit.max(0)));
@@ -633,7 +633,7 @@ impl Store {
             })
             .collect();
         let total = if page.is_some() {
-            let (conditions, params) = filter::sql(f)?;
+            let (conditions, params) = filter::sql(f, self.dialect())?;
             self.db()
                 .query(
                     &format!("SELECT COUNT(*) FROM runs WHERE 1=1{conditions}"),

@@ -250,7 +250,7 @@ impl Store {
         limit: i64,
         offset: i64,
     ) -> Result<(Vec<ServiceListing>, i64), Error> {
-        let (conditions, mut params) = filter::sql(f)?;
+        let (conditions, mut params) = filter::sql(f, self.dialect())?;
         let total = first_i64(&self.db().query(
             &format!("SELECT COUNT(*) FROM runs WHERE 1=1{conditions}"),
             &params,

@@ -240,7 +240,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         }
         match (&g.policy, opps.is_empty()) {
             (Some(p), false) => {
-                measure::opp_walk::walk(p, host[0], &walk, &mut sw, |sw, opp| {
+                let root = sw.root;
+                measure::opp_walk::walk(root, p, host[0], &walk, &mut sw, |sw, opp| {
                     sw.point(g, &host, Some(opp))
                 })?;
                 sw.restore_now()?;
@@ -339,12 +340,6 @@ impl Sweep<'_> {
             s.set = value.into();
         }
         Ok(())
-    }
-
-    fn policy_dir(g: &Group) -> Option<String> {
-        g.policy
-            .as_ref()
-            .map(|p| format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy))
     }
 
     /// Puts every changed file back now (after each cluster: the next one runs on a machine as
@@ -462,8 +457,10 @@ impl Sweep<'_> {
         let interval = Duration::from_secs_f64((secs / 5.0).clamp(0.05, 1.0));
         let monitor = PhaseRecorder::start(&self.mon_cfg, self.root, interval);
         // The cap as the kernel holds it: on real hardware it may round or refuse a value.
-        let cap_now = Self::policy_dir(g)
-            .and_then(|d| self.root.read_u64(&format!("{d}/scaling_max_freq")).ok());
+        let cap_now = g.policy.as_ref().and_then(|p| {
+            let d = probe::cpufreq::policy_dir(self.root, p.policy);
+            self.root.read_u64(&format!("{d}/scaling_max_freq")).ok()
+        });
         let policy = g.policy.as_ref().map(|p| p.policy);
         // The walk has let the clock settle at the cap (measure::opp_walk).
         let clock = measure::clock_reading::reading(

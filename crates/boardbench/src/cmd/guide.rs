@@ -188,6 +188,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
+            aspm: false,
         }),
         record: true,
         kmsg: true,

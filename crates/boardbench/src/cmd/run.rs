@@ -173,6 +173,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: !no_tune && may_write,
             max_khz: args.max_khz.filter(|_| may_write),
+            aspm: false,
         }),
         record: true,
         kmsg: true,

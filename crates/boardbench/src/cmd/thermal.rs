@@ -86,7 +86,8 @@ fn ceilings(root: &probe::Root, cfg: &SamplerConfig) -> Vec<Option<u32>> {
         .map(|c| {
             let cap = c.policy.and_then(|p| {
                 root.read_value(&format!(
-                    "/sys/devices/system/cpu/cpufreq/policy{p}/scaling_max_freq"
+                    "{}/scaling_max_freq",
+                    probe::cpufreq::policy_dir(root, p)
                 ))
                 .ok()
                 .and_then(|v| v.trim().parse::<u64>().ok())
@@ -164,6 +165,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
+            aspm: false,
         }),
         record: true,
         kmsg: true,

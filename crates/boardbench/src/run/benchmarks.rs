@@ -142,20 +142,23 @@ fn clock(env: &BenchContext<'_>, p: &Planned, hot: bool) -> Outcome {
                 // The walk decides on the governor as it is now (the run's tuning may have
                 // set it since the machine was read), so it writes nothing it need not.
                 let mut pol = pol.clone();
-                let gov = format!("{}/scaling_governor", measure::opp_walk::policy_dir(&pol));
+                let gov = format!(
+                    "{}/scaling_governor",
+                    probe::cpufreq::policy_dir(env.root, pol.policy)
+                );
                 if let Ok(g) = env.root.read_value(&gov) {
                     pol.governor = Some(g);
                 }
                 let pol = &pol;
                 let mut writer = crate::opp_writer::RestorerWrites(env.restorer);
-                measure::opp_walk::walk(pol, host, &walk, &mut writer, |_, opp| {
+                measure::opp_walk::walk(env.root, pol, host, &walk, &mut writer, |_, opp| {
                     let mut r = measure::clock_reading::reading(target(Some(opp)), &opts)?;
                     r.cpu = cpu;
                     out.clock.push(r);
                     Ok::<_, anyhow::Error>(())
                 })?;
                 // Back to full speed (within MaxKHz) for the phases that follow.
-                measure::opp_walk::uncap(pol, &walk, &mut writer)?;
+                measure::opp_walk::uncap(env.root, pol, &walk, &mut writer)?;
             }
             _ => {
                 let opp = policy.and_then(|p| {

@@ -253,7 +253,7 @@ impl Probed {
         let restorer = Restorer::new(&self.root);
         let mut settings = Vec::new();
         if let Some(t) = &o.tune {
-            let plan = tuning::plan(&self.machine, t);
+            let plan = tuning::plan(&self.root, &self.machine, t);
             for r in &plan.remarks {
                 eprintln!("Note: {r}");
             }

@@ -30,7 +30,7 @@ use measure::clock_reading::{ReadingOptions, Target, reading};
 use measure::opp_walk::WalkOptions;
 
 use crate::cli::Globals;
-use crate::opp_writer::RestorerWrites;
+use engine::opp_writer::RestorerWrites;
 use tune::Restorer;
 
 /// Deviation from the OPP (percent) beyond which the line shows it.

@@ -20,7 +20,6 @@
 
 mod plan;
 mod table;
-mod workload;
 
 use std::time::Duration;
 
@@ -471,8 +470,9 @@ impl Sweep<'_> {
             },
             &measure::clock_reading::ReadingOptions::samples(self.args.clock_samples),
         )?;
-        let (score, summary) =
-            self.measure_power(secs, || workload::run(host, Duration::from_secs_f64(secs)));
+        let (score, summary) = self.measure_power(secs, || {
+            engine::load::point::run(host, Duration::from_secs_f64(secs))
+        });
         let score = score?;
         let samples = monitor.finish();
         let end = stamp::now();
@@ -492,7 +492,7 @@ impl Sweep<'_> {
         let name = |what: &str| format!("{what} {cpu_text} @ {at}");
         let f = &mut self.figures;
         let mut idx = vec![f.add(name("score"), &g.cpus, p.score_khs, "kH/s", true)];
-        f.all[idx[0]].variant = Some(format!("sha256 {}", workload::BACKEND.label()));
+        f.all[idx[0]].variant = Some(format!("sha256 {}", engine::load::point::BACKEND.label()));
         f.all[idx[0]].spread_pct = score.spread_pct;
         idx.push(f.add(name("clock"), &g.cpus, p.measured_mhz, "MHz", true));
         if let Some(v) = p.score_per_mhz() {

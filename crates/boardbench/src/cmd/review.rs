@@ -40,15 +40,15 @@ use serde_json::json;
 
 use crate::cli::Globals;
 use crate::live_view;
-use crate::run::benchmarks::Tools;
-use crate::run::plan::{PlanOptions, Profile};
 use crate::run::progress::Progress;
-use crate::run::{BenchContext, Settings};
 use crate::session::child::{self, Echo, Running};
 use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
 use crate::session::{ExitStatus, Session, assemble, phase_recorder};
 use ::tune::Restorer;
+use engine::phases::Tools;
+use engine::plan::{PlanOptions, Profile};
+use engine::{BenchContext, Settings};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -191,7 +191,7 @@ const BASELINE: [&str; 6] = [
 /// Signals stay held meanwhile: Ctrl-C then ends the monitoring window as soon as it starts.
 fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let profile = Profile::Standard;
-    let planned = crate::run::plan::plan(
+    let planned = engine::plan::plan(
         &session.machine,
         &PlanOptions {
             profile,

@@ -16,10 +16,12 @@ use anyhow::Context;
 use document::run::RunOptions;
 
 use crate::cli::Globals;
-use crate::run::plan::{self, PlanOptions, Profile};
-use crate::run::{BenchContext, Settings, benchmarks::Tools, progress::Progress};
+use crate::run::progress::Progress;
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session};
+use engine::phases::Tools;
+use engine::plan::{self, PlanOptions, Profile};
+use engine::{BenchContext, Settings};
 use tune::tuning;
 
 #[derive(Debug, clap::Args)]

@@ -22,7 +22,6 @@
 //! everything is restored, see [`crate::session::signals`]); 1 on error.
 
 mod analysis;
-mod load;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -321,7 +320,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
     match &args.load {
         None => {
             cpus = loops::affinity::allowed_cpus();
-            let l = load::Load::start(&cpus);
+            let l = engine::load::heat::Heat::start(&cpus);
             threads = l.threads() as u32;
             builtin = Some(l);
         }

@@ -1,6 +1,6 @@
 //! The benchmarks of one planned phase: the built-in kernels (clock, memory, SHA-256) and the external
 //! tools (OpenSSL, 7-Zip, Stockfish, cpuminer) through their adapters. Each function returns an
-//! [`Outcome`] — figures, raw results, tool output — and never prints; [`super::execute`] wraps
+//! [`Outcome`] — figures, raw results, tool output — and never prints; the binary's `run::execute` wraps
 //! it with the phase's monitor and timestamps.
 
 use std::time::Duration;
@@ -11,8 +11,8 @@ use document::Measurement;
 use document::measure::clock::ClockReading;
 use document::run::{PhaseStatus, ToolRun};
 
-use super::plan::{Planned, Profile};
-use super::{BenchContext, invocations};
+use crate::plan::{Planned, Profile};
+use crate::{BenchContext, invocations};
 
 /// What a phase produced.
 #[derive(Debug, Default)]

@@ -161,11 +161,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let probed = Session::probe(g.root(), Signals::Restore);
     let may_write = probed.may_write();
     let root_user = probed.root_user;
-    if !probed.root_user && probed.root.is_host() {
-        eprintln!(
-            "Warning: not running as root: governors stay as they are, no OPP walk, no kernel messages."
-        );
-    }
+    probed.warn_unless_root("governors stay as they are, no OPP walk, no kernel messages");
     let session = match probed.start(&SessionOptions {
         idle: Some(IdleStep {
             args: &args.idle,

@@ -152,8 +152,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let probed = Session::probe(g.root(), Signals::Held);
     let tune = !args.no_tune && probed.may_write();
     let cfg = SamplerConfig::from_machine(&probed.machine);
-    if !probed.root_user && probed.root.is_host() && !args.no_tune {
-        eprintln!("Warning: not running as root: governors stay as they are.");
+    if !args.no_tune {
+        probed.warn_unless_root("governors stay as they are");
     }
     if cfg.layout.thermal_path.is_none() {
         eprintln!(

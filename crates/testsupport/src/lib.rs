@@ -1,8 +1,19 @@
 //! What the tests of several crates share (a dev-dependency only; it depends on no crate of
-//! the workspace, so every crate's tests can use it).
+//! the workspace, so every crate's tests can use it): fixture trees, the old kernels' cpufreq
+//! layout, whether the tests run emulated, a fresh PostgreSQL database ([`pg`]) and headless
+//! Chromium ([`chromium`]).
+
+pub mod chromium;
+pub mod pg;
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// Whether the tests run under qemu-user (scripts/test sets `BOARDBENCH_EMULATED=1`): tests
+/// that depend on real timing, real tools, servers or a browser skip then.
+pub fn emulated() -> bool {
+    std::env::var_os("BOARDBENCH_EMULATED").is_some()
+}
 
 /// The repository's `crates/` directory.
 pub fn crates_dir() -> PathBuf {

@@ -16,8 +16,14 @@ fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The instant every snapshot's clock starts at, and its zone: a Tuesday in November, as the
+/// snapshots were first recorded. The day and zone the tests run in must not show (the log's
+/// header names the weekday and month; the kernel's support status is judged as of today).
+const CLOCK_START: &str = "2026-11-24T10:00:00+01:00";
+const ZONE: &str = "UTC";
+
 /// boardbench on `root` with a clean environment: only the stub tools (and the shell's
-/// directories) on PATH, no colour, HOME in the temporary directory.
+/// directories) on PATH, no colour, HOME in the temporary directory, the clock pinned.
 fn cmd(root: &Path, dir: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
     let bin = common::stub_tools(dir, &["7z", "openssl"]);
@@ -25,6 +31,8 @@ fn cmd(root: &Path, dir: &Path) -> Command {
         .env("PATH", format!("{}:/bin:/usr/bin", bin.display()))
         .env("HOME", dir)
         .env("NO_COLOR", "1")
+        .env("BOARDBENCH_NOW", CLOCK_START)
+        .env("TZ", ZONE)
         .arg("--sysroot")
         .arg(root);
     if let Some(v) = std::env::var_os("QEMU_LD_PREFIX") {
@@ -136,24 +144,40 @@ fn run_quick_on_rk3588_with_stub_tools() {
     let root = common::fixture_machine("rk3588", tmp.path());
     let log = tmp.path().join("boardbench.log");
     let doc = tmp.path().join("doc.json");
-    let out = cmd(&root, tmp.path())
-        .args([
-            "run",
-            "--quick",
-            "--unattended",
-            "--tiny-kernels",
-            "--no-store",
-            // Every phase but memory latency: how many cache levels its ladder finds (and so
-            // the rows and notes it writes) is itself a measurement.
-            "--phases",
-            "clock,membw,openssl,sha256,7zip-single,7zip-multi,clock-hot",
-            "--log",
-        ])
-        .arg(&log)
-        .arg("-o")
-        .arg(&doc)
-        .output()
-        .unwrap();
+    let run = || {
+        let _ = std::fs::remove_file(&log);
+        cmd(&root, tmp.path())
+            .args([
+                "run",
+                "--quick",
+                "--unattended",
+                "--tiny-kernels",
+                "--no-store",
+                // Every phase but memory latency: how many cache levels its ladder finds (and so
+                // the rows and notes it writes) is itself a measurement.
+                "--phases",
+                "clock,membw,openssl,sha256,7zip-single,7zip-multi,clock-hot",
+                "--log",
+            ])
+            .arg(&log)
+            .arg("-o")
+            .arg(&doc)
+            .output()
+            .unwrap()
+    };
+    // The clock is measured on this host's CPU (the fixture only claims the OPPs): on a busy
+    // machine the hot check can read a few % below the cold one, and the run rightly ends
+    // INVALID with a clock-drop finding. That is a measurement, not the structure pinned
+    // here: such a run is repeated (at most three runs in all).
+    let mut out = run();
+    for _ in 0..2 {
+        let text = std::fs::read_to_string(&doc).unwrap_or_default();
+        if !text.contains("\"clock-drop\"") {
+            break;
+        }
+        eprintln!("a clock-drop on this busy host: running again");
+        out = run();
+    }
     insta::assert_snapshot!("run_terminal", terminal(&out, tmp.path()));
     insta::assert_snapshot!(
         "run_log",

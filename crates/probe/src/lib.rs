@@ -6,6 +6,7 @@
 
 pub mod arm_parts;
 pub mod bounded_read;
+pub mod clock;
 pub mod cpuinfo;
 pub mod root;
 pub mod sampler;

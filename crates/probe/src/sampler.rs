@@ -12,7 +12,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use document::machine::MachineInfo;
 use document::samples::{
@@ -229,9 +229,7 @@ impl Sampler {
     /// [`Sampler::start`]).
     pub fn sample(&mut self) -> MonitorSample {
         let now = Instant::now();
-        let unix_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
+        let unix_ms = crate::clock::unix_ms();
         let times = self.read_cpu_times();
         let cpu = match (times, self.last_times) {
             (Some(now), Some(before)) => now.states_since(&before),

@@ -27,9 +27,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let root = g.root();
     let machine = probe::snapshot::take(&root);
     let input = kernelinfo::read::gather(&root, &machine);
-    let today = args
-        .today
-        .unwrap_or_else(|| chrono::Local::now().date_naive());
+    let today = args.today.unwrap_or_else(probe::clock::today);
     let report = kernelinfo::assess(&input, today);
     let mut out = std::io::stdout().lock();
     if args.json {

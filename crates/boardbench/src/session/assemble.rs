@@ -47,7 +47,7 @@ pub fn document(
 /// The kernel verdict of `boardbench kernel`, in short, for the day of the run.
 pub fn kernel_status(root: &probe::Root, machine: &MachineInfo) -> document::run::KernelStatus {
     let input = kernelinfo::read::gather(root, machine);
-    let today = chrono::Local::now().date_naive();
+    let today = probe::clock::today();
     let r = kernelinfo::assess(&input, today);
     document::run::KernelStatus {
         release: r.release.clone(),

@@ -1,5 +1,6 @@
 //! Timestamps of phases: ISO 8601 with the local time zone (what a person compares with the
-//! clock of a power meter) and the same instant in milliseconds since the Unix epoch.
+//! clock of a power meter) and the same instant in milliseconds since the Unix epoch, read from
+//! the one clock ([`probe::clock`]).
 
 use chrono::SecondsFormat;
 
@@ -11,7 +12,7 @@ pub struct Stamp {
 }
 
 pub fn now() -> Stamp {
-    let t = chrono::Local::now();
+    let t = probe::clock::now();
     Stamp {
         iso: t.to_rfc3339_opts(SecondsFormat::Millis, false),
         unix_ms: u64::try_from(t.timestamp_millis()).unwrap_or(0),

@@ -4,8 +4,8 @@
 //!
 //! - [`plan`]: which phases a run has, in sbc-bench's order, per cluster, with the profiles.
 //! - [`invocations`]: which tool invocation each profile runs, the 7-Zip agreement rule.
-//! - [`phases`]: the function of each phase kind (clock with the OPP walk, memory, SHA-256,
-//!   OpenSSL, 7-Zip, Stockfish, cpuminer): an [`phases::Outcome`], never printed.
+//! - [`benchmarks`]: the function of each phase kind (clock with the OPP walk, memory, SHA-256,
+//!   OpenSSL, 7-Zip, Stockfish, cpuminer): an [`benchmarks::Outcome`], never printed.
 //! - [`load`]: the pinned SHA-256 threads — `thermal`'s heat (counting until stopped) and
 //!   `graph`'s fixed workload of a point (per-thread rates for a fixed time).
 //! - [`opp_writer`]: the OPP walk's writes through the session's [`tune::Restorer`].
@@ -13,10 +13,10 @@
 //! The session (idle gate, tuning, snapshots, monitor, timestamps, document) belongs to the
 //! caller: the binary's `run::execute` wraps each phase with its monitor and timestamps.
 
+pub mod benchmarks;
 pub mod invocations;
 pub mod load;
 pub mod opp_writer;
-pub mod phases;
 pub mod plan;
 
 use std::time::Duration;
@@ -48,7 +48,7 @@ pub struct BenchContext<'a> {
     pub restorer: &'a Restorer,
     pub runner: &'a (dyn Runner + Sync),
     pub search_path: SearchPath,
-    pub tools: phases::Tools,
+    pub tools: benchmarks::Tools,
     /// CPUs this process may run on (a fixture machine's CPUs are mapped onto them).
     pub allowed: Vec<u32>,
 }

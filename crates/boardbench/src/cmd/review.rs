@@ -46,7 +46,7 @@ use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
 use crate::session::{ExitStatus, Session, assemble, phase_recorder};
 use ::tune::Restorer;
-use engine::phases::Tools;
+use engine::benchmarks::Tools;
 use engine::plan::{PlanOptions, Profile};
 use engine::{BenchContext, Settings};
 

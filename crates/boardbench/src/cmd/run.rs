@@ -19,7 +19,7 @@ use crate::cli::Globals;
 use crate::run::progress::Progress;
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session};
-use engine::phases::Tools;
+use engine::benchmarks::Tools;
 use engine::plan::{self, PlanOptions, Profile};
 use engine::{BenchContext, Settings};
 use tune::tuning;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use document::Measurement;
 use document::run::{Phase, PhaseStatus};
 use engine::BenchContext;
-use engine::phases;
+use engine::benchmarks;
 use engine::plan::Planned;
 use probe::sampler::SamplerConfig;
 
@@ -36,7 +36,7 @@ pub fn execute(
             env.root,
             Duration::from_secs_f64(p.monitor_interval_s),
         );
-        let outcome = phases::run(env, p, &phases, &measurements);
+        let outcome = benchmarks::run(env, p, &phases, &measurements);
         let samples =
             if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
                 drop(monitor);

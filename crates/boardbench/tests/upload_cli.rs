@@ -313,6 +313,37 @@ fn tokens_and_documents_the_service_refuses() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("HTTP 422): schema: bad field"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("1 new, 0 stored already, 1 refused"));
     assert_eq!(posts(&s), 2, "a 4xx is not retried");
+
+    // A malformed file and a missing one among the files named: said, skipped, and the good
+    // documents are still sent (exit 1: a person must look).
+    let s = TestService::start(&["tok"]);
+    let good = b.dir.path().join("good.json");
+    std::fs::write(&good, serde_json::to_vec(&docs[0]).unwrap()).unwrap();
+    let bad = b.dir.path().join("bad.json");
+    std::fs::write(&bad, b"{\"schema_version\": ").unwrap();
+    let missing = b.dir.path().join("missing.json");
+    let o = b.upload(
+        &s.url,
+        &[
+            "--token",
+            "tok",
+            bad.to_str().unwrap(),
+            missing.to_str().unwrap(),
+            good.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.json") && err.contains("missing.json"),
+        "{err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("1 new, 0 stored already, 2 unreadable"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(posts(&s), 1);
 }
 
 #[test]

@@ -32,4 +32,5 @@ pub mod redaction;
 pub mod run;
 pub mod samples;
 pub mod stats;
+pub mod text;
 pub mod version;

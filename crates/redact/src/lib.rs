@@ -52,8 +52,9 @@ impl Redactor {
     }
 
     /// Also replaces this literal value wherever it appears (a host name, a serial number).
-    /// Values shorter than four characters and well-known defaults (`localhost`, `debian`,
-    /// placeholder serials) identify nothing and are ignored.
+    /// Values shorter than four characters (host names: two) and well-known defaults
+    /// (`localhost`, `debian`, placeholder serials) identify nothing and are ignored; a host
+    /// name under four characters is replaced only where it stands as a word of its own.
     pub fn with_known(mut self, kind: Kind, value: &str) -> Self {
         self.known.add(kind, value);
         self

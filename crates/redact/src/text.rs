@@ -73,7 +73,11 @@ impl Known {
 /// of boards without one: they tell nothing about the machine, and replacing them in free text
 /// would blank distribution names ("debian") and zero runs.
 pub fn identifies(kind: Kind, v: &str) -> bool {
-    if v.chars().count() < 4 {
+    // A host name of two or three characters (`vm`, `pi`, `nas`) still names the machine; it is
+    // replaced only where it stands as a word of its own (see `spans`). Other values that
+    // short are not identifiers.
+    let least = if kind == Kind::Hostname { 2 } else { 4 };
+    if v.chars().count() < least {
         return false;
     }
     let lower = v.to_ascii_lowercase();
@@ -163,6 +167,11 @@ static SECRET: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap()
 });
 
+/// A boardbench results-service token anywhere (`bbt_` and 64 hex digits), e.g. pasted into a
+/// command line or a note.
+static SERVICE_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(bbt_[0-9a-fA-F]{16,})\b").unwrap());
+
 fn byte_before(s: &str, i: usize) -> Option<u8> {
     i.checked_sub(1).map(|j| s.as_bytes()[j])
 }
@@ -189,18 +198,22 @@ fn spans(r: &Redactor, s: &str) -> Vec<Span> {
     };
     if let Some(re) = r.known.regex() {
         for m in re.find_iter(s) {
-            // Short values only as whole words; long ones (serials, MACs) anywhere.
+            // Short values only as whole words; long ones (serials, MACs) anywhere. A very
+            // short one (a host name such as `vm` or `pi`) only as a word of its own: not a
+            // part of `vm.swappiness`, `pi-gen` or a path.
             let short = m.as_str().len() < 8;
+            let tiny = m.as_str().len() < 4;
+            let joined = |b: u8| b.is_ascii_alphanumeric() || (tiny && b"._-/=".contains(&b));
             if short
-                && (byte_before(s, m.start()).is_some_and(|b| b.is_ascii_alphanumeric())
-                    || byte_at(s, m.end()).is_some_and(|b| b.is_ascii_alphanumeric()))
+                && (byte_before(s, m.start()).is_some_and(joined)
+                    || byte_at(s, m.end()).is_some_and(joined))
             {
                 continue;
             }
             push(m.start(), m.end(), r.known.kind_of(m.as_str()), 0);
         }
     }
-    for re in [&*URL_USER, &*SECRET] {
+    for re in [&*URL_USER, &*SECRET, &*SERVICE_TOKEN] {
         for c in re.captures_iter(s) {
             let g = c.get(1).expect("group 1");
             push(g.start(), g.end(), Kind::Credentials, 1);
@@ -426,6 +439,21 @@ mod tests {
             "{once}"
         );
         assert_eq!(red(&once), once);
+    }
+
+    #[test]
+    fn short_host_names_and_service_tokens_in_free_text() {
+        let r = Redactor::new(b"salt").with_known(Kind::Hostname, "vm");
+        let (t, _) = redact(
+            &r,
+            "systemd-hostnamed: hostname set to vm; vm.swappiness=60 on vm",
+        );
+        assert!(!t.contains(" vm;") && !t.ends_with(" vm"), "{t}");
+        assert!(t.contains("vm.swappiness=60"), "{t}");
+        let tok = format!("bbt_{}", "0123456789abcdef".repeat(4));
+        let (t, _) = redact(&r, &format!("boardbench upload URL {tok} done"));
+        assert!(!t.contains("bbt_"), "{t}");
+        assert!(t.contains("<credentials>"), "{t}");
     }
 
     #[test]

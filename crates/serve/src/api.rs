@@ -56,6 +56,46 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Any route the service does not have.
+pub async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::new(404, format!("no such path: {}", uri.path()))
+}
+
+/// Every error answer is JSON: axum's own rejections (a run id that is not a number, a query
+/// that does not parse, a method a route does not have) come as plain text or with no body;
+/// they are rewritten as `{"error": "…"}` with their status kept. Pages' HTML errors and
+/// JSON errors pass unchanged.
+pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let resp = next.run(req).await;
+    let status = resp.status();
+    let plain = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|t| t.starts_with("text/plain"));
+    if !(status.is_client_error() || status.is_server_error()) || !plain {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let mut out = ApiError { status, message }.into_response();
+    for (k, v) in &parts.headers {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            out.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    *out.extensions_mut() = parts.extensions;
+    out
+}
+
 pub fn router() -> Router<State> {
     Router::new()
         .route("/runs", get(list).post(upload))
@@ -96,15 +136,40 @@ async fn upload(
     let body = axum::body::to_bytes(req.into_body(), limit)
         .await
         .map_err(|e| {
-            if declared.is_none() {
+            if timed_out(&e) {
+                ApiError::new(
+                    408,
+                    format!(
+                        "the request body did not arrive within {} s",
+                        state.config.limits.body_timeout.as_secs_f64()
+                    ),
+                )
+            } else if declared.is_none() {
                 too_large()
             } else {
                 ApiError::new(400, format!("the request body could not be read: {e}"))
             }
         })?;
-    let doc: Value =
-        serde_json::from_slice(&body).map_err(|e| ApiError::new(422, format!("not JSON: {e}")))?;
     let tags: Vec<String> = q.tag.into_iter().filter(|t| !t.trim().is_empty()).collect();
+    if let Some(t) = tags.iter().find(|t| t.chars().count() > MAX_TAG_CHARS) {
+        return Err(ApiError::new(
+            422,
+            format!(
+                "a tag is at most {MAX_TAG_CHARS} characters (this one has {})",
+                t.chars().count()
+            ),
+        ));
+    }
+    // Parsing holds the whole document in memory several times over: a few at once.
+    let _slot = state
+        .uploads
+        .acquire()
+        .await
+        .map_err(|_| ApiError::new(503, "the service is stopping"))?;
+    let doc = tokio::task::spawn_blocking(move || crate::validate::parse_upload(&body))
+        .await
+        .map_err(|e| ApiError::new(500, format!("the document could not be checked: {e}")))?
+        .map_err(|e| ApiError::new(422, e))?;
     let name = who.clone();
     let up = state
         .pool
@@ -158,6 +223,21 @@ impl ListQuery {
         }
     }
 }
+
+/// Whether reading a body failed on the body time-out (tower-http's, somewhere in the chain).
+fn timed_out(e: &axum::Error) -> bool {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(x) = cur {
+        if x.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cur = x.source();
+    }
+    false
+}
+
+/// Longest tag, in characters.
+pub const MAX_TAG_CHARS: usize = 200;
 
 /// Largest page of `GET /runs`.
 pub const MAX_LIMIT: i64 = 1000;

@@ -1,5 +1,7 @@
 //! The operator's settings; the CLI (`boardbench serve`) fills them from flags and environment.
 
+use std::time::Duration;
+
 use store::Location;
 
 /// Default upload size limit: 8 MiB (a full run with every monitor series is 1–3 MB).
@@ -17,4 +19,35 @@ pub struct Config {
     pub read_token: bool,
     /// Database connections kept open.
     pub connections: usize,
+    /// How the service holds against slow and idle clients.
+    pub limits: Limits,
+}
+
+/// Time and connection limits: a client that is slow, idle or half-open cannot hold the
+/// service (docs/serve.md, "Limits").
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// A request's headers must arrive within this, counted from the first byte, or — on a
+    /// kept-alive connection — from the end of the previous response (the idle limit).
+    pub header_timeout: Duration,
+    /// A request's body must arrive within this.
+    pub body_timeout: Duration,
+    /// Connections served at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// Uploads parsed and stored at once (each holds its document in memory); more wait.
+    pub max_uploads: usize,
+    /// After SIGTERM: how long requests in flight may take before the connections are closed.
+    pub shutdown_deadline: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(60),
+            max_connections: 512,
+            max_uploads: 4,
+            shutdown_deadline: Duration::from_secs(20),
+        }
+    }
 }

@@ -9,6 +9,8 @@
 //!
 //! Module map:
 //! - [`config`]: what the operator sets (listen address, database, limits, read protection).
+//! - [`connections`]: accepting connections within the limits (time-outs, connection cap,
+//!   shutdown deadline).
 //! - [`pool`]: the database connections shared by the handlers.
 //! - [`api`]: `/api/v1` (upload, list, fetch, report, table, OpenAPI).
 //! - [`auth`]: bearer tokens (upload always, reading with `--read-token`).
@@ -21,6 +23,7 @@ pub mod access_log;
 pub mod api;
 pub mod auth;
 pub mod config;
+pub mod connections;
 pub mod openapi;
 pub mod pages;
 pub mod pool;
@@ -32,12 +35,25 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 
-pub use config::Config;
+pub use config::{Config, Limits};
 
 /// What every handler shares.
 pub struct AppState {
     pub config: Config,
     pub pool: Arc<pool::Pool>,
+    /// Uploads being parsed and stored ([`Limits::max_uploads`]).
+    pub uploads: tokio::sync::Semaphore,
+}
+
+impl AppState {
+    pub fn new(config: Config, pool: Arc<pool::Pool>) -> AppState {
+        let uploads = tokio::sync::Semaphore::new(config.limits.max_uploads.max(1));
+        AppState {
+            config,
+            pool,
+            uploads,
+        }
+    }
 }
 
 pub type State = Arc<AppState>;
@@ -52,14 +68,19 @@ pub fn app(state: State) -> Router {
         .route("/board", get(pages::board::page))
         .route("/healthz", get(|| async { "ok\n" }))
         .nest("/api/v1", api::router())
+        .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            state.config.limits.body_timeout,
+        ))
+        .layer(axum::middleware::from_fn(api::json_errors))
         .layer(axum::middleware::from_fn(pages::security_headers))
         .layer(axum::middleware::from_fn(access_log::log))
         .with_state(state)
 }
 
 /// Opens the database (migrating it), binds the address and serves until SIGTERM or Ctrl-C;
-/// requests in flight are finished before it returns.
+/// requests in flight are finished before it returns, within the shutdown deadline.
 pub fn run(config: Config) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -86,13 +107,13 @@ pub fn run(config: Config) -> anyhow::Result<()> {
                 "max_upload": config.max_upload,
             })
         );
-        let state = Arc::new(AppState { config, pool });
-        axum::serve(listener, app(state))
-            .with_graceful_shutdown(shutdown_signal())
-            .await?;
+        let limits = config.limits.clone();
+        let state = Arc::new(AppState::new(config, pool));
+        connections::serve(listener, app(state), &limits, shutdown_signal()).await;
         Ok::<(), anyhow::Error>(())
     });
-    drop(rt);
+    // A database call still running after the deadline is not waited for without end.
+    rt.shutdown_timeout(std::time::Duration::from_secs(5));
     drop(pool);
     eprintln!(
         "{}",

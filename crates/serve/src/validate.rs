@@ -13,6 +13,143 @@ fn validator() -> &'static jsonschema::Validator {
     })
 }
 
+/// An upload's body as a document this service stores, or why not (a 422's message): JSON
+/// without a repeated key in any object, no U+0000 anywhere (PostgreSQL's text cannot hold it,
+/// so neither database stores it: the same answer on both), only the document's own top-level
+/// fields, and valid against the schema.
+pub fn parse_upload(body: &[u8]) -> Result<serde_json::Value, String> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let doc = StrictValue
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| format!("not JSON: {e}"))?;
+    if let Some(at) = nul_at(&doc, String::new()) {
+        return Err(format!(
+            "a string contains U+0000 (NUL), which no result document has, at {at}"
+        ));
+    }
+    if let Some(obj) = doc.as_object() {
+        let known = top_level_fields();
+        let unknown: Vec<&str> = obj
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !known.iter().any(|f| f == k))
+            .take(5)
+            .collect();
+        if !unknown.is_empty() {
+            return Err(format!(
+                "unknown top-level field(s) {}: a result document has only {}",
+                unknown.join(", "),
+                known.join(", ")
+            ));
+        }
+    }
+    check(&doc)?;
+    Ok(doc)
+}
+
+/// The top-level fields the document schema names.
+fn top_level_fields() -> &'static [String] {
+    static F: OnceLock<Vec<String>> = OnceLock::new();
+    F.get_or_init(|| {
+        let schema = schemars::schema_for!(document::ResultDocument).to_value();
+        schema["properties"]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    })
+}
+
+/// The JSON Pointer of the first string (or key) holding U+0000.
+fn nul_at(v: &serde_json::Value, at: String) -> Option<String> {
+    use serde_json::Value;
+    let here = || {
+        if at.is_empty() {
+            "/".to_string()
+        } else {
+            at.clone()
+        }
+    };
+    match v {
+        Value::String(s) if s.contains('\0') => Some(here()),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| nul_at(x, format!("{at}/{i}"))),
+        Value::Object(o) => o.iter().find_map(|(k, x)| {
+            let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+            if k.contains('\0') {
+                Some(p)
+            } else {
+                nul_at(x, p)
+            }
+        }),
+        _ => None,
+    }
+}
+
+/// A JSON value, refusing an object that names a key twice (serde_json keeps the last one
+/// silently, so what is stored would not be what was sent).
+struct StrictValue;
+
+impl<'de> serde::de::DeserializeSeed<'de> for StrictValue {
+    type Value = serde_json::Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(x) = a.next_element_seed(StrictValue)? {
+            v.push(x);
+        }
+        Ok(serde_json::Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        let mut m = serde_json::Map::new();
+        while let Some(k) = a.next_key::<String>()? {
+            let v = a.next_value_seed(StrictValue)?;
+            if m.insert(k.clone(), v).is_some() {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {k:?} appears twice"
+                )));
+            }
+        }
+        Ok(serde_json::Value::Object(m))
+    }
+}
+
 /// `Err` with up to five schema violations, each with where it is.
 pub fn check(doc: &serde_json::Value) -> Result<(), String> {
     let errors: Vec<String> = validator()
@@ -38,5 +175,61 @@ mod tests {
         super::check(&doc).unwrap();
         let e = super::check(&serde_json::json!({"schema_version": "x"})).unwrap_err();
         assert!(e.contains("schema violation"), "{e}");
+    }
+
+    fn demo() -> serde_json::Value {
+        serde_json::to_value(report::demo::run_document()).unwrap()
+    }
+
+    #[test]
+    fn an_upload_is_the_document_that_was_sent() {
+        let doc = demo();
+        let back = super::parse_upload(&serde_json::to_vec(&doc).unwrap()).unwrap();
+        assert_eq!(back, doc);
+        // Floats come back to the bit (serde_json's float_roundtrip), as a client hashed them.
+        use serde::de::DeserializeSeed;
+        let text = "[0.30000000000000004, 1.7976931348623157e308, 5e-324, 6.103515625e-05, 2.2250738585072014e-308]";
+        let mut de = serde_json::Deserializer::from_str(text);
+        let v = super::StrictValue.deserialize(&mut de).unwrap();
+        let want: Vec<f64> = text[1..text.len() - 1]
+            .split(", ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let got: Vec<u64> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap().to_bits())
+            .collect();
+        assert_eq!(got, want.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn repeated_keys_nul_unknown_fields_and_schema_violations_are_refused_with_where() {
+        let doc = demo();
+        let text = serde_json::to_string(&doc).unwrap();
+        let twice = text.replacen('{', "{\"producer\":\"x\",", 1);
+        let e = super::parse_upload(twice.as_bytes()).unwrap_err();
+        assert!(e.contains("\"producer\" appears twice"), "{e}");
+
+        let mut d = doc.clone();
+        d["producer"] = "boardbench\u{0}".into();
+        let e = super::parse_upload(&serde_json::to_vec(&d).unwrap()).unwrap_err();
+        assert!(e.contains("U+0000") && e.contains("at /producer"), "{e}");
+
+        let mut d = doc.clone();
+        d["padding"] = serde_json::json!([1, 2, 3]);
+        let e = super::parse_upload(&serde_json::to_vec(&d).unwrap()).unwrap_err();
+        assert!(e.contains("unknown top-level field(s) padding"), "{e}");
+
+        let mut d = doc.clone();
+        d["started"] = serde_json::json!(12);
+        let e = super::parse_upload(&serde_json::to_vec(&d).unwrap()).unwrap_err();
+        assert!(
+            e.contains("schema violation") && e.contains("at /started"),
+            "{e}"
+        );
+
+        assert!(super::parse_upload(b"{} trailing").is_err());
     }
 }

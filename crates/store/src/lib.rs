@@ -167,6 +167,16 @@ impl Store {
                         Error::Other(format!("cannot create {}: {e}", dir.display()))
                     })?;
                 }
+                // Token hashes and every run: a new database file is its owner's alone
+                // (SQLite gives its -wal and -shm files the same mode).
+                if !path.exists() {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    let _ = std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .mode(0o600)
+                        .open(path);
+                }
                 let c = rusqlite::Connection::open(path)?;
                 // WAL: readers do not block the writer; a killed writer leaves the last
                 // committed transaction (the WAL is replayed or ignored on next open).

@@ -195,7 +195,7 @@ pub fn table_markdown(rows: &[TableRow], marks: &Marks) -> String {
         " |\n| :--- | ----: | :--- | :--- | ----: | ----: | ----: | ----: | ----: | ----: |\n",
     );
     for r in rows {
-        let c = cells(r, marks).map(|x| x.replace('|', "\\|"));
+        let c = cells(r, marks).map(|x| md_cell(&x));
         s.push_str("| ");
         s.push_str(&c.join(" | "));
         s.push_str(" |\n");
@@ -203,11 +203,36 @@ pub fn table_markdown(rows: &[TableRow], marks: &Marks) -> String {
     s
 }
 
+/// One Markdown table cell: a `|` is escaped, a line break becomes a space (a row stays one
+/// line), `<`, `>` and `&` are entities (no raw HTML reaches the page that renders it), and
+/// bidirectional controls are U+FFFD.
+pub fn md_cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\r' | '\n' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            c if c.is_control() || document::text::is_bidi_control(c) => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; text that a
+/// spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab or CR first, and not a number)
+/// gets a leading `'`; bidirectional controls are U+FFFD.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    let s = document::text::neutralise_bidi(s);
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
+    let s = if formula { format!("'{s}") } else { s };
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
     }
 }
 
@@ -267,6 +292,28 @@ mod tests {
             memset: None,
             khs: None,
         }
+    }
+
+    #[test]
+    fn hostile_names_cannot_split_rows_inject_html_formulas_or_reorder_text() {
+        let mut r = row(1, "6.1", Some(3.0));
+        r.device = Some("Pi\n| x | <script>alert(1)</script> \u{202e}B8 ledoM".into());
+        r.distro = Some("=HYPERLINK(\"http://evil\",\"x\")".into());
+        let md = table_markdown(std::slice::from_ref(&r), &Marks::new());
+        let body: Vec<&str> = md.lines().skip(2).collect();
+        assert_eq!(body.len(), 1, "{md}");
+        assert!(
+            !md.contains("<script>") && md.contains("&lt;script&gt;"),
+            "{md}"
+        );
+        assert!(!md.contains('\u{202e}') && md.contains("\\| x \\|"), "{md}");
+        let csv = table_csv(std::slice::from_ref(&r), &Marks::new());
+        assert!(csv.contains("\"'=HYPERLINK("), "{csv}");
+        assert!(!csv.contains('\u{202e}'), "{csv}");
+        // Numbers stay numbers, a negative one too.
+        assert_eq!(csv_field("-12.5"), "-12.5");
+        assert_eq!(csv_field("@cmd"), "'@cmd");
+        assert_eq!(csv_field("a\rb"), "\"a\rb\"");
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! `boardbench serve`: the results service (crates/serve) and its upload tokens.
 //!
-//! - `serve --db URL [--listen 127.0.0.1:8080] [--max-upload 8MiB] [--read-token]`
+//! - `serve --db URL [--listen 127.0.0.1:8080] [--max-upload 8MiB] [--read-token]` and the
+//!   limits against slow clients (`--header-timeout`, `--body-timeout`, `--max-connections`,
+//!   `--max-uploads`, `--shutdown-deadline`)
 //! - `serve token add NAME` prints a new token once (only its hash is stored); `token list`;
 //!   `token revoke NAME` revokes every token of NAME.
 //!
 //! Only the command line lives here; everything else is in the `serve` crate.
 
 use std::io::Write;
+use std::time::Duration;
 
 use store::{Location, Store};
 
@@ -34,6 +37,24 @@ pub struct Args {
     /// Database connections kept open.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub connections: usize,
+    /// A request's headers must arrive within this many seconds (also how long a kept-alive
+    /// connection may stay idle).
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
+    pub header_timeout: Duration,
+    /// A request's body must arrive within this many seconds.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = parse_secs)]
+    pub body_timeout: Duration,
+    /// Connections served at once; one more is answered 503 (keep it below the file limit,
+    /// LimitNOFILE in the systemd unit).
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub max_connections: usize,
+    /// Uploads parsed and stored at once (each holds its document in memory); more wait.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_uploads: usize,
+    /// After SIGTERM, how many seconds requests in flight may take before every connection
+    /// is closed (below systemd's TimeoutStopSec).
+    #[arg(long, value_name = "SECS", default_value = "20", value_parser = parse_secs)]
+    pub shutdown_deadline: Duration,
     #[command(subcommand)]
     pub command: Option<Sub>,
 }
@@ -58,6 +79,18 @@ pub enum TokenSub {
     },
     /// Revoke every token of an uploader (its runs stay).
     Revoke { name: String },
+}
+
+/// Seconds, at least 0.05 and at most a day: `10`, `0.5`.
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a number of seconds: {s:?}"))?;
+    if !(0.05..=86_400.0).contains(&v) {
+        return Err(format!("{s} s is out of range (0.05 to 86400)"));
+    }
+    Ok(Duration::from_secs_f64(v))
 }
 
 /// `8MiB`, `512K`, `1000000`.
@@ -88,6 +121,13 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 max_upload: args.max_upload,
                 read_token: args.read_token,
                 connections: args.connections.clamp(1, 64),
+                limits: serve::Limits {
+                    header_timeout: args.header_timeout,
+                    body_timeout: args.body_timeout,
+                    max_connections: args.max_connections.max(1),
+                    max_uploads: args.max_uploads.max(1),
+                    shutdown_deadline: args.shutdown_deadline,
+                },
             })?;
             Ok(0)
         }

@@ -117,12 +117,25 @@ fn token(args: &Args) -> anyhow::Result<Option<String>> {
         .map(str::to_string))
 }
 
-/// The runs named on the command line, or every stored run.
-fn candidates(args: &Args, db: &mut Db<'_>, loc: &Location) -> anyhow::Result<Vec<Candidate>> {
+/// The runs named on the command line, or every stored run, and how many of those named could
+/// not be read (each said on stderr: one bad file never keeps the others from being sent).
+fn candidates(
+    args: &Args,
+    db: &mut Db<'_>,
+    loc: &Location,
+) -> anyhow::Result<(Vec<Candidate>, usize)> {
     let mut out = Vec::new();
     if !args.runs.is_empty() {
+        let mut unreadable = 0;
         for arg in &args.runs {
-            let (_, doc) = load(arg, db)?;
+            let doc = match load(arg, db) {
+                Ok((_, doc)) => doc,
+                Err(e) => {
+                    eprintln!("upload: {arg}: {e:#}; skipped");
+                    unreadable += 1;
+                    continue;
+                }
+            };
             let p = Path::new(arg);
             let label = if p.is_file() {
                 p.file_name()
@@ -133,7 +146,7 @@ fn candidates(args: &Args, db: &mut Db<'_>, loc: &Location) -> anyhow::Result<Ve
             };
             out.push(Candidate { label, doc });
         }
-        return Ok(out);
+        return Ok((out, unreadable));
     }
     if let Location::Sqlite(p) = loc
         && !p.exists()
@@ -142,7 +155,7 @@ fn candidates(args: &Args, db: &mut Db<'_>, loc: &Location) -> anyhow::Result<Ve
             "upload: no results database at {}: nothing to upload",
             p.display()
         );
-        return Ok(out);
+        return Ok((out, 0));
     }
     let store = db.get()?;
     let mut listing = store
@@ -164,7 +177,7 @@ fn candidates(args: &Args, db: &mut Db<'_>, loc: &Location) -> anyhow::Result<Ve
             Err(e) => eprintln!("upload: run {}: not a result document ({e}); skipped", r.id),
         }
     }
-    Ok(out)
+    Ok((out, 0))
 }
 
 /// "3 mac, 2 ipv4" / "nothing to redact" / "identifiers kept".
@@ -223,7 +236,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         Some(redact::Redactor::new(&salt).with_local_identifiers(&g.root()))
     };
     let mut db = Db::new(args.db.as_deref());
-    let runs = candidates(args, &mut db, &loc)?;
+    let (runs, unreadable) = candidates(args, &mut db, &loc)?;
     if let Some(dir) = &args.save {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -239,7 +252,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     );
     let mut out = std::io::stdout().lock();
     let (mut new, mut there, mut skipped, mut rejected, mut left) = (0, 0, 0, 0, 0);
-    let mut code = 0;
+    let mut code = if unreadable > 0 { 1 } else { 0 };
     let mut would = 0;
     let hashes: Vec<String> = runs
         .iter()
@@ -380,6 +393,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
     if rejected > 0 {
         summary.push_str(&format!(", {rejected} refused"));
+    }
+    if unreadable > 0 {
+        summary.push_str(&format!(", {unreadable} unreadable"));
     }
     if left > 0 && code == EXIT_TRY_LATER {
         summary.push_str(&format!(

@@ -48,7 +48,8 @@ pub fn notes(g: &Guide) -> String {
 }
 
 /// HTML-escapes text for element content and quoted attributes; control characters other than
-/// tab and newline become U+FFFD (not allowed in inline SVG/XML). The report and the service
+/// tab and newline become U+FFFD (not allowed in inline SVG/XML), and so do bidirectional
+/// controls (`document::text`: they would reorder what the reader sees). The report and the service
 /// escape with this function too (`report::escape::esc`).
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -60,9 +61,26 @@ pub fn esc(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' => out.push(c),
-            c if c.is_control() => out.push('\u{FFFD}'),
+            c if c.is_control() || document::text::is_bidi_control(c) => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_markup_controls_and_bidirectional_controls() {
+        assert_eq!(
+            super::esc("<a href='x'>&\"</a>"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;"
+        );
+        assert_eq!(super::esc("a\u{1b}[31mb\tc\n"), "a\u{fffd}[31mb\tc\n");
+        // "Raspberry Pi 5 Model 8B" on screen without the rule.
+        assert_eq!(
+            super::esc("Raspberry Pi 5 \u{202e}B8 ledoM"),
+            "Raspberry Pi 5 \u{fffd}B8 ledoM"
+        );
+    }
 }

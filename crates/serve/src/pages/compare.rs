@@ -52,6 +52,13 @@ pub async fn page(
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
     let ids = ids(query.as_deref())?;
+    if let [id] = ids[..] {
+        // One run named: it must exist, like every run of a comparison.
+        let found = state.pool.with(move |s| s.document_text(id)).await?;
+        if found.is_none() {
+            return Err(ApiError::new(404, format!("no run {id}")).into());
+        }
+    }
     if ids.len() < 2 {
         return Ok(html_page(
             "Compare runs",

@@ -8,7 +8,6 @@ mod cli;
 mod cmd;
 mod compat;
 mod live_view;
-mod opp_writer;
 mod output;
 mod run;
 mod session;

@@ -163,6 +163,39 @@ fn the_walk_measures_every_opp_from_the_top_and_restores_every_file() {
     assert_eq!(snapshot(d.path()), before);
 }
 
+/// An old BSP kernel has no `cpufreq/policyN`, only `cpuN/cpufreq`: the same walk, the same
+/// readings, every file put back.
+#[test]
+fn the_walk_on_an_old_kernels_cpufreq_layout_writes_there_and_restores() {
+    if !two_cpus() {
+        return;
+    }
+    let d = board();
+    assert_eq!(testsupport::legacy_cpufreq(d.path()), [0, 1]);
+    let before = snapshot(d.path());
+    let Some(mut cmd) = boardbench(d.path()) else {
+        return;
+    };
+    let out = cmd
+        .args(["clock", "--opp-walk", "--samples", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let opps: Vec<u64> = v["readings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["opp_khz"].as_u64().unwrap())
+        .collect();
+    assert_eq!(opps, [1_800_000, 1_008_000, 600_000, 2_016_000, 816_000]);
+    assert_eq!(snapshot(d.path()), before);
+}
+
 #[test]
 fn max_and_min_khz_skip_opps_outside_the_window() {
     if !two_cpus() {

@@ -9,19 +9,12 @@ mod common;
 mod http;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use report::demo;
 
-fn boardbench(args: &[&str]) -> Output {
-    common::boardbench_cmd()
-        .expect("boardbench starts")
-        .args(args)
-        .env_remove("BOARDBENCH_DB")
-        .output()
-        .expect("boardbench runs")
-}
+use common::boardbench;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -9,7 +9,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use document::ResultDocument;
 use report::demo;
@@ -20,14 +20,7 @@ fn write_doc(dir: &Path, name: &str, doc: &ResultDocument) -> PathBuf {
     p
 }
 
-fn boardbench(args: &[&str]) -> Output {
-    common::boardbench_cmd()
-        .expect("boardbench starts")
-        .args(args)
-        .env_remove("BOARDBENCH_DB")
-        .output()
-        .expect("boardbench runs")
-}
+use common::boardbench;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -145,67 +138,9 @@ fn bad_inputs_give_one_clear_error() {
 
 // ---- headless Chromium ----
 
-/// The Chromium binary, unless the tests must skip (not installed, or under qemu).
-fn chromium() -> Option<PathBuf> {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some_and(|v| v == "1") {
-        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
-        return None;
-    }
-    let path = std::env::var_os("PATH")?;
-    let found = ["chromium", "chromium-browser"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
-        .find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!("skipped: chromium is not installed (Debian package `chromium`)");
-    }
-    found
-}
-
-/// Runs Chromium headless on `page` with `extra` flags, offline, with a throw-away profile and
-/// a time limit (a hung browser fails the test instead of hanging it).
+/// Headless Chromium on the page file (testsupport::chromium::run).
 fn chromium_run(bin: &Path, page: &Path, extra: &[String]) -> Output {
-    let profile = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new("timeout");
-    cmd.arg("120")
-        .arg(bin)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-extensions",
-            "--disable-sync",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(extra)
-        .arg(format!("file://{}", page.display()));
-    let out = cmd.output().expect("chromium starts");
-    assert!(
-        out.status.success(),
-        "chromium failed ({:?}): {}",
-        out.status,
-        text(&out.stderr)
-    );
-    out
-}
-
-/// Console messages and script errors in Chromium's log (dbus and GPU noise is not the page's).
-fn console_errors(stderr: &str) -> Vec<&str> {
-    stderr
-        .lines()
-        .filter(|l| {
-            l.contains("CONSOLE")
-                || l.contains("Uncaught")
-                || l.contains("Refused to")
-                || l.contains("Content Security Policy")
-        })
-        .collect()
+    testsupport::chromium::run(bin, &format!("file://{}", page.display()), extra)
 }
 
 /// Width and height from a PNG's IHDR chunk.
@@ -231,7 +166,9 @@ fn screenshot(bin: &Path, page: &Path, png: &Path, w: u32, h: u32) -> Vec<u8> {
 
 #[test]
 fn chromium_loads_the_report_without_errors_and_draws_the_charts() {
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = testsupport::chromium::find() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     // A hostile device name: it must stay text in the browser's DOM.
     let evil = "<script>alert(1)</script>";
@@ -253,7 +190,7 @@ fn chromium_loads_the_report_without_errors_and_draws_the_charts() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 
     let dom = chromium_run(&bin, &page, &["--dump-dom".into()]);
-    let errors = console_errors(&text(&dom.stderr)).join("\n");
+    let errors = testsupport::chromium::console_errors(&text(&dom.stderr)).join("\n");
     assert!(errors.is_empty(), "console errors:\n{errors}");
     let dom = text(&dom.stdout);
     assert_eq!(dom.matches("<svg").count(), 4, "four charts in the DOM");
@@ -295,7 +232,9 @@ fn chromium_loads_the_report_without_errors_and_draws_the_charts() {
 
 #[test]
 fn chromium_renders_each_chart_page() {
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = testsupport::chromium::find() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let doc = demo::run_document();
     let others = [("Other board".to_string(), demo::scaled_run("Other", 0.7))];
@@ -305,7 +244,7 @@ fn chromium_renders_each_chart_page() {
         let page = dir.path().join(format!("{id}.html"));
         std::fs::write(&page, html).unwrap();
         let dom = chromium_run(&bin, &page, &["--dump-dom".into()]);
-        let errors = console_errors(&text(&dom.stderr)).join("\n");
+        let errors = testsupport::chromium::console_errors(&text(&dom.stderr)).join("\n");
         assert!(errors.is_empty(), "{id}: console errors:\n{errors}");
         assert_eq!(text(&dom.stdout).matches("<svg").count(), 1, "{id}");
     }
@@ -322,7 +261,9 @@ const SHOTS: [(&str, u32, u32); 4] = [
 #[test]
 #[ignore = "rewrites docs/screenshots/*.png; run on purpose"]
 fn regenerate_docs_screenshots() {
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = testsupport::chromium::find() else {
+        return;
+    };
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
     std::fs::create_dir_all(&out_dir).unwrap();
     let dir = tempfile::tempdir().unwrap();

@@ -9,23 +9,7 @@ use store::{Added, Filter, Location, Store};
 
 /// A fresh database on the test server, or `None` (skip).
 fn fresh_db(name: &str) -> Option<String> {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
-        eprintln!("skipped: PostgreSQL tests do not run under emulation");
-        return None;
-    }
-    let Ok(url) = std::env::var("BOARDBENCH_TEST_PG_URL") else {
-        eprintln!("skipped: BOARDBENCH_TEST_PG_URL is not set (see scripts/pg-test-server)");
-        return None;
-    };
-    let db = format!("bb_{name}_{}", std::process::id());
-    let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect test server");
-    // One statement per call: a multi-statement string is one implicit transaction.
-    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
-        .expect("drop old test database");
-    c.batch_execute(&format!("CREATE DATABASE {db}"))
-        .expect("create test database");
-    let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
-    Some(format!("{base}/{db}"))
+    testsupport::pg::fresh_db(name)
 }
 
 fn doc(device: &str, started: &str, zip: f64) -> ResultDocument {

@@ -10,70 +10,9 @@
 
 mod serve_util;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use serve_util::{Server, token};
-
-fn chromium() -> Option<PathBuf> {
-    if serve_util::skip() {
-        return None;
-    }
-    let path = std::env::var_os("PATH")?;
-    let found = ["chromium", "chromium-browser"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
-        .find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!("skipped: chromium is not installed (Debian package `chromium`)");
-    }
-    found
-}
-
-/// Headless Chromium on `url` with a throw-away profile and a time limit.
-fn chromium_run(bin: &Path, url: &str, extra: &[String]) -> Output {
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new("timeout")
-        .arg("120")
-        .arg(bin)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-extensions",
-            "--disable-sync",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--hide-scrollbars",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("chromium starts");
-    assert!(
-        out.status.success(),
-        "chromium failed ({:?}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn console_errors(stderr: &str) -> Vec<&str> {
-    stderr
-        .lines()
-        .filter(|l| {
-            l.contains("CONSOLE")
-                || l.contains("Uncaught")
-                || l.contains("Refused to")
-                || l.contains("Content Security Policy")
-        })
-        .collect()
-}
 
 /// The fixture logs used: several boards, two runs of one board.
 const LOGS: [&str; 6] = [
@@ -133,16 +72,18 @@ fn some_device(s: &Server) -> String {
 }
 
 fn dom(bin: &Path, url: &str) -> String {
-    let out = chromium_run(bin, url, &["--dump-dom".into()]);
+    let out = testsupport::chromium::run(bin, url, &["--dump-dom".into()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let errors = console_errors(&stderr).join("\n");
+    let errors = testsupport::chromium::console_errors(&stderr).join("\n");
     assert!(errors.is_empty(), "{url}: console errors:\n{errors}");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
 fn chromium_opens_table_run_compare_and_board_pages() {
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = testsupport::chromium::find() else {
+        return;
+    };
     let (s, _dir) = filled_service("chromium");
     let base = format!("http://{}", s.addr);
 
@@ -174,7 +115,9 @@ fn chromium_opens_table_run_compare_and_board_pages() {
 #[test]
 #[ignore = "rewrites docs/screenshots/serve-*.png; run on purpose"]
 fn regenerate_serve_screenshots() {
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = testsupport::chromium::find() else {
+        return;
+    };
     let (s, _dir) = filled_service("shots");
     let base = format!("http://{}", s.addr);
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
@@ -194,7 +137,7 @@ fn regenerate_serve_screenshots() {
         ),
     ] {
         let png = out_dir.join(format!("{name}.png"));
-        chromium_run(
+        testsupport::chromium::run(
             &bin,
             &format!("{base}{path}"),
             &[

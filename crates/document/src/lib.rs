@@ -17,6 +17,7 @@
 //! - [`guide`]: the tables of a board performance guide (`boardbench guide`).
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
 //! - [`redaction`]: what `upload` removed from a document before it left the machine.
+//! - [`version`]: whether this build can read a document's `schema_version` (the one check).
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 
 pub mod cpu;
@@ -32,3 +33,4 @@ pub mod run;
 pub mod samples;
 pub mod stats;
 pub mod text;
+pub mod version;

@@ -9,19 +9,13 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The first executable called `name` on PATH.
+/// The first executable called `name` on PATH (the one lookup rule:
+/// [`adapters::tool::SearchPath`], here without its fallback directories).
 pub fn which(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(p: &std::path::Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    adapters::tool::SearchPath::new(&path)
+        .find_one(name)
+        .map(|t| t.path)
 }
 
 /// What a finished (or stopped) tool left.

@@ -48,9 +48,7 @@ pub fn columns(doc: &ResultDocument) -> RunColumns {
         .or_else(|| text(imp.and_then(|i| i.summary_line.as_ref().map(|s| &s.distro))));
     let soc = text(imp.and_then(|i| i.soc_guess.as_ref()))
         .or_else(|| text(id.and_then(|id| id.soc.as_ref().map(|s| &s.name))));
-    let device = text(doc.device.as_ref())
-        .or_else(|| text(imp.and_then(|i| i.device.as_ref())))
-        .or_else(|| doc.machine.as_ref().and_then(crate::device::device_name));
+    let device = crate::device::of_document(doc);
 
     let clocks = measured_clocks(doc);
     let clock_mhz = clocks.iter().copied().reduce(f64::max);

@@ -2,6 +2,7 @@
 //! results database, review). It is a rule over the machine snapshot, not a reading of the
 //! machine, so the renderers share it without depending on the probe.
 
+use document::ResultDocument;
 use document::machine::MachineInfo;
 
 /// Values some firmware puts in DMI fields instead of a name.
@@ -55,6 +56,21 @@ impl DeviceNameSource {
 /// the host name: a VM called "vm" is not a device.
 pub fn device_name(m: &MachineInfo) -> Option<String> {
     device_name_with_source(m).map(|(n, _)| n)
+}
+
+/// The device a result document is about — the one rule for every output of a document (log,
+/// summary row, database columns, report titles, upload labels): what the user called it (or
+/// the run recorded), else what an imported log said, else [`device_name`] of its machine
+/// snapshot. Blank values are skipped; the name is trimmed.
+pub fn of_document(doc: &ResultDocument) -> Option<String> {
+    let given = |s: Option<&String>| {
+        s.map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    };
+    given(doc.device.as_ref())
+        .or_else(|| given(doc.imported.as_ref().and_then(|i| i.device.as_ref())))
+        .or_else(|| given(doc.machine.as_ref().and_then(device_name).as_ref()))
 }
 
 /// [`device_name`] and where it came from.

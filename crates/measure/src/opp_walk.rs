@@ -73,11 +73,6 @@ impl Default for WalkOptions {
     }
 }
 
-/// The policy's directory under /sys.
-pub fn policy_dir(p: &Policy) -> String {
-    format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy)
-}
-
 /// The OPPs of a policy to walk, highest first (see the module documentation).
 pub fn opps(p: &Policy, opts: &WalkOptions) -> Vec<u64> {
     let mut v: Vec<u64> = p
@@ -123,10 +118,12 @@ pub fn settle(cpu: u32, d: Duration) -> Result<(), Error> {
 }
 
 /// Walks `p`'s OPPs: governor and floor, then for each OPP the cap, the settle time on `cpu`,
-/// and `at(ctx, opp)`. Returns what `at`
+/// and `at(ctx, opp)`. `root` answers where the policy's files are
+/// ([`probe::cpufreq::policy_dir`]: old kernels have `cpuN/cpufreq` only). Returns what `at`
 /// returned, highest OPP first. The first error (a refused write, a failed pin, an error of
 /// `at`) ends the walk; a caller that wants the points measured until then keeps them in `ctx`.
 pub fn walk<C, T, E>(
+    root: &probe::Root,
     p: &Policy,
     cpu: u32,
     opts: &WalkOptions,
@@ -142,7 +139,7 @@ where
     let Some(&top) = list.first() else {
         return Ok(out);
     };
-    let dir = policy_dir(p);
+    let dir = probe::cpufreq::policy_dir(root, p.policy);
     if p.governor.as_deref() != Some("performance")
         && p.available_governors.iter().any(|g| g == "performance")
     {
@@ -165,6 +162,7 @@ where
 /// Puts `p`'s cap back at the highest OPP within the options (after a walk, for work that
 /// follows at full speed). Nothing is written when no OPP is left.
 pub fn uncap(
+    root: &probe::Root,
     p: &Policy,
     opts: &WalkOptions,
     ctx: &mut impl PolicyWriter,
@@ -172,7 +170,10 @@ pub fn uncap(
     match opps(p, opts).first() {
         Some(top) => write(
             ctx,
-            format!("{}/scaling_max_freq", policy_dir(p)),
+            format!(
+                "{}/scaling_max_freq",
+                probe::cpufreq::policy_dir(root, p.policy)
+            ),
             top.to_string(),
         ),
         None => Ok(()),

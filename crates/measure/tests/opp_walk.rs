@@ -39,11 +39,13 @@ impl From<measure::Error> for TestError {
     }
 }
 
+fn rk3399() -> probe::Root {
+    probe::Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399"))
+}
+
 fn rk3399_policies() -> Vec<document::machine::Policy> {
-    let root =
-        probe::Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399"));
     let mut notes = probe::Notes::default();
-    probe::cpufreq::read_policies(&root, &mut notes)
+    probe::cpufreq::read_policies(&rk3399(), &mut notes)
 }
 
 fn no_settle() -> WalkOptions {
@@ -72,7 +74,7 @@ fn big_cluster_walk_sets_performance_and_floor_then_caps_highest_first() {
     assert_eq!(big.governor.as_deref(), Some("schedutil"));
     let mut rec = Recorder::default();
     let mut seen_caps = Vec::new();
-    let measured = walk(big, 0, &no_settle(), &mut rec, |rec, opp| {
+    let measured = walk(&rk3399(), big, 0, &no_settle(), &mut rec, |rec, opp| {
         // At each measurement the cap just written is the OPP being measured.
         seen_caps.push(rec.writes.last().unwrap().1.clone());
         Ok::<_, TestError>(opp)
@@ -101,7 +103,7 @@ fn big_cluster_walk_sets_performance_and_floor_then_caps_highest_first() {
     );
     assert_eq!(w.len(), 2 + 8);
     // uncap: back to the top for what follows.
-    measure::opp_walk::uncap(big, &no_settle(), &mut rec).unwrap();
+    measure::opp_walk::uncap(&rk3399(), big, &no_settle(), &mut rec).unwrap();
     assert_eq!(
         rel(&rec.writes).last().unwrap(),
         &("policy4/scaling_max_freq".into(), "1800000".into())
@@ -118,7 +120,10 @@ fn max_and_min_khz_bound_the_walk_and_limit_keeps_the_top() {
         ..no_settle()
     };
     let mut rec = Recorder::default();
-    let got = walk(little, 0, &opts, &mut rec, |_, opp| Ok::<_, TestError>(opp)).unwrap();
+    let got = walk(&rk3399(), little, 0, &opts, &mut rec, |_, opp| {
+        Ok::<_, TestError>(opp)
+    })
+    .unwrap();
     assert_eq!(got, [1_200_000, 1_008_000, 816_000, 600_000]);
     // The floor is cpuinfo_min_freq even when MinKHz skips the lowest OPPs.
     assert_eq!(rel(&rec.writes)[1].1, "408000");
@@ -128,7 +133,10 @@ fn max_and_min_khz_bound_the_walk_and_limit_keeps_the_top() {
         ..opts
     };
     let mut rec = Recorder::default();
-    let got = walk(little, 0, &top, &mut rec, |_, opp| Ok::<_, TestError>(opp)).unwrap();
+    let got = walk(&rk3399(), little, 0, &top, &mut rec, |_, opp| {
+        Ok::<_, TestError>(opp)
+    })
+    .unwrap();
     assert_eq!(got, [1_200_000]);
     assert_eq!(rec.writes.len(), 3);
 }
@@ -141,10 +149,17 @@ fn a_refused_write_ends_the_walk_before_any_measurement() {
         ..Recorder::default()
     };
     let mut measured = 0;
-    let e = walk(&policies[0], 0, &no_settle(), &mut rec, |_, _| {
-        measured += 1;
-        Ok::<_, TestError>(())
-    })
+    let e = walk(
+        &rk3399(),
+        &policies[0],
+        0,
+        &no_settle(),
+        &mut rec,
+        |_, _| {
+            measured += 1;
+            Ok::<_, TestError>(())
+        },
+    )
     .unwrap_err();
     assert_eq!(measured, 0);
     match e {
@@ -161,11 +176,49 @@ fn a_policy_already_on_performance_keeps_its_governor_file_untouched() {
     let mut p = rk3399_policies().remove(0);
     p.governor = Some("performance".into());
     let mut rec = Recorder::default();
-    walk(&p, 0, &no_settle(), &mut rec, |_, _| Ok::<_, TestError>(())).unwrap();
+    walk(&rk3399(), &p, 0, &no_settle(), &mut rec, |_, _| {
+        Ok::<_, TestError>(())
+    })
+    .unwrap();
     assert!(
         rec.writes
             .iter()
             .all(|(path, _)| !path.ends_with("scaling_governor"))
+    );
+}
+
+/// An old BSP kernel (3.4/3.10/4.4) has no `cpufreq/policyN`, only `cpuN/cpufreq`: the walk
+/// writes there, and the probe names the big cluster's policy after its first CPU.
+#[test]
+fn on_an_old_kernel_the_walk_writes_to_cpun_cpufreq() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = testsupport::fixture_machine("rk3399", tmp.path());
+    assert_eq!(testsupport::legacy_cpufreq(&dir), [0, 4]);
+    let root = probe::Root::new(&dir);
+    let mut notes = probe::Notes::default();
+    let policies = probe::cpufreq::read_policies(&root, &mut notes);
+    let big = policies.iter().find(|p| p.policy == 4).expect("policy4");
+    assert_eq!(big.related_cpus, [4, 5]);
+    let mut rec = Recorder::default();
+    let got = walk(&root, big, 0, &no_settle(), &mut rec, |_, opp| {
+        Ok::<_, TestError>(opp)
+    })
+    .unwrap();
+    assert_eq!(got.len(), 8);
+    measure::opp_walk::uncap(&root, big, &no_settle(), &mut rec).unwrap();
+    let dir = "/sys/devices/system/cpu/cpu4/cpufreq";
+    assert!(
+        rec.writes.iter().all(|(p, _)| p.starts_with(dir)),
+        "{:?}",
+        rec.writes
+    );
+    assert_eq!(
+        rec.writes[0],
+        (format!("{dir}/scaling_governor"), "performance".into())
+    );
+    assert_eq!(
+        rec.writes.last().unwrap(),
+        &(format!("{dir}/scaling_max_freq"), "1800000".into())
     );
 }
 

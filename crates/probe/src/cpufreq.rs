@@ -17,6 +17,21 @@ use crate::{Notes, Root};
 
 pub const CPUFREQ_DIR: &str = "/sys/devices/system/cpu/cpufreq";
 
+/// The directory of cpufreq policy `policy` — the one rule for every reader and writer:
+/// `cpufreq/policyN`, or on kernels without policy directories (old BSP kernels of Allwinner,
+/// Rockchip and Amlogic boards) `cpuN/cpufreq`, where [`read_policies`] names each policy
+/// after its first CPU. When neither exists the modern path is returned (reads and writes
+/// there fail with the reason, as on any machine without that policy).
+pub fn policy_dir(root: &Root, policy: u32) -> String {
+    let dir = format!("{CPUFREQ_DIR}/policy{policy}");
+    let legacy = format!("{CPU_DIR}/cpu{policy}/cpufreq");
+    if !root.exists(&dir) && root.exists(&legacy) {
+        legacy
+    } else {
+        dir
+    }
+}
+
 /// Reads every policy, in numeric order. No cpufreq at all is normal (VMs): an empty list.
 pub fn read_policies(root: &Root, notes: &mut Notes) -> Vec<Policy> {
     let names = root.list_dir(CPUFREQ_DIR).unwrap_or_default();

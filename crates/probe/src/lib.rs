@@ -15,10 +15,12 @@ pub mod stat;
 
 pub use root::{Absent, Notes, Root};
 pub mod cache;
+pub mod choice;
 pub mod cluster;
 pub mod cpufreq;
 pub mod identity;
 pub mod memory;
+pub mod pcie;
 pub mod rpi;
 pub mod runstate;
 pub mod snapshot;

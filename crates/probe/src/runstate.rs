@@ -19,7 +19,7 @@ pub mod x86;
 use document::machine::{MachineInfo, Policy};
 use document::run::{DevfreqState, OppTime, PolicyState, StateSnapshot};
 
-use crate::cpufreq::{CPUFREQ_DIR, parse_time_in_state};
+use crate::cpufreq::parse_time_in_state;
 use crate::topology::CPU_DIR;
 use crate::{Absent, Notes, Root, identity, memory, rpi, thermal};
 
@@ -92,21 +92,9 @@ pub fn snapshot_noted(
     (snap, notes)
 }
 
-/// The directory of a policy: `cpufreq/policyN`, or on kernels without policy directories
-/// (~3.x) `cpuN/cpufreq`, where the probe names the policy after its first CPU.
-fn policy_dir(root: &Root, p: &Policy) -> String {
-    let dir = format!("{CPUFREQ_DIR}/policy{}", p.policy);
-    let legacy = format!("{CPU_DIR}/cpu{}/cpufreq", p.policy);
-    if !root.exists(&dir) && root.exists(&legacy) {
-        legacy
-    } else {
-        dir
-    }
-}
-
 /// The changing part of one policy: governor, limits, current clock and statistics.
 pub fn read_policy_state(root: &Root, notes: &mut Notes, p: &Policy) -> PolicyState {
-    let base = policy_dir(root, p);
+    let base = crate::cpufreq::policy_dir(root, p.policy);
     let f = |name: &str| format!("{base}/{name}");
     let num = |notes: &mut Notes, name: &str| notes.keep_optional(root.read_u64(&f(name)));
     // scaling_cur_freq is world-readable; cpuinfo_cur_freq (the hardware's answer) is root-only

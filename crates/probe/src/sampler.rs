@@ -189,14 +189,13 @@ impl Sampler {
             .clusters
             .iter()
             .map(|c| {
-                c.policy.map(|p| ClockFiles {
-                    cpuinfo: root.path(&format!(
-                        "/sys/devices/system/cpu/cpufreq/policy{p}/cpuinfo_cur_freq"
-                    )),
-                    scaling: root.path(&format!(
-                        "/sys/devices/system/cpu/cpufreq/policy{p}/scaling_cur_freq"
-                    )),
-                    try_cpuinfo: true,
+                c.policy.map(|p| {
+                    let dir = crate::cpufreq::policy_dir(root, p);
+                    ClockFiles {
+                        cpuinfo: root.path(&format!("{dir}/cpuinfo_cur_freq")),
+                        scaling: root.path(&format!("{dir}/scaling_cur_freq")),
+                        try_cpuinfo: true,
+                    }
                 })
             })
             .collect();

@@ -535,3 +535,41 @@ fn boost_frequencies_are_kept_apart() {
     assert_eq!(pol.boost_khz, [1_400_000, 1_700_000]);
     assert_eq!(m.clusters[0].max_khz, Some(1_700_000));
 }
+
+/// An old BSP kernel's layout (no `cpufreq/policyN`, only `cpuN/cpufreq`, the other CPUs of a
+/// cluster linking to their first CPU's): the same policies, named after their first CPU, and
+/// [`probe::cpufreq::policy_dir`] — the one rule every reader and writer uses — points there.
+#[test]
+fn an_old_kernels_cpufreq_layout_reads_like_the_new_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = testsupport::fixture_machine("rk3399", tmp.path());
+    let modern = snap("rk3399");
+    assert_eq!(testsupport::legacy_cpufreq(&dir), [0, 4]);
+    let root = Root::new(&dir);
+    let m = snapshot::take(&root);
+    assert_eq!(m.policies.len(), 2);
+    for (old, new) in m.policies.iter().zip(&modern.policies) {
+        assert_eq!(old.policy, new.policy);
+        assert_eq!(old.related_cpus, new.related_cpus);
+        assert_eq!(old.frequencies_khz, new.frequencies_khz);
+        assert_eq!(old.governor, new.governor);
+    }
+    assert_eq!(
+        probe::cpufreq::policy_dir(&root, 4),
+        "/sys/devices/system/cpu/cpu4/cpufreq"
+    );
+    let mut notes = probe::Notes::default();
+    let state = probe::runstate::read_policy_state(&root, &mut notes, &m.policies[1]);
+    assert_eq!(state.governor, modern.policies[1].governor);
+    assert_eq!(state.scaling_max_khz, modern.policies[1].scaling_max_khz);
+    // The modern layout keeps its path; a policy in neither layout gets the modern one.
+    let modern_root = Root::new(tree("rk3399"));
+    assert_eq!(
+        probe::cpufreq::policy_dir(&modern_root, 4),
+        "/sys/devices/system/cpu/cpufreq/policy4"
+    );
+    assert_eq!(
+        probe::cpufreq::policy_dir(&root, 9),
+        "/sys/devices/system/cpu/cpufreq/policy9"
+    );
+}

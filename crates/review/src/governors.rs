@@ -93,7 +93,10 @@ pub fn read(root: &Root, m: &MachineInfo) -> Vec<PolicyGovernor> {
 pub fn read_tunables(root: &Root, policy: u32, governor: &str) -> Option<Tunables> {
     let names = TUNABLES.iter().find(|(g, _)| *g == governor)?.1;
     let candidates = [
-        (format!("{CPUFREQ}/policy{policy}/{governor}"), Some(policy)),
+        (
+            format!("{}/{governor}", probe::cpufreq::policy_dir(root, policy)),
+            Some(policy),
+        ),
         (format!("{CPUFREQ}/{governor}"), None),
     ];
     for (dir, pol) in candidates {

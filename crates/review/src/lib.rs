@@ -4,10 +4,12 @@
 //! Everything reads through a [`probe::Root`] (fixture trees replay a machine) and builds on the
 //! probe's snapshot ([`MachineInfo`]): policies, devfreq, memory, identity and the Raspberry Pi
 //! firmware are not read twice. [`review`] is a pure function of the root and the snapshot;
-//! [`text::render`] renders its result. [`tune`] plans the switch to maximum performance (the
-//! binary writes it through its restorer) and [`window`] judges a monitored window (throttling,
+//! [`text::render`] renders its result. [`clocks`] reads the clocks around the switch to maximum
+//! performance (the switch is the one tuning plan of the `tune` crate, written by the binary
+//! through its session's restorer) and [`window`] judges a monitored window (throttling,
 //! devices that changed).
 
+pub mod clocks;
 pub mod governors;
 pub mod mmc;
 pub mod pcie;
@@ -15,7 +17,6 @@ pub mod storage;
 pub mod system;
 pub mod text;
 pub mod thermal;
-pub mod tune;
 pub mod usb;
 pub mod util;
 pub mod window;

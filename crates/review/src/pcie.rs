@@ -12,10 +12,10 @@ use document::{Finding, Severity};
 use probe::Root;
 use serde::{Deserialize, Serialize};
 
-use crate::util::{finding, link_name, opt, parse_hex, selected};
+use crate::util::{finding, link_name, opt, parse_hex};
 
 pub const PCI_DEVICES: &str = "/sys/bus/pci/devices";
-pub const ASPM_POLICY: &str = "/sys/module/pcie_aspm/parameters/policy";
+pub use probe::pcie::{ASPM_POLICY, AspmPolicy, read_aspm_policy};
 
 /// A PCIe link: speed in GT/s and width in lanes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -117,24 +117,6 @@ impl PciDevice {
             },
         }
     }
-}
-
-/// The global ASPM policy and what the kernel offers.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AspmPolicy {
-    pub selected: String,
-    pub available: Vec<String>,
-}
-
-pub fn read_aspm_policy(root: &Root) -> Option<AspmPolicy> {
-    let raw = opt(root, ASPM_POLICY)?;
-    Some(AspmPolicy {
-        selected: selected(&raw)?,
-        available: raw
-            .split_whitespace()
-            .map(|w| w.trim_matches(|c| c == '[' || c == ']').to_string())
-            .collect(),
-    })
 }
 
 /// Reads every PCI function that has a link (plus bridges, kept to find upstream ports).

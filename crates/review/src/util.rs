@@ -28,19 +28,8 @@ pub fn parse_hex(s: &str) -> Option<u64> {
     u64::from_str_radix(t, 16).ok()
 }
 
-/// The selected entry of a sysfs choice list ("mq-deadline kyber [bfq] none" → "bfq",
-/// "default performance [powersave] powersupersave" → "powersave"). A file holding a single
-/// bare word (some kernels print only the active scheduler) is that word.
-pub fn selected(s: &str) -> Option<String> {
-    if let Some(start) = s.find('[') {
-        let rest = &s[start + 1..];
-        let end = rest.find(']')?;
-        let v = rest[..end].trim();
-        return (!v.is_empty()).then(|| v.to_string());
-    }
-    let words: Vec<&str> = s.split_whitespace().collect();
-    (words.len() == 1).then(|| words[0].to_string())
-}
+/// The selected entry of a sysfs choice list (the probe's one rule).
+pub use probe::choice::selected;
 
 /// The final component of a link resolved inside the root (the bound driver's name).
 pub fn link_name(root: &Root, abs: &str) -> Option<String> {
@@ -92,13 +81,6 @@ mod tests {
 
     #[test]
     fn choices_and_hex() {
-        assert_eq!(
-            selected("mq-deadline kyber [bfq] none").as_deref(),
-            Some("bfq")
-        );
-        assert_eq!(selected("none").as_deref(), Some("none"));
-        assert_eq!(selected("a b"), None);
-        assert_eq!(selected("[unterminated"), None);
         assert_eq!(parse_hex("0x1b21"), Some(0x1b21));
         assert_eq!(parse_hex("152d"), Some(0x152d));
         assert_eq!(parse_hex("0x"), None);

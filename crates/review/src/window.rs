@@ -9,8 +9,8 @@ use probe::Root;
 use serde::{Deserialize, Serialize};
 
 use crate::Review;
-use crate::tune::policy_dir;
 use crate::util::finding;
+use probe::cpufreq::policy_dir;
 
 /// `stats/time_in_state` of one policy: (kHz, time in 10 ms units).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@ use std::path::Path;
 use document::Severity;
 use probe::Root;
 use review::mmc::Counterfeit;
-use review::{Review, review, tune, window};
+use review::{Review, clocks, review, window};
 
 fn tree(name: &str) -> Root {
     Root::new(
@@ -106,7 +106,7 @@ fn rk3588_thermal_trips_and_cooling() {
 #[test]
 fn rk3588_tuning_plan_covers_governors_devfreq_and_aspm() {
     let (root, m, _) = load("rk3588-nvme");
-    let plan = tune::plan(&root, &m);
+    let plan = review_plan(&root, &m);
     let paths: Vec<&str> = plan.iter().map(|w| w.path.as_str()).collect();
     assert_eq!(
         paths,
@@ -119,10 +119,10 @@ fn rk3588_tuning_plan_covers_governors_devfreq_and_aspm() {
             "/sys/module/pcie_aspm/parameters/policy",
         ]
     );
-    assert!(plan.iter().all(|w| w.to == "performance"));
+    assert!(plan.iter().all(|w| w.value == "performance"));
     assert_eq!(plan[3].from.as_deref(), Some("dmc_ondemand"));
     assert_eq!(plan[5].from.as_deref(), Some("powersave"));
-    let clocks = tune::clocks(&root, &m);
+    let clocks = clocks::clocks(&root, &m);
     assert_eq!(clocks[0].mhz, Some(408));
     assert_eq!(clocks[3].what, "devfreq dmc");
     assert_eq!(clocks[3].mhz, Some(528));
@@ -230,7 +230,7 @@ fn x86_tidy_box_has_nothing_to_fix() {
     // Sixteen per-CPU policies: one grouped governor finding; sixteen governor writes and
     // the ASPM policy (default → performance, as sbc-bench does).
     assert_eq!(r.of_kind("governor-dynamic").count(), 1);
-    let plan = tune::plan(&root, &m);
+    let plan = review_plan(&root, &m);
     assert_eq!(plan.len(), 17);
     assert_eq!(plan[16].from.as_deref(), Some("default"));
     assert_eq!(r.swap[0].disk.as_deref(), Some("zram"));
@@ -330,7 +330,7 @@ fn the_probes_broken_tree_and_garbage_never_panic() {
     let m = probe::snapshot::take(&root);
     let r = review(&root, &m);
     let _ = review::text::render(&r);
-    let _ = tune::plan(&root, &m);
+    let _ = review_plan(&root, &m);
     assert_eq!(r.pcie[0].current.gts, None);
 }
 
@@ -373,4 +373,14 @@ fn copy(from: &Path, to: &Path) {
             std::fs::copy(&src, &dst).unwrap();
         }
     }
+}
+
+/// Review's tune-up: the one tuning plan, governors and ASPM.
+fn review_plan(root: &Root, m: &document::machine::MachineInfo) -> Vec<tune::tuning::Write> {
+    let o = tune::tuning::TuneOptions {
+        governors: true,
+        max_khz: None,
+        aspm: true,
+    };
+    tune::tuning::plan(root, m, &o).writes
 }

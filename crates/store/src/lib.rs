@@ -33,7 +33,7 @@ pub mod service;
 pub mod table;
 
 use backend::{Dialect, Exec, Val};
-use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION};
+use document::{Finding, Measurement, ResultDocument};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -732,15 +732,7 @@ fn check_document(doc: &Value) -> Result<(Vec<Measurement>, Vec<Finding>), Error
     let obj = doc
         .as_object()
         .ok_or_else(|| Error::NotADocument("not a JSON object".into()))?;
-    let version = obj
-        .get("schema_version")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| Error::NotADocument("no schema_version".into()))?;
-    if version == 0 || version > u64::from(SCHEMA_VERSION) {
-        return Err(Error::NotADocument(format!(
-            "schema_version {version} is not supported (this boardbench reads up to {SCHEMA_VERSION})"
-        )));
-    }
+    document::version::check(doc).map_err(|e| Error::NotADocument(e.to_string()))?;
     let rows = |key: &str| obj.get(key).cloned().unwrap_or(Value::Array(Vec::new()));
     let measurements: Vec<Measurement> = serde_json::from_value(rows("measurements"))
         .map_err(|e| Error::NotADocument(format!("measurements: {e}")))?;

@@ -88,19 +88,8 @@ fn sqlite_pages_sort_like_sort_rows() {
 
 #[test]
 fn postgres_pages_sort_like_sort_rows() {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
-        eprintln!("skipped: PostgreSQL tests do not run under emulation");
-        return;
-    }
-    let Ok(url) = std::env::var("BOARDBENCH_TEST_PG_URL") else {
-        eprintln!("skipped: BOARDBENCH_TEST_PG_URL is not set (see scripts/pg-test-server)");
+    let Some(url) = testsupport::pg::fresh_db("store_page") else {
         return;
     };
-    let db = format!("bb_store_page_{}", std::process::id());
-    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
-        .unwrap();
-    c.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
-    let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
-    check(&Location::Postgres(format!("{base}/{db}")));
+    check(&Location::Postgres(url));
 }

@@ -141,18 +141,11 @@ pub fn offset_of(doc: &ResultDocument) -> FixedOffset {
     utc
 }
 
-/// The device name: what the user called it (or the run recorded), else what an imported log
-/// said, else the probe's one rule ([`headline::device::device_name`]) on the machine snapshot.
+/// The device name on one line: the one rule, [`headline::device::of_document`].
 pub fn device_name(doc: &ResultDocument) -> Option<String> {
-    [
-        doc.device.clone(),
-        doc.imported.as_ref().and_then(|i| i.device.clone()),
-        doc.machine.as_ref().and_then(headline::device::device_name),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|s| one_line(&s))
-    .find(|s| !s.is_empty())
+    headline::device::of_document(doc)
+        .map(|s| one_line(&s))
+        .filter(|s| !s.is_empty())
 }
 
 /// "cpu4 (Cortex-A76)": the label of a cluster (first online CPU and core name).

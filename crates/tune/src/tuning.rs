@@ -1,13 +1,17 @@
-//! The controlled environment: every cpufreq policy (any number of them) and every devfreq
-//! device that offers it runs the `performance` governor, and `MaxKHz` caps the policies. All
-//! writes go through the [`Restorer`], which puts every file back on exit, error, signal and
-//! panic; [`Applied::settings`] records what was changed for the result document.
+//! The controlled environment — the one tuning plan of every mode: every cpufreq policy (any
+//! number of them, in either sysfs layout: `cpufreq/policyN` or old kernels' `cpuN/cpufreq`)
+//! and every devfreq device that offers it runs the `performance` governor, `MaxKHz` caps the
+//! policies, and (review's tune-up) the PCIe ASPM policy goes to `performance`. All writes go
+//! through the [`Restorer`], which puts every file back on exit, error, signal and panic;
+//! [`Applied::settings`] records what was changed for the result document.
 //!
 //! sbc-bench applies policy0's governor to all policies, never touches devfreq in a normal run
 //! and leaves MaxKHz caps behind (docs/sbc-bench-compat.md); here each file is handled alone.
 
 use document::machine::MachineInfo;
 use document::run::SettingChange;
+use probe::cpufreq::policy_dir;
+use probe::pcie::{ASPM_POLICY, read_aspm_policy};
 
 use crate::Restorer;
 
@@ -18,12 +22,21 @@ pub struct TuneOptions {
     pub governors: bool,
     /// Cap every policy whose top clock is above this (kHz): sbc-bench's MaxKHz.
     pub max_khz: Option<u64>,
+    /// Also switch the PCIe ASPM policy to performance (review's tune-up; a benchmark run
+    /// leaves it as found, as sbc-bench does).
+    pub aspm: bool,
 }
 
 /// One planned write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Write {
+    /// What it is, for people ("policy0 governor", "devfreq dmc governor", "PCIe ASPM policy",
+    /// "policy4 cap").
+    pub what: String,
+    /// Machine path.
     pub path: String,
+    /// The value the machine snapshot shows (what the write replaces), when known.
+    pub from: Option<String>,
     pub value: String,
 }
 
@@ -36,19 +49,24 @@ pub struct Plan {
 
 pub const PERFORMANCE: &str = "performance";
 
-fn policy_dir(p: u32) -> String {
-    format!("/sys/devices/system/cpu/cpufreq/policy{p}")
-}
-
-/// Pure: what must be written so that the machine runs at full speed (within MaxKHz).
-pub fn plan(m: &MachineInfo, o: &TuneOptions) -> Plan {
+/// What must be written so that the machine runs at full speed (within MaxKHz). It decides
+/// from the machine snapshot `m`; `root` only answers where each policy's directory is (the
+/// legacy layout) and, with [`TuneOptions::aspm`], the ASPM policy.
+///
+/// A governor is switched when the policy lists `performance` among its governors, or lists
+/// none at all (a kernel that does not say may still accept it; a refusal is reported and
+/// nothing is recorded); a devfreq device only when it lists it.
+pub fn plan(root: &probe::Root, m: &MachineInfo, o: &TuneOptions) -> Plan {
     let mut plan = Plan::default();
     for p in &m.policies {
+        let dir = policy_dir(root, p.policy);
         let offers = p.available_governors.is_empty()
             || p.available_governors.iter().any(|g| g == PERFORMANCE);
         if o.governors && offers && p.governor.as_deref() != Some(PERFORMANCE) {
             plan.writes.push(Write {
-                path: format!("{}/scaling_governor", policy_dir(p.policy)),
+                what: format!("policy{} governor", p.policy),
+                path: format!("{dir}/scaling_governor"),
+                from: p.governor.clone(),
                 value: PERFORMANCE.into(),
             });
         }
@@ -56,7 +74,9 @@ pub fn plan(m: &MachineInfo, o: &TuneOptions) -> Plan {
             let top = p.cpuinfo_max_khz.or(p.scaling_max_khz);
             if top.is_some_and(|t| t > cap) {
                 plan.writes.push(Write {
-                    path: format!("{}/scaling_max_freq", policy_dir(p.policy)),
+                    what: format!("policy{} cap", p.policy),
+                    path: format!("{dir}/scaling_max_freq"),
+                    from: p.scaling_max_khz.map(|k| k.to_string()),
                     value: cap.to_string(),
                 });
             }
@@ -88,11 +108,25 @@ pub fn plan(m: &MachineInfo, o: &TuneOptions) -> Plan {
             let offers = d.available_governors.iter().any(|g| g == PERFORMANCE);
             if offers && d.governor.as_deref() != Some(PERFORMANCE) {
                 plan.writes.push(Write {
+                    what: format!("devfreq {} governor", d.name),
                     path: format!("/sys/class/devfreq/{}/governor", d.name),
+                    from: d.governor.clone(),
                     value: PERFORMANCE.into(),
                 });
             }
         }
+    }
+    if o.aspm
+        && let Some(a) = read_aspm_policy(root)
+        && a.selected != PERFORMANCE
+        && a.available.iter().any(|x| x == PERFORMANCE)
+    {
+        plan.writes.push(Write {
+            what: "PCIe ASPM policy".into(),
+            path: ASPM_POLICY.into(),
+            from: Some(a.selected),
+            value: PERFORMANCE.into(),
+        });
     }
     plan
 }
@@ -137,60 +171,6 @@ pub fn restore_and_record(
     failed
 }
 
-/// A mode's controlled environment in one value: [`Tuning::start`] plans and applies, the
-/// restorer stays available for the mode's own writes (an OPP walk), [`Tuning::finish`]
-/// restores and returns what the result document lists. Dropping it restores too.
-#[derive(Debug)]
-pub struct Tuning {
-    root: probe::Root,
-    restorer: Restorer,
-    applied: Applied,
-    remarks: Vec<String>,
-}
-
-impl Tuning {
-    /// Plans the environment for `m` and applies it through a new restorer on `root`.
-    pub fn start(root: &probe::Root, m: &MachineInfo, o: &TuneOptions) -> Self {
-        let restorer = Restorer::new(root);
-        let plan = plan(m, o);
-        let applied = apply(root, &restorer, &plan);
-        Tuning {
-            root: root.clone(),
-            restorer,
-            applied,
-            remarks: plan.remarks,
-        }
-    }
-
-    /// Writes through the same ledger (restored with everything else).
-    pub fn restorer(&self) -> &Restorer {
-        &self.restorer
-    }
-
-    /// What the plan says the user should know (how a cap is applied, why it cannot be).
-    pub fn remarks(&self) -> &[String] {
-        &self.remarks
-    }
-
-    /// Writes the kernel refused, each "could not change X to V: reason" (not recorded).
-    pub fn refused(&self) -> &[String] {
-        &self.applied.failures
-    }
-
-    /// The planned changes that were made, without `after` yet.
-    pub fn settings(&self) -> &[SettingChange] {
-        &self.applied.settings
-    }
-
-    /// Restores everything now: the changes with the value read back after restoring, and the
-    /// files that could not be restored.
-    pub fn finish(mut self) -> (Vec<SettingChange>, Vec<String>) {
-        let mut settings = std::mem::take(&mut self.applied.settings);
-        let failed = restore_and_record(&self.root, &self.restorer, &mut settings);
-        (settings, failed)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,15 +182,25 @@ mod tests {
         probe::snapshot::take(&probe::Root::new(dir))
     }
 
+    fn root(name: &str) -> probe::Root {
+        probe::Root::new(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../probe/tests/roots")
+                .join(name),
+        )
+    }
+
     #[test]
     fn every_policy_gets_performance_and_only_caps_above_max_khz() {
         let m = machine("rk3588");
         assert!(m.policies.len() >= 3);
         let p = plan(
+            &root("rk3588"),
             &m,
             &TuneOptions {
                 governors: true,
                 max_khz: Some(1_800_000),
+                aspm: false,
             },
         );
         for pol in &m.policies {
@@ -232,10 +222,12 @@ mod tests {
     fn nothing_to_do_without_cpufreq_and_a_remark_for_max_khz() {
         let m = machine("vm");
         let p = plan(
+            &root("vm"),
             &m,
             &TuneOptions {
                 governors: true,
                 max_khz: Some(1_000_000),
+                aspm: true,
             },
         );
         assert!(p.writes.iter().all(|w| !w.path.contains("cpufreq")));
@@ -245,6 +237,10 @@ mod tests {
     #[test]
     fn no_tune_writes_nothing() {
         let m = machine("rk3588");
-        assert!(plan(&m, &TuneOptions::default()).writes.is_empty());
+        assert!(
+            plan(&root("rk3588"), &m, &TuneOptions::default())
+                .writes
+                .is_empty()
+        );
     }
 }

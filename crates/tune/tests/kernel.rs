@@ -254,7 +254,9 @@ fn tuning_reports_a_refused_write_and_records_only_real_changes() {
         writes: [GOV, DEVFREQ_GOV]
             .iter()
             .map(|p| Write {
+                what: p.to_string(),
                 path: p.to_string(),
+                from: None,
                 value: "performance".into(),
             })
             .collect(),

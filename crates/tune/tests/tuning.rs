@@ -1,7 +1,8 @@
 //! A mode's tuning from start to finish on a writable copy of the RK3588 fixture tree: every
-//! planned change is made, and after finishing each file reads as before.
+//! planned change is made, and after restoring each file reads as before.
 
-use tune::tuning::{TuneOptions, Tuning};
+use tune::Restorer;
+use tune::tuning::{TuneOptions, apply, plan, restore_and_record};
 
 #[test]
 fn start_applies_and_finish_restores_and_records_after() {
@@ -13,15 +14,18 @@ fn start_applies_and_finish_restores_and_records_after() {
     let opts = TuneOptions {
         governors: true,
         max_khz: Some(1_800_000),
+        aspm: false,
     };
-    let t = Tuning::start(&root, &m, &opts);
-    assert!(t.refused().is_empty(), "{:?}", t.refused());
-    let n = t.settings().len();
+    let restorer = Restorer::new(&root);
+    let applied = apply(&root, &restorer, &plan(&root, &m, &opts));
+    assert!(applied.failures.is_empty(), "{:?}", applied.failures);
+    let mut settings = applied.settings;
+    let n = settings.len();
     assert!(n >= 3);
-    for s in t.settings() {
+    for s in &settings {
         assert_eq!(root.read_value(&s.path).unwrap(), s.set);
     }
-    let (settings, failed) = t.finish();
+    let failed = restore_and_record(&root, &restorer, &mut settings);
     assert!(failed.is_empty(), "{failed:?}");
     assert_eq!(settings.len(), n);
     for s in &settings {

@@ -30,7 +30,7 @@ use measure::clock_reading::{ReadingOptions, Target, reading};
 use measure::opp_walk::WalkOptions;
 
 use crate::cli::Globals;
-use crate::opp_writer::RestorerWrites;
+use engine::opp_writer::RestorerWrites;
 use tune::Restorer;
 
 /// Deviation from the OPP (percent) beyond which the line shows it.
@@ -129,7 +129,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             }
             walked.push(p.policy);
             emit(args, &walk_heading(p, &m.clusters));
-            walk_policy(args, &opts, &restorer, p, cpu, &mut report)?;
+            walk_policy(args, &opts, &root, &restorer, p, cpu, &mut report)?;
             let failed = restorer.restore();
             if !failed.is_empty() {
                 bail!("could not restore {}", failed.join(", "));
@@ -291,6 +291,7 @@ fn walk_heading(p: &Policy, clusters: &[Cluster]) -> String {
 fn walk_policy(
     args: &Args,
     opts: &ReadingOptions,
+    root: &probe::Root,
     restorer: &Restorer,
     p: &Policy,
     cpu: u32,
@@ -307,7 +308,7 @@ fn walk_policy(
     }
     let last = measure::opp_walk::opps(p, &walk).last().copied();
     let mut writer = RestorerWrites(restorer);
-    measure::opp_walk::walk(p, cpu, &walk, &mut writer, |_, opp| {
+    measure::opp_walk::walk(root, p, cpu, &walk, &mut writer, |_, opp| {
         let target = Target {
             cpu,
             policy: Some(p.policy),

@@ -34,7 +34,6 @@
 //! without a command Ctrl-C is the normal end; 3 when the idle gate gave up (`--idle-timeout`);
 //! 1 on error.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use document::run::{PhaseStatus, RunOptions};
@@ -94,14 +93,12 @@ pub struct Args {
     pub command: Vec<String>,
 }
 
-/// Whether `word` names a program: a path to a file, or a file in one of `path`'s directories.
+/// Whether `word` names a program: a path to an executable, or an executable in one of `path`'s
+/// directories (the one lookup rule, [`adapters::tool::SearchPath`]).
 fn is_program(word: &str, path: &str) -> bool {
-    if word.contains('/') {
-        return Path::new(word).is_file();
-    }
-    path.split(':')
-        .filter(|d| !d.is_empty())
-        .any(|d| Path::new(d).join(word).is_file())
+    adapters::tool::SearchPath::new(std::ffi::OsStr::new(path))
+        .find_one(word)
+        .is_some()
 }
 
 /// A command line and extra environment variables for it.
@@ -208,8 +205,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     // Signals are held first: Ctrl-C must still produce the document (and ends the idle wait).
     let probed = Session::probe(g.root(), Signals::Held);
     let tune = !args.no_tune && probed.may_write();
-    if !probed.root_user && probed.root.is_host() && !args.no_tune {
-        eprintln!("Warning: not running as root: governors stay as they are.");
+    if !args.no_tune {
+        probed.warn_unless_root("governors stay as they are");
     }
     let session = match probed.start(&SessionOptions {
         idle: Some(IdleStep {
@@ -220,6 +217,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
+            aspm: false,
         }),
         record: true,
         kmsg: true,

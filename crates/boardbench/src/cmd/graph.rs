@@ -20,7 +20,6 @@
 
 mod plan;
 mod table;
-mod workload;
 
 use std::time::Duration;
 
@@ -240,7 +239,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         }
         match (&g.policy, opps.is_empty()) {
             (Some(p), false) => {
-                measure::opp_walk::walk(p, host[0], &walk, &mut sw, |sw, opp| {
+                let root = sw.root;
+                measure::opp_walk::walk(root, p, host[0], &walk, &mut sw, |sw, opp| {
                     sw.point(g, &host, Some(opp))
                 })?;
                 sw.restore_now()?;
@@ -339,12 +339,6 @@ impl Sweep<'_> {
             s.set = value.into();
         }
         Ok(())
-    }
-
-    fn policy_dir(g: &Group) -> Option<String> {
-        g.policy
-            .as_ref()
-            .map(|p| format!("{}/policy{}", probe::cpufreq::CPUFREQ_DIR, p.policy))
     }
 
     /// Puts every changed file back now (after each cluster: the next one runs on a machine as
@@ -462,8 +456,10 @@ impl Sweep<'_> {
         let interval = Duration::from_secs_f64((secs / 5.0).clamp(0.05, 1.0));
         let monitor = PhaseRecorder::start(&self.mon_cfg, self.root, interval);
         // The cap as the kernel holds it: on real hardware it may round or refuse a value.
-        let cap_now = Self::policy_dir(g)
-            .and_then(|d| self.root.read_u64(&format!("{d}/scaling_max_freq")).ok());
+        let cap_now = g.policy.as_ref().and_then(|p| {
+            let d = probe::cpufreq::policy_dir(self.root, p.policy);
+            self.root.read_u64(&format!("{d}/scaling_max_freq")).ok()
+        });
         let policy = g.policy.as_ref().map(|p| p.policy);
         // The walk has let the clock settle at the cap (measure::opp_walk).
         let clock = measure::clock_reading::reading(
@@ -474,8 +470,9 @@ impl Sweep<'_> {
             },
             &measure::clock_reading::ReadingOptions::samples(self.args.clock_samples),
         )?;
-        let (score, summary) =
-            self.measure_power(secs, || workload::run(host, Duration::from_secs_f64(secs)));
+        let (score, summary) = self.measure_power(secs, || {
+            engine::load::point::run(host, Duration::from_secs_f64(secs))
+        });
         let score = score?;
         let samples = monitor.finish();
         let end = stamp::now();
@@ -495,7 +492,7 @@ impl Sweep<'_> {
         let name = |what: &str| format!("{what} {cpu_text} @ {at}");
         let f = &mut self.figures;
         let mut idx = vec![f.add(name("score"), &g.cpus, p.score_khs, "kH/s", true)];
-        f.all[idx[0]].variant = Some(format!("sha256 {}", workload::BACKEND.label()));
+        f.all[idx[0]].variant = Some(format!("sha256 {}", engine::load::point::BACKEND.label()));
         f.all[idx[0]].spread_pct = score.spread_pct;
         idx.push(f.add(name("clock"), &g.cpus, p.measured_mhz, "MHz", true));
         if let Some(v) = p.score_per_mhz() {

@@ -176,8 +176,8 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let probed = Session::probe(g.root(), Signals::Held);
     let cpus = select::cpus(args.cpus.as_deref(), &probed.machine.cpus.online)?;
     let tune = !args.no_tune && probed.may_write();
-    if !probed.root_user && probed.root.is_host() && !args.no_tune {
-        eprintln!("Warning: not running as root: governors stay as they are.");
+    if !args.no_tune {
+        probed.warn_unless_root("governors stay as they are");
     }
     let session = match probed.start(&SessionOptions {
         idle: Some(IdleStep {
@@ -188,6 +188,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
+            aspm: false,
         }),
         record: true,
         kmsg: true,

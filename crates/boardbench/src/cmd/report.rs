@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use document::{ResultDocument, SCHEMA_VERSION};
+use document::ResultDocument;
 use store::{Location, Store};
 
 use crate::cli::Globals;
@@ -80,20 +80,14 @@ pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, Result
     } else {
         bail!("{arg}: no such file, and not a run id");
     };
-    let version = value.get("schema_version").and_then(|v| v.as_u64());
-    if let Some(v) = version
-        && v > u64::from(SCHEMA_VERSION)
-    {
-        bail!(
-            "{arg}: document schema version {v} is newer than this boardbench knows ({SCHEMA_VERSION}); update boardbench"
-        );
+    // A newer document is refused with "update boardbench"; one without a version (or 0)
+    // gets the parser's answer below.
+    if let Err(e @ document::version::Unreadable::Newer(_)) = document::version::check(&value) {
+        bail!("{arg}: {e}");
     }
     let doc: ResultDocument =
         serde_json::from_value(value).with_context(|| format!("{arg}: not a result document"))?;
-    let name = doc
-        .device
-        .clone()
-        .or_else(|| doc.imported.as_ref().and_then(|i| i.device.clone()))
+    let name = headline::device::of_document(&doc)
         .map(|d| format!("{d} ({fallback_name})"))
         .unwrap_or(fallback_name);
     Ok((name, doc))

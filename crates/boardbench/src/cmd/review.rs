@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-use ::review::{text, tune, window};
+use ::review::{clocks, text, window};
 use anyhow::Context;
 use document::run::{RunOptions, RunRecord, kind};
 use document::{Finding, Severity};
@@ -40,15 +40,15 @@ use serde_json::json;
 
 use crate::cli::Globals;
 use crate::live_view;
-use crate::run::benchmarks::Tools;
-use crate::run::plan::{PlanOptions, Profile};
 use crate::run::progress::Progress;
-use crate::run::{BenchContext, Settings};
 use crate::session::child::{self, Echo, Running};
 use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
 use crate::session::signals::Held;
 use crate::session::{ExitStatus, Session, assemble, phase_recorder};
 use ::tune::Restorer;
+use engine::benchmarks::Tools;
+use engine::plan::{PlanOptions, Profile};
+use engine::{BenchContext, Settings};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -191,7 +191,7 @@ const BASELINE: [&str; 6] = [
 /// Signals stay held meanwhile: Ctrl-C then ends the monitoring window as soon as it starts.
 fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let profile = Profile::Standard;
-    let planned = crate::run::plan::plan(
+    let planned = engine::plan::plan(
         &session.machine,
         &PlanOptions {
             profile,
@@ -327,18 +327,23 @@ fn tune_up(
     args: &Args,
     g: &Globals,
 ) -> anyhow::Result<bool> {
-    let plan = tune::plan(root, m);
-    let clocks_before = tune::clocks(root, m);
+    let opts = ::tune::tuning::TuneOptions {
+        governors: true,
+        max_khz: None,
+        aspm: true,
+    };
+    let plan = ::tune::tuning::plan(root, m, &opts).writes;
+    let clocks_before = clocks::clocks(root, m);
     let measured_before = measured_clocks(args, g, m);
     let mut lines = Vec::new();
     let mut failed = Vec::new();
     for w in &plan {
-        match r.write(&w.path, &w.to) {
+        match r.write(&w.path, &w.value) {
             Ok(()) => lines.push(format!(
                 "  {}: {} → {}",
                 w.what,
                 w.from.as_deref().unwrap_or("?"),
-                w.to
+                w.value
             )),
             // A devfreq device or the ASPM policy may refuse (busy, locked by firmware): the
             // rest still applies, and nothing was changed that needs restoring.
@@ -349,7 +354,7 @@ fn tune_up(
         // Give the governors a moment to move the clocks before reading them again.
         std::thread::sleep(Duration::from_millis(300));
     }
-    let clocks_after = tune::clocks(root, m);
+    let clocks_after = clocks::clocks(root, m);
     let measured_after = measured_clocks(args, g, m);
     let mut text = String::new();
     if plan.is_empty() {
@@ -368,7 +373,7 @@ fn tune_up(
         }
     }
     text.push_str("Clocks (kernel) before → after:\n");
-    for l in tune::clock_changes(&clocks_before, &clocks_after) {
+    for l in clocks::clock_changes(&clocks_before, &clocks_after) {
         text.push_str(&format!("  {l}\n"));
     }
     if let (Some(b), Some(a)) = (&measured_before, &measured_after) {

@@ -16,10 +16,12 @@ use anyhow::Context;
 use document::run::RunOptions;
 
 use crate::cli::Globals;
-use crate::run::plan::{self, PlanOptions, Profile};
-use crate::run::{BenchContext, Settings, benchmarks::Tools, progress::Progress};
+use crate::run::progress::Progress;
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session};
+use engine::benchmarks::Tools;
+use engine::plan::{self, PlanOptions, Profile};
+use engine::{BenchContext, Settings};
 use tune::tuning;
 
 #[derive(Debug, clap::Args)]
@@ -159,11 +161,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let probed = Session::probe(g.root(), Signals::Restore);
     let may_write = probed.may_write();
     let root_user = probed.root_user;
-    if !probed.root_user && probed.root.is_host() {
-        eprintln!(
-            "Warning: not running as root: governors stay as they are, no OPP walk, no kernel messages."
-        );
-    }
+    probed.warn_unless_root("governors stay as they are, no OPP walk, no kernel messages");
     let session = match probed.start(&SessionOptions {
         idle: Some(IdleStep {
             args: &args.idle,
@@ -173,6 +171,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: !no_tune && may_write,
             max_khz: args.max_khz.filter(|_| may_write),
+            aspm: false,
         }),
         record: true,
         kmsg: true,

@@ -22,7 +22,6 @@
 //! everything is restored, see [`crate::session::signals`]); 1 on error.
 
 mod analysis;
-mod load;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -86,7 +85,8 @@ fn ceilings(root: &probe::Root, cfg: &SamplerConfig) -> Vec<Option<u32>> {
         .map(|c| {
             let cap = c.policy.and_then(|p| {
                 root.read_value(&format!(
-                    "/sys/devices/system/cpu/cpufreq/policy{p}/scaling_max_freq"
+                    "{}/scaling_max_freq",
+                    probe::cpufreq::policy_dir(root, p)
                 ))
                 .ok()
                 .and_then(|v| v.trim().parse::<u64>().ok())
@@ -152,8 +152,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let probed = Session::probe(g.root(), Signals::Held);
     let tune = !args.no_tune && probed.may_write();
     let cfg = SamplerConfig::from_machine(&probed.machine);
-    if !probed.root_user && probed.root.is_host() && !args.no_tune {
-        eprintln!("Warning: not running as root: governors stay as they are.");
+    if !args.no_tune {
+        probed.warn_unless_root("governors stay as they are");
     }
     if cfg.layout.thermal_path.is_none() {
         eprintln!(
@@ -164,6 +164,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
+            aspm: false,
         }),
         record: true,
         kmsg: true,
@@ -319,7 +320,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
     match &args.load {
         None => {
             cpus = loops::affinity::allowed_cpus();
-            let l = load::Load::start(&cpus);
+            let l = engine::load::heat::Heat::start(&cpus);
             threads = l.threads() as u32;
             builtin = Some(l);
         }

@@ -96,10 +96,7 @@ struct Candidate {
 }
 
 fn device(doc: &ResultDocument) -> String {
-    doc.device
-        .clone()
-        .or_else(|| doc.imported.as_ref().and_then(|i| i.device.clone()))
-        .unwrap_or_else(|| "unnamed device".into())
+    headline::device::of_document(doc).unwrap_or_else(|| "unnamed device".into())
 }
 
 fn token(args: &Args) -> anyhow::Result<Option<String>> {

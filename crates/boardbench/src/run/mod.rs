@@ -1,65 +1,22 @@
-//! The full assessment run (`boardbench run`, sbc-bench's default run).
+//! The full assessment run (`boardbench run`, sbc-bench's default run; review's baseline).
 //!
-//! [`plan`] decides the phases; [`execute`] runs them in order, each with its own background
-//! monitor and ISO timestamps, and collects one [`Phase`] record per phase plus the flat list of
-//! measurements. The session (idle gate, tuning, snapshots, document: `session::lifecycle`) and
-//! the outputs belong to the caller, so this module only measures.
+//! The engine (crate `engine`) plans the phases and measures each; [`execute`] runs them in
+//! order, each with its own background monitor and ISO timestamps, and collects one [`Phase`]
+//! record per phase plus the flat list of measurements. The session (idle gate, tuning,
+//! snapshots, document: `session::lifecycle`) and the outputs belong to the caller.
 
-pub mod benchmarks;
-pub mod invocations;
-pub mod plan;
 pub mod progress;
 
 use std::time::{Duration, Instant};
 
-use adapters::tool::{Runner, SearchPath};
 use document::Measurement;
-use document::machine::MachineInfo;
 use document::run::{Phase, PhaseStatus};
+use engine::BenchContext;
+use engine::benchmarks;
+use engine::plan::Planned;
 use probe::sampler::SamplerConfig;
 
 use crate::session::{phase_recorder::PhaseRecorder, stamp};
-use plan::{Planned, Profile};
-use tune::Restorer;
-
-/// How the run was asked for, as far as measuring is concerned.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    pub profile: Profile,
-    pub max_khz: Option<u64>,
-    pub min_khz: Option<u64>,
-    /// Walk every cpufreq OPP in the clock check (root, cpufreq, tuning allowed).
-    pub opp_walk: bool,
-    /// Smallest possible built-in kernel work (tests only: the numbers mean nothing).
-    pub tiny: bool,
-    /// Pause after each phase (tests use it to interrupt a run mid-way).
-    pub pause: Duration,
-}
-
-/// Everything a phase needs.
-pub struct BenchContext<'a> {
-    pub root: &'a probe::Root,
-    pub machine: &'a MachineInfo,
-    pub settings: &'a Settings,
-    pub restorer: &'a Restorer,
-    pub runner: &'a (dyn Runner + Sync),
-    pub search_path: SearchPath,
-    pub tools: benchmarks::Tools,
-    /// CPUs this process may run on (a fixture machine's CPUs are mapped onto them).
-    pub allowed: Vec<u32>,
-}
-
-impl BenchContext<'_> {
-    /// The CPU of this host that stands in for machine CPU `cpu`: itself when it exists here,
-    /// otherwise (a replayed fixture machine with more cores) one of the allowed CPUs.
-    pub fn host_cpu(&self, cpu: u32) -> u32 {
-        if self.allowed.is_empty() || self.allowed.contains(&cpu) {
-            cpu
-        } else {
-            self.allowed[cpu as usize % self.allowed.len()]
-        }
-    }
-}
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
 pub fn execute(

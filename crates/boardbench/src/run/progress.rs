@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
-use super::plan::Planned;
+use engine::plan::Planned;
 
 pub struct Progress {
     enabled: bool,

@@ -240,6 +240,14 @@ impl Probed {
         self.root_user || !self.root.is_host()
     }
 
+    /// The one "not running as root" warning (stderr), on the real machine only:
+    /// `consequences` says what stays as it is ("governors stay as they are").
+    pub fn warn_unless_root(&self, consequences: &str) {
+        if !self.root_user && self.root.is_host() {
+            eprintln!("Warning: not running as root: {consequences}.");
+        }
+    }
+
     /// The idle gate, the Restorer, tuning (its remarks and refusals on stderr), the kernel
     /// message cursor and the "before" snapshot. `Err` is how the mode ends without starting:
     /// the box never became idle, or a signal arrived while waiting.
@@ -253,7 +261,7 @@ impl Probed {
         let restorer = Restorer::new(&self.root);
         let mut settings = Vec::new();
         if let Some(t) = &o.tune {
-            let plan = tuning::plan(&self.machine, t);
+            let plan = tuning::plan(&self.root, &self.machine, t);
             for r in &plan.remarks {
                 eprintln!("Note: {r}");
             }

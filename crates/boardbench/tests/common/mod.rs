@@ -11,6 +11,17 @@ pub fn boardbench_cmd() -> Option<Command> {
     Some(Command::new(env!("CARGO_BIN_EXE_boardbench")))
 }
 
+/// `boardbench ARGS` without a results database from the environment: its output.
+#[allow(dead_code)]
+pub fn boardbench(args: &[&str]) -> std::process::Output {
+    boardbench_cmd()
+        .expect("boardbench starts")
+        .args(args)
+        .env_remove("BOARDBENCH_DB")
+        .output()
+        .expect("boardbench runs")
+}
+
 /// The result-document schema as `boardbench schema` prints it.
 #[allow(dead_code)]
 pub fn schema() -> serde_json::Value {

@@ -22,21 +22,7 @@ pub fn skip() -> bool {
 
 /// A fresh database on the PostgreSQL test server, or `None` (skip, with a note).
 pub fn pg_db(name: &str) -> Option<String> {
-    if skip() {
-        return None;
-    }
-    let Ok(url) = std::env::var("BOARDBENCH_TEST_PG_URL") else {
-        eprintln!("skipped: BOARDBENCH_TEST_PG_URL is not set (see scripts/pg-test-server)");
-        return None;
-    };
-    let db = format!("bb_serve_{name}_{}", std::process::id());
-    let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect test server");
-    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
-        .expect("drop old test database");
-    c.batch_execute(&format!("CREATE DATABASE {db}"))
-        .expect("create test database");
-    let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
-    Some(format!("{base}/{db}"))
+    testsupport::pg::fresh_db(&format!("serve_{name}"))
 }
 
 pub fn boardbench(args: &[&str]) -> std::process::Output {

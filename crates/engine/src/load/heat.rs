@@ -13,14 +13,14 @@ use loops::sha256::{self, Sha256Backend};
 /// (portable backend, qemu), long enough that counting costs nothing.
 const CHUNK: u64 = 4096;
 
-pub struct Load {
+pub struct Heat {
     stop: Arc<AtomicBool>,
     hashes: Arc<AtomicU64>,
     threads: Vec<JoinHandle<()>>,
     pub backend: Sha256Backend,
 }
 
-impl Load {
+impl Heat {
     /// Starts one thread per CPU in `cpus` (empty: two unpinned threads).
     pub fn start(cpus: &[u32]) -> Self {
         let backend = sha256::fast_backend().unwrap_or(Sha256Backend::Portable);
@@ -55,7 +55,7 @@ impl Load {
                     .ok()
             })
             .collect();
-        Load {
+        Heat {
             stop,
             hashes,
             threads,
@@ -80,7 +80,7 @@ impl Load {
     }
 }
 
-impl Drop for Load {
+impl Drop for Heat {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }

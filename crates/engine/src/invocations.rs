@@ -21,7 +21,7 @@
 
 use adapters::{openssl, sevenzip, stockfish};
 
-use super::plan::Profile;
+use crate::plan::Profile;
 
 /// Two all-core 7-Zip runs within this many percent of each other: a third would not move
 /// sbc-bench's average of three by more than a fraction of that.

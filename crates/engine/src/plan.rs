@@ -6,7 +6,7 @@
 use document::machine::MachineInfo;
 use document::run::kind;
 
-/// How much to run. Which tool invocations each profile uses is in [`super::invocations`].
+/// How much to run. Which tool invocations each profile uses is in [`crate::invocations`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
     /// The headline numbers in a few minutes (short tool runs, fewer repeats): not comparable
@@ -177,7 +177,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
             q(5.0, 8.0),
         ));
     }
-    let openssl_runs = super::invocations::openssl_runs(o.profile, cl.len());
+    let openssl_runs = crate::invocations::openssl_runs(o.profile, cl.len());
     for c in &cl {
         for _ in 0..openssl_runs {
             v.push(single(
@@ -229,7 +229,7 @@ pub fn plan(m: &MachineInfo, o: &PlanOptions) -> Vec<Planned> {
                 threads: cores,
                 monitor_interval_s: q(2.0, 10.0),
                 estimate_s: if fast { 12.0 } else { q(4.0, 40.0) },
-                unless_agree_pct: (fast && run == 3).then_some(super::invocations::AGREE_PCT),
+                unless_agree_pct: (fast && run == 3).then_some(crate::invocations::AGREE_PCT),
             });
         }
     }
@@ -294,10 +294,7 @@ mod tests {
     use super::*;
 
     fn machine(root: &str) -> MachineInfo {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../probe/tests/roots")
-            .join(root);
-        probe::snapshot::take(&probe::Root::new(dir))
+        probe::snapshot::take(&probe::Root::new(testsupport::probe_root(root)))
     }
 
     fn opts(profile: Profile) -> PlanOptions {

@@ -1,6 +1,6 @@
 //! The benchmarks of one planned phase: the built-in kernels (clock, memory, SHA-256) and the external
 //! tools (OpenSSL, 7-Zip, Stockfish, cpuminer) through their adapters. Each function returns an
-//! [`Outcome`] — figures, raw results, tool output — and never prints; [`super::execute`] wraps
+//! [`Outcome`] — figures, raw results, tool output — and never prints; the binary's `run::execute` wraps
 //! it with the phase's monitor and timestamps.
 
 use std::time::Duration;
@@ -11,8 +11,8 @@ use document::Measurement;
 use document::measure::clock::ClockReading;
 use document::run::{PhaseStatus, ToolRun};
 
-use super::plan::{Planned, Profile};
-use super::{BenchContext, invocations};
+use crate::plan::{Planned, Profile};
+use crate::{BenchContext, invocations};
 
 /// What a phase produced.
 #[derive(Debug, Default)]
@@ -142,20 +142,23 @@ fn clock(env: &BenchContext<'_>, p: &Planned, hot: bool) -> Outcome {
                 // The walk decides on the governor as it is now (the run's tuning may have
                 // set it since the machine was read), so it writes nothing it need not.
                 let mut pol = pol.clone();
-                let gov = format!("{}/scaling_governor", measure::opp_walk::policy_dir(&pol));
+                let gov = format!(
+                    "{}/scaling_governor",
+                    probe::cpufreq::policy_dir(env.root, pol.policy)
+                );
                 if let Ok(g) = env.root.read_value(&gov) {
                     pol.governor = Some(g);
                 }
                 let pol = &pol;
                 let mut writer = crate::opp_writer::RestorerWrites(env.restorer);
-                measure::opp_walk::walk(pol, host, &walk, &mut writer, |_, opp| {
+                measure::opp_walk::walk(env.root, pol, host, &walk, &mut writer, |_, opp| {
                     let mut r = measure::clock_reading::reading(target(Some(opp)), &opts)?;
                     r.cpu = cpu;
                     out.clock.push(r);
                     Ok::<_, anyhow::Error>(())
                 })?;
                 // Back to full speed (within MaxKHz) for the phases that follow.
-                measure::opp_walk::uncap(pol, &walk, &mut writer)?;
+                measure::opp_walk::uncap(env.root, pol, &walk, &mut writer)?;
             }
             _ => {
                 let opp = policy.and_then(|p| {

@@ -40,7 +40,17 @@ pub fn sql(f: &Filter, d: Dialect) -> Result<(String, Vec<Val>), Error> {
                 v.to_string(),
                 "?".to_string(),
             ),
-            When::Instant(utc) => (instant(d, "started"), utc, instant(d, "CAST(? AS TEXT)")),
+            // Checked and written as RFC 3339 in UTC: no guard needed.
+            When::Instant(utc) => (
+                instant(d, "started"),
+                utc,
+                match d {
+                    Dialect::Sqlite => "datetime(?)".to_string(),
+                    Dialect::Postgres => {
+                        "(CAST(? AS TEXT)::timestamptz AT TIME ZONE 'UTC')".to_string()
+                    }
+                },
+            ),
         };
         sql.push_str(&format!(
             " AND {} IS NOT NULL AND {started} {op} {value_sql}",
@@ -69,13 +79,13 @@ pub fn escape_like(s: &str) -> String {
 
 /// `expr` (an ISO 8601 text) as a UTC instant both databases compare correctly, NULL when it
 /// is not a date-time. SQLite's `datetime()` applies the offset and answers NULL for other
-/// text; PostgreSQL casts what looks like a date-time (a zone-less one is UTC, as the service's
-/// sessions run).
+/// text; PostgreSQL casts what looks like a date-time (a zone-less one in the session's zone).
+/// No `?` in the SQL: the backend numbers every `?` as a parameter (`{0,1}` instead).
 fn instant(d: Dialect, expr: &str) -> String {
     match d {
         Dialect::Sqlite => format!("datetime({expr})"),
         Dialect::Postgres => format!(
-            "(CASE WHEN {expr} ~ '^[0-9]{{4}}-[0-1][0-9]-[0-3][0-9]([T ][0-2][0-9]:[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-][0-2][0-9]:?[0-5][0-9])?)?$' \
+            "(CASE WHEN {expr} ~ '^[0-9]{{4}}-[0-1][0-9]-[0-3][0-9]([T ][0-2][0-9]:[0-5][0-9](:[0-5][0-9](\\.[0-9]+){{0,1}}){{0,1}}(Z|[+-][0-2][0-9]:{{0,1}}[0-5][0-9]){{0,1}}){{0,1}}$' \
              THEN ({expr})::timestamptz AT TIME ZONE 'UTC' END)"
         ),
     }

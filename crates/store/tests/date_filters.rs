@@ -38,7 +38,7 @@ fn devices(s: &mut Store, since: Option<&str>, until: Option<&str>) -> Vec<Strin
     d
 }
 
-pub fn check(loc: &Location) {
+fn check(loc: &Location) {
     let mut s = Store::open(loc).unwrap();
     // 19:21 UTC, 18:30 UTC, 23:30 UTC on the 24th (its own day: the 25th), and no date.
     s.add_document(&doc("ny", "2026-11-24T15:21:00-04:00"), &[])
@@ -76,4 +76,12 @@ pub fn check(loc: &Location) {
 fn sqlite_date_filters_are_instants_and_days() {
     let dir = tempfile::tempdir().unwrap();
     check(&Location::Sqlite(dir.path().join("t.sqlite")));
+}
+
+#[test]
+fn postgres_date_filters_are_instants_and_days() {
+    let Some(url) = testsupport::pg::fresh_db("store_dates") else {
+        return;
+    };
+    check(&Location::Postgres(url));
 }

@@ -46,6 +46,15 @@ pub fn parse_upload(body: &[u8]) -> Result<serde_json::Value, String> {
         }
     }
     check(&doc)?;
+    for field in ["started", "finished"] {
+        if let Some(t) = doc.get(field).and_then(|v| v.as_str())
+            && chrono::DateTime::parse_from_rfc3339(t).is_err()
+        {
+            return Err(format!(
+                "{t:?} is not an RFC 3339 date-time (e.g. 2026-11-24T10:00:00+01:00) at /{field}"
+            ));
+        }
+    }
     Ok(doc)
 }
 
@@ -231,5 +240,10 @@ mod tests {
         );
 
         assert!(super::parse_upload(b"{} trailing").is_err());
+
+        let mut d = doc.clone();
+        d["started"] = "not a date".into();
+        let e = super::parse_upload(&serde_json::to_vec(&d).unwrap()).unwrap_err();
+        assert!(e.contains("at /started"), "{e}");
     }
 }

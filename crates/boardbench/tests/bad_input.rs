@@ -188,10 +188,9 @@ fn a_database_the_user_may_only_read_is_readable() {
     let dir = tempfile::tempdir().unwrap();
     let db = db_with(dir.path(), &["Xd38a.txt"]);
     let before = std::fs::read(&db).unwrap();
-    let mut perms = std::fs::metadata(&db).unwrap().permissions();
-    perms.set_readonly(true);
-    std::fs::set_permissions(&db, perms).unwrap();
     use std::os::unix::fs::PermissionsExt;
+    // Readable by everyone, writable by no one (a new database is created 0600: its owner's).
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
     let is_root = std::fs::read_to_string("/proc/self/status")
         .unwrap()

@@ -3,9 +3,9 @@
 //! signal 0 (the permission check); `prot` = one protection fault on a read-only page of the
 //! test file caught by a SIGSEGV handler, minus the catch cost.
 //!
-//! The guide's process has other threads, so signals go to this thread (tgkill), not to the
-//! process (lmbench's kill(getpid())), which another thread could receive. Every handler
-//! installed here is restored afterwards.
+//! Signals are sent as lmbench sends them, `kill(getpid())` with the pid looked up once: the
+//! section runs each of these in a single-threaded child (`isolate`), so the sending thread is
+//! the one that catches it. Every handler installed here is restored afterwards.
 
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -57,14 +57,17 @@ impl Drop for Installed {
     }
 }
 
-fn tid() -> libc::pid_t {
-    // SAFETY: gettid has no preconditions.
-    unsafe { libc::syscall(libc::SYS_gettid) as libc::pid_t }
+/// `kill(me, sig)`, as lmbench sends it: one system call per signal (`me` looked up once). The
+/// measurement runs in a single-threaded child (`isolate`), so the signal is caught by the
+/// sending thread, as in lmbench's process.
+fn to_self(me: libc::pid_t, sig: libc::c_int) -> bool {
+    // SAFETY: sends a signal to this process.
+    unsafe { libc::kill(me, sig) == 0 }
 }
 
-fn to_self(sig: libc::c_int) -> bool {
-    // SAFETY: sends a signal to this thread of this process.
-    unsafe { libc::syscall(libc::SYS_tgkill, libc::getpid(), tid(), sig) == 0 }
+fn me() -> libc::pid_t {
+    // SAFETY: getpid has no preconditions.
+    unsafe { libc::getpid() }
 }
 
 /// µs per sigaction install.
@@ -98,10 +101,11 @@ fn value(v: &[f64]) -> Result<GuideValue> {
 
 /// (send samples, catch samples): signal 0 and a caught SIGUSR1 per iteration.
 fn send_and_catch(t: &Timing) -> Result<(Vec<Sample>, Vec<Sample>)> {
+    let pid = me();
     let send = t.benchmp_try(0.0, |n| {
         for _ in 1..n {
-            if !to_self(0) {
-                return Err(os_err("tgkill 0"));
+            if !to_self(pid, 0) {
+                return Err(os_err("kill 0"));
             }
         }
         Ok(())
@@ -109,8 +113,8 @@ fn send_and_catch(t: &Timing) -> Result<(Vec<Sample>, Vec<Sample>)> {
     let _h = Installed::new(libc::SIGUSR1, empty_handler as *const () as usize, 0)?;
     let catch = t.benchmp_try(0.0, |n| {
         for _ in 1..n {
-            if !to_self(libc::SIGUSR1) {
-                return Err(os_err("tgkill SIGUSR1"));
+            if !to_self(pid, libc::SIGUSR1) {
+                return Err(os_err("kill SIGUSR1"));
             }
         }
         Ok(())

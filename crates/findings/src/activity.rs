@@ -13,7 +13,9 @@
 //!   uses 12.5 and a 0.5 % floor for the average.
 //! - **%sys over the benchmark phases** (`system-activity`, warning): an average of
 //!   [`SYS_AVG_PCT`] % or more, or a peak above [`SYS_PEAK_PCT`] %. It is only a warning because
-//!   %sys includes the benchmarks' own kernel time (7-Zip's page faults).
+//!   %sys includes the benchmarks' own kernel time (7-Zip's page faults). Guide sections that
+//!   run several processes or threads are left out ([`own_system_time`]): their system calls
+//!   are what they measure, so only what else ran may judge them.
 
 use document::imported::ImportedLog;
 use document::run::{PhaseStatus, kind};

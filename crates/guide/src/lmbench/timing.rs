@@ -6,9 +6,10 @@
 //! short intervals) until intervals land in [0.99, 1.2]·ENOUGH; 11 kept intervals, or one when
 //! ENOUGH is a second or more; the median (or minimum) of per-iteration times — because a
 //! different rule gives a different number. What differs: the clock is CLOCK_MONOTONIC in
-//! nanoseconds (lmbench: gettimeofday in µs), the body runs in the calling process (lmbench forks
-//! a child for it; one untimed warm-up call replaces the child's warm-up loop), and the caller
-//! may stop early through a cancel flag.
+//! nanoseconds (lmbench: gettimeofday in µs), the body runs in the calling process (the section
+//! runs the system-cost benchmarks in a forked child, `isolate`, as lmbench forks one; one untimed
+//! warm-up call replaces the child's warm-up loop), the calibration tries each candidate up to
+//! three times and says when it failed, and the caller may stop early through a cancel flag.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

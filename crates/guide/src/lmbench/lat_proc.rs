@@ -2,13 +2,13 @@
 //! fork+execve of a tiny program (/bin/true: lmbench execs its own "hello"; both are small
 //! dynamically linked programs) and per fork+`/bin/sh -c` of it.
 //!
-//! fork's cost grows with the forking process's private memory (its page tables are copied):
-//! lmbench forks from its small lat_proc process, the guide from a copy of itself with its
-//! threads' stacks, allocator arenas and the earlier sections' buffers — twice lmbench's fork
-//! time on the development VM. So the measuring child (`isolate`), which is thrown away
-//! afterwards, first marks its large private anonymous mappings `MADV_DONTFORK` — all but the
-//! one holding its stack and the ones holding what the forked process reads (the program's
-//! path and arguments): the process it forks is then as small as lmbench's.
+//! A deliberate difference that remains: fork's cost grows with the forking process's private
+//! memory (its page tables are copied), and the measuring child (`isolate`) is a copy of the
+//! guide's process — larger than lmbench's small lat_proc. scripts/bench-against measured fork
+//! 1.6–1.95× lmbench's, exec 1.2–1.3×, on the 2-vCPU development VM. Marking the child's large
+//! mappings MADV_DONTFORK before forking was tried and dropped: glibc's fork runs handlers in
+//! the new process that touch the allocator's arenas wherever they are, so the forked process
+//! crashed in the test binary.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -65,16 +65,6 @@ pub fn measure(t: &Timing, kind: Kind) -> Result<GuideValue> {
         std::ptr::null(),
     ];
     let envp: [*const libc::c_char; 1] = [std::ptr::null()];
-    if kind != Kind::Procedure && t.in_isolated_child() {
-        let local = 0u8;
-        shrink_forks(&[
-            std::ptr::addr_of!(local) as usize,
-            hello.as_ptr() as usize,
-            shell.as_ptr() as usize,
-            sh.as_ptr() as usize,
-            dash_c.as_ptr() as usize,
-        ]);
-    }
     if matches!(kind, Kind::Exec | Kind::Shell) {
         for p in [HELLO, SHELL] {
             if !std::path::Path::new(p).exists() {
@@ -118,46 +108,4 @@ pub fn measure(t: &Timing, kind: Kind) -> Result<GuideValue> {
         Ok(())
     })?;
     GuideValue::from_samples(&figures(&samples, |us| us)).ok_or(Error::Failed("no samples".into()))
-}
-
-/// Mappings smaller than this are left alone (libraries' data, small heaps).
-const SHRINK_MIN_BYTES: usize = 1 << 20;
-
-/// Marks this process's private anonymous writable mappings of at least
-/// [`SHRINK_MIN_BYTES`] `MADV_DONTFORK`, except those containing an address in `keep`: a
-/// process forked afterwards does not get them (nor pays for copying their page tables). Only
-/// for a process that is thrown away afterwards and whose forked children touch nothing but
-/// the kept mappings. Returns the bytes marked.
-fn shrink_forks(keep: &[usize]) -> usize {
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
-        return 0;
-    };
-    let mut marked = 0;
-    for line in maps.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 5 {
-            continue;
-        }
-        let Some((lo, hi)) = f[0].split_once('-') else {
-            continue;
-        };
-        let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
-        else {
-            continue;
-        };
-        let anonymous = f[4] == "0" && f.get(5).is_none_or(|p| *p == "[heap]");
-        let private_rw = f[1].starts_with("rw") && f[1].ends_with('p');
-        if !anonymous || !private_rw || hi - lo < SHRINK_MIN_BYTES {
-            continue;
-        }
-        if keep.iter().any(|&a| a >= lo && a < hi) {
-            continue;
-        }
-        // SAFETY: advice on a whole mapping of this process; it changes only what a later
-        // fork copies.
-        if unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_DONTFORK) } == 0 {
-            marked += hi - lo;
-        }
-    }
-    marked
 }

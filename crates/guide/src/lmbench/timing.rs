@@ -159,12 +159,6 @@ impl Timing {
             .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
-    /// Whether this harness runs in a measuring child forked by `isolate` (a process that is
-    /// thrown away afterwards).
-    pub fn in_isolated_child(&self) -> bool {
-        self.shared_cancel != 0
-    }
-
     /// Also stop once `flag` is set; `flag` must outlive this harness and its clones (the
     /// measuring child's shared page).
     pub(crate) fn set_shared_cancel(&mut self, flag: &AtomicBool) {

@@ -13,7 +13,9 @@
 //!   uses 12.5 and a 0.5 % floor for the average.
 //! - **%sys over the benchmark phases** (`system-activity`, warning): an average of
 //!   [`SYS_AVG_PCT`] % or more, or a peak above [`SYS_PEAK_PCT`] %. It is only a warning because
-//!   %sys includes the benchmarks' own kernel time (7-Zip's page faults).
+//!   %sys includes the benchmarks' own kernel time (7-Zip's page faults). Guide sections that
+//!   run several processes or threads are left out ([`own_system_time`]): their system calls
+//!   are what they measure, so only what else ran may judge them.
 
 use document::imported::ImportedLog;
 use document::run::{PhaseStatus, kind};
@@ -83,10 +85,14 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
         groups.iter().map(|g| g.2).fold(0.0, f64::max),
         0.0,
     ));
-    // %sys over every benchmark phase.
+    // %sys over every benchmark phase — but not over a guide section that runs several
+    // processes: its system calls are the benchmark (lmbench's costs are system calls, STREAM's
+    // threads fault their arrays in) and the monitor cannot tell them from anything else, so
+    // such a section's %sys says nothing about what else ran. Its single-threaded sections are
+    // judged by the %cpu rule above (which counts only the excess over the benchmark's own core).
     let mut sys: Vec<f64> = Vec::new();
     let mut per_phase = Vec::new();
-    for p in done() {
+    for p in done().filter(|p| !own_system_time(p)) {
         let v: Vec<f64> = p
             .samples
             .iter()
@@ -115,6 +121,15 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
     }
     out
 }
+
+/// A guide section (phase kind `guide-…`) that runs several threads or processes: its own
+/// system time is the measurement, not background activity.
+pub fn own_system_time(p: &document::run::Phase) -> bool {
+    p.kind.starts_with(GUIDE_PHASE_PREFIX) && p.threads != 1
+}
+
+/// The kind prefix of a guide section's phase (`guide-lmbench`).
+pub const GUIDE_PHASE_PREFIX: &str = "guide-";
 
 fn sys_finding(avg: f64, max: f64, mut ev: Vec<String>) -> Option<Finding> {
     if avg < SYS_AVG_PCT && max <= SYS_PEAK_PCT {

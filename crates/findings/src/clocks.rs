@@ -159,11 +159,23 @@ fn clock_drop(cold: &[&ClockReading], hot: &[&ClockReading], vm: bool) -> Vec<Fi
     ev.push(format!("tolerance {CLOCK_DROP_PCT} % (sbc-bench's rule)"));
     drop_finding(
         format!(
-            "Clock lower after the hot phase: cpu{cpu} {c:.0} → {h:.0} MHz (−{drop:.1} %): the SoC throttled under load."
+            "Clock lower after the hot phase: cpu{cpu} {c:.0} → {h:.0} MHz (−{drop:.1} %){}",
+            cause(vm)
         ),
         ev,
         vm,
     )
+}
+
+/// What a clock drop means: on real hardware the SoC throttled; in a virtual machine the
+/// guest sees the clock the host gives its vCPU, so the host changed it (its power management,
+/// other guests on the core), which says nothing about this board's cooling.
+fn cause(vm: bool) -> &'static str {
+    if vm {
+        ": on a virtual machine the host sets the clock — the host changed it (its power management or other guests), not a throttled SoC."
+    } else {
+        ": the SoC throttled under load."
+    }
 }
 
 fn drop_finding(message: String, ev: Vec<String>, vm: bool) -> Vec<Finding> {
@@ -235,7 +247,8 @@ pub(crate) fn imported(log: &ImportedLog) -> Vec<Finding> {
         ev.push(format!("tolerance {CLOCK_DROP_PCT} % (sbc-bench's rule)"));
         out.extend(drop_finding(
             format!(
-                "Clock lower after the benchmarks: {cluster} {c:.0} → {h:.0} MHz (−{drop:.1} %): the SoC throttled under load."
+                "Clock lower after the benchmarks: {cluster} {c:.0} → {h:.0} MHz (−{drop:.1} %){}",
+                cause(false)
             ),
             ev,
             false,

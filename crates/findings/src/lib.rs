@@ -25,7 +25,7 @@
 //! | `zswap-on-zram` | warning when swapping happened, else info | zswap enabled with a zram swap area |
 //! | `oom-kill` | invalid | vmstat `oom_kill` grew or kmsg `oom-killer` / `Out of memory` |
 //! | `background-activity` | invalid | single-threaded phases: %cpu above 100/cores by more than sbc-bench's table ([`activity::cpu_tolerances`]) |
-//! | `system-activity` | warning | %sys average ≥ 1 % or a peak above 15 % (first sample of each phase skipped) |
+//! | `system-activity` | warning | %sys average ≥ 1 % or a peak above 15 % (first sample of each phase skipped; guide sections of several processes left out: their %sys is their own) |
 //! | `cores-killed` | invalid | kmsg `CPUn: shutdown` (any CPU number) or fewer online CPUs after the run |
 //! | `undervoltage` | invalid; warning when it happened only before the run | RPi get_throttled bit 0 or a new bit 16; kmsg `Undervoltage detected!` |
 //! | `frequency-capping` | same | RPi bit 1 / new bit 17 |

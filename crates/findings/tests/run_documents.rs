@@ -119,13 +119,21 @@ fn clock_lower_after_the_hot_phase() {
         f.evidence[0].starts_with("cpu0: 1791 MHz cold, 1700 MHz"),
         "{f:#?}"
     );
+    assert!(
+        f.message.ends_with("the SoC throttled under load."),
+        "{}",
+        f.message
+    );
     // 2 % is within sbc-bench's 3 %.
     phase_mut(&mut doc, kind::CLOCK_HOT).clock[0].mhz = 1_760.0;
     assert!(of_kind(&doc, kinds::CLOCK_DROP).is_empty());
     // In a VM it is only a warning.
     phase_mut(&mut doc, kind::CLOCK_HOT).clock[0].mhz = 1_700.0;
     vm(&mut doc, "kvm");
-    one(&doc, kinds::CLOCK_DROP, Severity::Warning);
+    let f = one(&doc, kinds::CLOCK_DROP, Severity::Warning);
+    // … and the host changed the clock: nothing says this board throttled.
+    assert!(f.message.contains("the host changed it"), "{}", f.message);
+    assert!(!f.message.contains("the SoC throttled"), "{}", f.message);
 }
 
 fn vm(doc: &mut document::ResultDocument, kind: &str) {
@@ -241,6 +249,21 @@ fn background_activity_in_single_threaded_phases() {
         .unwrap()
         .cpu = 90.0;
     assert!(of_kind(&doc, kinds::BACKGROUND_ACTIVITY).is_empty());
+}
+
+#[test]
+fn a_guide_sections_own_system_calls_are_not_background_activity() {
+    // lmbench's section is system calls in several processes: its %sys is the measurement.
+    let mut doc = clean_run();
+    let p = phase_mut(&mut doc, kind::SEVENZIP_MULTI);
+    p.kind = "guide-lmbench".into();
+    for s in p.samples.iter_mut() {
+        s.cpu.as_mut().unwrap().sys = 23.0;
+    }
+    assert!(of_kind(&doc, kinds::SYSTEM_ACTIVITY).is_empty());
+    // A single-threaded guide section is still judged (by %cpu, and its %sys counts).
+    phase_mut(&mut doc, "guide-lmbench").threads = 1;
+    one(&doc, kinds::SYSTEM_ACTIVITY, Severity::Warning);
 }
 
 #[test]

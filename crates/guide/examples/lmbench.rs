@@ -9,6 +9,20 @@ use std::time::Instant;
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    if std::env::args().any(|a| a == "--calibrate") {
+        // Only the ENOUGH calibration, five times (to compare with lmbench's `enough`).
+        for _ in 0..5 {
+            let t0 = Instant::now();
+            let c = guide::lmbench::timing::calibrate(1_000_000.0);
+            println!(
+                "ENOUGH {:.0} µs ({}) in {:.2} s",
+                c.enough_us,
+                c.describe(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        return;
+    }
     let root = probe::Root::host();
     let machine = probe::snapshot::take(&root);
     let workdir = std::env::temp_dir().join(format!("bb-lmbench-example-{}", std::process::id()));

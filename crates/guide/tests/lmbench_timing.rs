@@ -97,3 +97,37 @@ fn the_real_clock_gives_intervals_of_enough() {
     assert_eq!(samples.len(), TRIES);
     assert!(samples.iter().all(|s| s.us > 0.95 * 2000.0));
 }
+
+#[test]
+fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
+    use guide::lmbench::timing::{ATTEMPTS, CANDIDATES, Calibration};
+    let ok = Calibration {
+        enough_us: 5000.0,
+        passed: true,
+        tests: 1,
+        failures: vec![],
+    };
+    assert_eq!(ok.describe(), "calibrated");
+    let retried = Calibration {
+        enough_us: 5000.0,
+        passed: true,
+        tests: 2,
+        failures: vec!["5 ms: 0.41 % off at +2.0 %".into()],
+    };
+    assert!(retried.describe().contains("after 1 failed"));
+    assert!(retried.describe().contains("0.41 % off"));
+    let failed = Calibration {
+        enough_us: 100_000.0,
+        passed: false,
+        tests: ATTEMPTS * CANDIDATES.len() as u32,
+        failures: vec!["5 ms: 0.41 % off at +2.0 %".into()],
+    };
+    let d = failed.describe();
+    assert!(d.starts_with("CALIBRATION FAILED"), "{d}");
+    assert!(d.contains("12 tries"), "{d}");
+    // A real calibration capped at 10 ms ends on a candidate or on the cap, and says which.
+    let c = guide::lmbench::timing::calibrate(10_000.0);
+    assert!(c.enough_us == 5000.0 || c.enough_us == 10_000.0, "{c:?}");
+    assert!(c.tests >= 1 && c.tests <= 2 * ATTEMPTS);
+    assert_eq!(c.passed, c.failures.len() < c.tests as usize);
+}

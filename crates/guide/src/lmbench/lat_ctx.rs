@@ -77,7 +77,12 @@ pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue,
     };
     let first_wr = raw(&ring.pipes[0].1);
     let last_rd = raw(&ring.pipes[procs - 1].0);
+    // Our own working set is written too (lmbench zeroes it): untouched pages of a zeroed
+    // allocation would all map the kernel's one zero page, a 4 KiB working set.
     let mine = &mut bufs[0];
+    for (k, b) in mine.iter_mut().enumerate() {
+        *b = k as u8;
+    }
     let mut token = [0u8; 4];
     let mut sink = 0usize;
     let samples = t.benchmp_try(0.0, |n| {

@@ -1,7 +1,14 @@
 //! lat_proc: µs per procedure call (a call that cannot be inlined), per fork+exit+wait, per
 //! fork+execve of a tiny program (/bin/true: lmbench execs its own "hello"; both are small
-//! dynamically linked programs) and per fork+`/bin/sh -c` of it. Note: fork's cost grows with the
-//! forking process's mappings — the guide's process is larger than lmbench's.
+//! dynamically linked programs) and per fork+`/bin/sh -c` of it.
+//!
+//! A deliberate difference that remains: fork's cost grows with the forking process's private
+//! memory (its page tables are copied), and the measuring child (`isolate`) is a copy of the
+//! guide's process — larger than lmbench's small lat_proc. scripts/bench-against measured fork
+//! 1.6–1.95× lmbench's, exec 1.2–1.3×, on the 2-vCPU development VM. Marking the child's large
+//! mappings MADV_DONTFORK before forking was tried and dropped: glibc's fork runs handlers in
+//! the new process that touch the allocator's arenas wherever they are, so the forked process
+//! crashed in the test binary.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -3,9 +3,10 @@
 //! signal 0 (the permission check); `prot` = one protection fault on a read-only page of the
 //! test file caught by a SIGSEGV handler, minus the catch cost.
 //!
-//! The guide's process has other threads, so signals go to this thread (tgkill), not to the
-//! process (lmbench's kill(getpid())), which another thread could receive. Every handler
-//! installed here is restored afterwards.
+//! Signals are sent as lmbench sends them, `kill(getpid())` with the pid looked up once: the
+//! section runs each of these in a single-threaded child (`isolate`), so the sending thread is
+//! the one that catches it (called from a multi-threaded process they go to the calling thread
+//! with `tgkill`). Every handler installed here is restored afterwards.
 
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -57,17 +58,49 @@ impl Drop for Installed {
     }
 }
 
-fn tid() -> libc::pid_t {
-    // SAFETY: gettid has no preconditions.
-    unsafe { libc::syscall(libc::SYS_gettid) as libc::pid_t }
+/// Where a signal to ourselves goes: the process (`kill`, as lmbench sends it) when this
+/// process has one thread — the measuring child of the section (`isolate`) — else this thread
+/// (`tgkill`): in a multi-threaded process another thread could take a process signal later,
+/// after the handler is gone. Looked up once, so each signal costs one system call either way.
+#[derive(Clone, Copy)]
+struct Target {
+    pid: libc::pid_t,
+    /// Some(tid) when the process has other threads.
+    tid: Option<libc::pid_t>,
 }
 
-fn to_self(sig: libc::c_int) -> bool {
-    // SAFETY: sends a signal to this thread of this process.
-    unsafe { libc::syscall(libc::SYS_tgkill, libc::getpid(), tid(), sig) == 0 }
+fn target() -> Target {
+    // SAFETY: getpid and gettid have no preconditions.
+    let (pid, tid) = unsafe {
+        (
+            libc::getpid(),
+            libc::syscall(libc::SYS_gettid) as libc::pid_t,
+        )
+    };
+    let threads = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|v| v.trim().parse::<u32>().ok())
+        })
+        .unwrap_or(2);
+    Target {
+        pid,
+        tid: (threads != 1).then_some(tid),
+    }
 }
 
-/// µs per sigaction install.
+fn to_self(to: Target, sig: libc::c_int) -> bool {
+    // SAFETY: sends a signal to this process or to this thread of it.
+    unsafe {
+        match to.tid {
+            None => libc::kill(to.pid, sig) == 0,
+            Some(tid) => libc::syscall(libc::SYS_tgkill, to.pid, tid, sig) == 0,
+        }
+    }
+}
+
 pub fn install(t: &Timing) -> Result<GuideValue> {
     // SAFETY: zeroed storage for the old action, restored below.
     let mut saved: libc::sigaction = unsafe { std::mem::zeroed() };
@@ -98,10 +131,11 @@ fn value(v: &[f64]) -> Result<GuideValue> {
 
 /// (send samples, catch samples): signal 0 and a caught SIGUSR1 per iteration.
 fn send_and_catch(t: &Timing) -> Result<(Vec<Sample>, Vec<Sample>)> {
+    let pid = target();
     let send = t.benchmp_try(0.0, |n| {
         for _ in 1..n {
-            if !to_self(0) {
-                return Err(os_err("tgkill 0"));
+            if !to_self(pid, 0) {
+                return Err(os_err("kill 0"));
             }
         }
         Ok(())
@@ -109,8 +143,8 @@ fn send_and_catch(t: &Timing) -> Result<(Vec<Sample>, Vec<Sample>)> {
     let _h = Installed::new(libc::SIGUSR1, empty_handler as *const () as usize, 0)?;
     let catch = t.benchmp_try(0.0, |n| {
         for _ in 1..n {
-            if !to_self(libc::SIGUSR1) {
-                return Err(os_err("tgkill SIGUSR1"));
+            if !to_self(pid, libc::SIGUSR1) {
+                return Err(os_err("kill SIGUSR1"));
             }
         }
         Ok(())

@@ -9,6 +9,7 @@ pub mod bw_file_rd;
 pub mod bw_ipc;
 pub mod bw_mem;
 pub mod bw_mmap_rd;
+pub mod isolate;
 pub mod lat_connect;
 pub mod lat_ctx;
 pub mod lat_fs;
@@ -33,6 +34,7 @@ use std::path::{Path, PathBuf};
 use document::guide::{GuideTable, GuideValue};
 
 use crate::{Context, Outcome};
+use isolate::in_child as isolated;
 use timing::{Error, Result, Timing};
 
 pub const TITLE: &str = "LMBench Benchmarks";
@@ -149,12 +151,27 @@ struct Collect {
     failures: Vec<String>,
     notes: Vec<String>,
     cancelled: bool,
+    /// Row-name prefixes to measure (empty: every row); see [`ROWS_VAR`].
+    only: Vec<String>,
 }
 
 impl Collect {
-    /// Records one figure under its row names; false once cancelled (stop measuring).
-    fn put(&mut self, names: &[&str], v: Result<GuideValue>) -> bool {
-        match v {
+    /// Whether a row named `name` (or starting with it) is to be measured.
+    fn wants(&self, name: &str) -> bool {
+        self.only.is_empty()
+            || self
+                .only
+                .iter()
+                .any(|p| name.starts_with(p.as_str()) || p.starts_with(name))
+    }
+
+    /// Measures one figure (unless filtered out) and records it under its row names; false
+    /// once cancelled (stop measuring).
+    fn put(&mut self, names: &[&str], measure: impl FnOnce() -> Result<GuideValue>) -> bool {
+        if !names.iter().any(|n| self.wants(n)) {
+            return !self.cancelled;
+        }
+        match measure() {
             Ok(v) => {
                 for n in names {
                     self.rows.push((n.to_string(), Some(v.clone())));
@@ -172,9 +189,34 @@ impl Collect {
     }
 }
 
+/// `BOARDBENCH_LMBENCH_ROWS=lat_ctx,lat_proc-fork`: measure only the rows whose names start
+/// with one of these comma-separated prefixes (for side-by-side benches of a few rows; the
+/// section notes the filter).
+pub const ROWS_VAR: &str = "BOARDBENCH_LMBENCH_ROWS";
+
+/// The row filter from [`ROWS_VAR`] (empty: every row).
+fn rows_filter() -> Vec<String> {
+    std::env::var(ROWS_VAR)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(String::from)
+        .collect()
+}
+
 /// Runs the plan with the given harness, files in `workdir`.
 pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
-    let mut c = Collect::default();
+    let mut c = Collect {
+        only: rows_filter(),
+        ..Default::default()
+    };
+    if !c.only.is_empty() {
+        c.notes.push(format!(
+            "Only the rows starting with {} were measured ({ROWS_VAR}).",
+            c.only.join(", ")
+        ));
+    }
     let file = match make_test_file(workdir) {
         Ok(f) => f,
         Err(e) => {
@@ -190,10 +232,9 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
     c.notes.push(format!(
         "lmbench method (benchmp): ENOUGH {:.0} µs ({}), timer overhead {:.3} µs, loop overhead {:.5} µs; {} intervals per figure (one where ENOUGH reaches 1 s), median shown with min/max (lat_mem_rd: minimum); CLOCK_MONOTONIC.",
         t.enough_us,
-        match (t.calibrated, t.linear) {
-            (false, _) => "given",
-            (true, true) => "calibrated",
-            (true, false) => "calibration's linearity test failed (busy machine?): its fallback",
+        match &t.calibration {
+            None => "given (ENOUGH)".to_string(),
+            Some(c) => c.describe(),
         },
         t.timer_overhead_us,
         t.loop_overhead_us,
@@ -244,34 +285,37 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     use lat_syscall::Op;
     for op in Op::ALL {
         let name = format!("lat_syscall-{} (us)", op.name());
-        c.put(&[&name], lat_syscall::measure(t, op, file))
-            .then_some(())?;
+        c.put(&[&name], || {
+            isolated(t, |t| lat_syscall::measure(t, op, file))
+        })
+        .then_some(())?;
     }
     c.put(
         &["lat_sig-install (us)", "signal_handler_latency (microsec)"],
-        lat_sig::install(t),
+        || isolated(t, lat_sig::install),
     )
     .then_some(())?;
     c.put(
         &["lat_sig-catch (us)", "signal_handler_overhead (microsec)"],
-        lat_sig::catch(t),
+        || isolated(t, lat_sig::catch),
     )
     .then_some(())?;
-    c.put(&["lat_sig-prot (us)"], lat_sig::prot(t, file))
-        .then_some(())?;
-    c.put(
-        &["lat_pipe (us)", "pipe_latency (microsec)"],
-        lat_pipe::measure(t),
-    )
+    c.put(&["lat_sig-prot (us)"], || {
+        isolated(t, |t| lat_sig::prot(t, file))
+    })
+    .then_some(())?;
+    c.put(&["lat_pipe (us)", "pipe_latency (microsec)"], || {
+        isolated(t, lat_pipe::measure)
+    })
     .then_some(())?;
     c.put(
         &["lat_unix (us)", "af_unix_sock_stream_latency (microsec)"],
-        lat_unix::measure(t),
+        || isolated(t, lat_unix::measure),
     )
     .then_some(())?;
     c.put(
         &["lat_tcp (us)", "tcp_latency_using_localhost (microsec)"],
-        lat_tcp::measure(t),
+        || isolated(t, lat_tcp::measure),
     )
     .then_some(())?;
     c.put(
@@ -279,27 +323,27 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
             "lat_connect (us)",
             "tcp_ip_connection_cost_to_localhost (microsec)",
         ],
-        lat_connect::measure(t),
+        || isolated(t, lat_connect::measure),
     )
     .then_some(())?;
     c.put(
         &["lat_select (us)", "select_on_200_tcp_fds (microsec)"],
-        lat_select::measure(t),
+        || isolated(t, lat_select::measure),
     )
     .then_some(())?;
-    c.put(
-        &["lat_sem (us)", "semaphore_latency (microsec)"],
-        lat_sem::measure(t),
-    )
+    c.put(&["lat_sem (us)", "semaphore_latency (microsec)"], || {
+        isolated(t, lat_sem::measure)
+    })
     .then_some(())?;
     let mut ovr = Vec::new();
     for &(p, s) in &plan.ctx {
-        let r = lat_ctx::measure(t, p, s).map(|(v, o)| {
-            ovr.push(format!("{p}-{s}k {o:.2}"));
-            v
-        });
-        c.put(&[&format!("lat_ctx-{p}-{s}k (us)")], r)
-            .then_some(())?;
+        c.put(&[&format!("lat_ctx-{p}-{s}k (us)")], || {
+            isolated(t, |t| lat_ctx::measure(t, p, s)).map(|(v, o)| {
+                ovr.push(format!("{p}-{s}k {o:.2}"));
+                v
+            })
+        })
+        .then_some(())?;
     }
     if !ovr.is_empty() {
         c.notes.push(format!(
@@ -311,16 +355,22 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     use lat_proc::Kind;
     c.put(
         &["lat_proc-proccall (us)", "procedure_call (microsec)"],
-        lat_proc::measure(t, Kind::Procedure),
+        || isolated(t, |t| lat_proc::measure(t, Kind::Procedure)),
     )
     .then_some(())?;
-    c.put(&["lat_proc-fork (us)"], lat_proc::measure(t, Kind::Fork))
-        .then_some(())?;
+    c.put(&["lat_proc-fork (us)"], || {
+        isolated(t, |t| lat_proc::measure(t, Kind::Fork))
+    })
+    .then_some(())?;
     if plan.exec {
-        c.put(&["lat_proc-exec (us)"], lat_proc::measure(t, Kind::Exec))
-            .then_some(())?;
-        c.put(&["lat_proc-shell (us)"], lat_proc::measure(t, Kind::Shell))
-            .then_some(())?;
+        c.put(&["lat_proc-exec (us)"], || {
+            isolated(t, |t| lat_proc::measure(t, Kind::Exec))
+        })
+        .then_some(())?;
+        c.put(&["lat_proc-shell (us)"], || {
+            isolated(t, |t| lat_proc::measure(t, Kind::Shell))
+        })
+        .then_some(())?;
         c.notes.push(format!(
             "lat_proc exec/shell start {} (and {} -c {}), not lmbench's own hello program.",
             lat_proc::HELLO,
@@ -328,23 +378,27 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
             lat_proc::HELLO
         ));
     }
-    c.put(&["lat_pagefault (us)"], lat_pagefault::measure(t, file))
-        .then_some(())?;
-    c.put(&["lat_mmap-1m (us)"], lat_mmap::measure(t, file, MB))
-        .then_some(())?;
+    c.put(&["lat_pagefault (us)"], || {
+        isolated(t, |t| lat_pagefault::measure(t, file))
+    })
+    .then_some(())?;
+    c.put(&["lat_mmap-1m (us)"], || {
+        isolated(t, |t| lat_mmap::measure(t, file, MB))
+    })
+    .then_some(())?;
     let mut rates = Vec::new();
     for &size in &plan.fs_sizes {
         let name = format!("lat_fs-{}k (num_files)", size / 1024);
-        let r = lat_fs::measure(t, dir, size).map(|f| {
-            rates.push(format!(
-                "{}k {:.0}/{:.0}",
-                size / 1024,
-                f.creates_per_s,
-                f.deletes_per_s
-            ));
-            GuideValue::one(f.files as f64)
-        });
-        c.put(&[&name], r).then_some(())?;
+        c.put(&[&name], || {
+            isolated(t, |t| {
+                lat_fs::measure(t, dir, size).map(|f| (f.files, f.creates_per_s, f.deletes_per_s))
+            })
+            .map(|(files, creates, deletes)| {
+                rates.push(format!("{}k {creates:.0}/{deletes:.0}", size / 1024));
+                GuideValue::one(files as f64)
+            })
+        })
+        .then_some(())?;
     }
     if !rates.is_empty() {
         c.notes.push(format!(
@@ -354,8 +408,11 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
         ));
     }
     for ty in lat_ops::TYPES {
+        if !c.wants(&format!("lat_ops-{ty}-")) {
+            continue;
+        }
         for (op, v) in lat_ops::measure_type(t, ty) {
-            c.put(&[&format!("lat_ops-{ty}-{op} (ns)")], v)
+            c.put(&[&format!("lat_ops-{ty}-{op} (ns)")], || v)
                 .then_some(())?;
         }
     }
@@ -373,47 +430,45 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
             names.push("latency_for_1.00_mb_block_size (nanosec)".into());
         }
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        c.put(&refs, lat_mem_rd::measure(t, range)).then_some(())?;
+        c.put(&refs, || lat_mem_rd::measure(t, range))
+            .then_some(())?;
     }
     for op in bw_mem::OPS {
         for &mb in &plan.bw_mem_mb {
             let name = format!("bw_mem-{op}-{mb}mb (MB/s)");
-            c.put(&[&name], bw_mem::measure(t, op, mb * MB))
+            c.put(&[&name], || bw_mem::measure(t, op, mb * MB))
                 .then_some(())?;
         }
     }
-    c.put(
-        &["bw_file_rd-io-1mb (MB/s)"],
-        bw_file_rd::measure(t, file, MB, false),
-    )
+    c.put(&["bw_file_rd-io-1mb (MB/s)"], || {
+        isolated(t, |t| bw_file_rd::measure(t, file, MB, false))
+    })
     .then_some(())?;
-    c.put(
-        &["bw_file_rd-o2c-1mb (MB/s)"],
-        bw_file_rd::measure(t, file, MB, true),
-    )
+    c.put(&["bw_file_rd-o2c-1mb (MB/s)"], || {
+        isolated(t, |t| bw_file_rd::measure(t, file, MB, true))
+    })
     .then_some(())?;
-    c.put(
-        &["bw_mmap_rd-mo-1mb (MB/s)"],
-        bw_mmap_rd::measure(t, file, MB, false),
-    )
+    c.put(&["bw_mmap_rd-mo-1mb (MB/s)"], || {
+        isolated(t, |t| bw_mmap_rd::measure(t, file, MB, false))
+    })
     .then_some(())?;
-    c.put(
-        &["bw_mmap_rd-o2c-1mb (MB/s)"],
-        bw_mmap_rd::measure(t, file, MB, true),
-    )
+    c.put(&["bw_mmap_rd-o2c-1mb (MB/s)"], || {
+        isolated(t, |t| bw_mmap_rd::measure(t, file, MB, true))
+    })
     .then_some(())?;
     use bw_ipc::Kind as Bw;
-    c.put(
-        &["bw_pipe (MB/s)", "pipe_bandwidth (MBs)"],
-        bw_ipc::measure(t, Bw::Pipe),
-    )
+    c.put(&["bw_pipe (MB/s)", "pipe_bandwidth (MBs)"], || {
+        isolated(t, |t| bw_ipc::measure(t, Bw::Pipe))
+    })
     .then_some(())?;
     c.put(
         &["bw_unix (MB/s)", "af_unix_socket_stream_bandwidth (MBs)"],
-        bw_ipc::measure(t, Bw::Unix),
+        || isolated(t, |t| bw_ipc::measure(t, Bw::Unix)),
     )
     .then_some(())?;
-    c.put(&["bw_tcp (MB/s)"], bw_ipc::measure(t, Bw::Tcp))
-        .then_some(())?;
+    c.put(&["bw_tcp (MB/s)"], || {
+        isolated(t, |t| bw_ipc::measure(t, Bw::Tcp))
+    })
+    .then_some(())?;
     Some(())
 }

@@ -177,6 +177,10 @@ impl Server {
             .map_err(|e| Error::Failed(format!("cannot listen on 127.0.0.1: {e}")))?;
         let port = listener.local_addr()?.port();
         let lfd = listener.into_raw_fd();
+        if mode == Serve::Source {
+            // bw_tcp's server asks for 1 MiB send buffers; accepted sockets inherit them.
+            super::bw_ipc::ask_buffer(lfd, libc::SO_SNDBUF);
+        }
         // Prepared before the fork: the child must not allocate.
         let mut buf = vec![0u8; 64 * 1024];
         let child = Child::spawn(move || serve(lfd, mode, &mut buf));

@@ -14,31 +14,16 @@ use std::process::{Command, Stdio};
 fn legacy_machine(dir: &Path) -> PathBuf {
     let root = testsupport::fixture_machine("rk3588", dir);
     assert_eq!(testsupport::legacy_cpufreq(&root), [0, 4, 6]);
+    // Each cluster's governor and limits are seen where an old kernel keeps them.
+    let legacy = common::tunable_files(&root)
+        .into_iter()
+        .filter(|(p, _)| p.to_string_lossy().contains(LEGACY))
+        .count();
+    assert_eq!(legacy, 9);
     root
 }
 
 const LEGACY: &str = "/sys/devices/system/cpu/cpu";
-
-/// Every cpufreq and devfreq file a mode may change, with its content, in the old layout.
-fn tunable_files(root: &Path) -> Vec<(PathBuf, String)> {
-    let mut v = Vec::new();
-    for c in [0, 4, 6] {
-        let dir = root.join(format!("sys/devices/system/cpu/cpu{c}/cpufreq"));
-        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
-            v.push((dir.join(f), std::fs::read_to_string(dir.join(f)).unwrap()));
-        }
-    }
-    if let Ok(rd) = std::fs::read_dir(root.join("sys/class/devfreq")) {
-        for e in rd {
-            let p = e.unwrap().path().join("governor");
-            if let Ok(s) = std::fs::read_to_string(&p) {
-                v.push((p, s));
-            }
-        }
-    }
-    v.sort();
-    v
-}
 
 fn cmd(root: &Path, home: &Path) -> Command {
     let mut c = common::boardbench_cmd().unwrap();
@@ -92,7 +77,7 @@ fn assert_ran(out: &std::process::Output) {
 fn run_tunes_walks_and_restores_on_an_old_kernel() {
     let tmp = tempfile::tempdir().unwrap();
     let root = legacy_machine(tmp.path());
-    let original = tunable_files(&root);
+    let original = common::tunable_files(&root);
     let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
     let doc_path = tmp.path().join("doc.json");
     let out = cmd(&root, tmp.path())
@@ -115,7 +100,11 @@ fn run_tunes_walks_and_restores_on_an_old_kernel() {
     assert_ran(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("could not change"), "{stderr}");
-    assert_eq!(tunable_files(&root), original, "settings not restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "settings not restored"
+    );
     let doc = read_doc(&doc_path);
     let paths = legacy_settings(&doc);
     for c in [0, 4, 6] {
@@ -143,7 +132,7 @@ fn run_tunes_walks_and_restores_on_an_old_kernel() {
 fn graph_sweeps_and_restores_on_an_old_kernel() {
     let tmp = tempfile::tempdir().unwrap();
     let root = legacy_machine(tmp.path());
-    let original = tunable_files(&root);
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("graph.json");
     let out = cmd(&root, tmp.path())
         .args(["graph", "--no-store", "--clock-samples", "1"])
@@ -154,7 +143,11 @@ fn graph_sweeps_and_restores_on_an_old_kernel() {
         .output()
         .unwrap();
     assert_ran(&out);
-    assert_eq!(tunable_files(&root), original, "settings not restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "settings not restored"
+    );
     let doc = read_doc(&doc_path);
     let paths = legacy_settings(&doc);
     for c in [0, 4, 6] {
@@ -175,7 +168,7 @@ fn graph_sweeps_and_restores_on_an_old_kernel() {
 fn thermal_tunes_and_restores_on_an_old_kernel() {
     let tmp = tempfile::tempdir().unwrap();
     let root = legacy_machine(tmp.path());
-    let original = tunable_files(&root);
+    let original = common::tunable_files(&root);
     let doc_path = tmp.path().join("doc.json");
     let mut child = cmd(&root, tmp.path())
         .args([
@@ -196,7 +189,11 @@ fn thermal_tunes_and_restores_on_an_old_kernel() {
     common::wait_until_files_hold(&mut child, &[(&gov4, "performance")]);
     let out = child.wait_with_output().unwrap();
     assert_ran(&out);
-    assert_eq!(tunable_files(&root), original, "settings not restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "settings not restored"
+    );
     let doc = read_doc(&doc_path);
     let paths = legacy_settings(&doc);
     for c in [0, 4, 6] {
@@ -210,7 +207,7 @@ fn thermal_tunes_and_restores_on_an_old_kernel() {
 fn review_tunes_and_restores_on_an_old_kernel() {
     let tmp = tempfile::tempdir().unwrap();
     let root = legacy_machine(tmp.path());
-    let original = tunable_files(&root);
+    let original = common::tunable_files(&root);
     let gov4 = root.join("sys/devices/system/cpu/cpu4/cpufreq/scaling_governor");
     let out = cmd(&root, tmp.path())
         .args([
@@ -234,5 +231,9 @@ fn review_tunes_and_restores_on_an_old_kernel() {
     assert!(!stdout.contains("could not change"), "{stdout}");
     // The command saw the performance governor.
     assert!(stdout.lines().any(|l| l == "performance"), "{stdout}");
-    assert_eq!(tunable_files(&root), original, "settings not restored");
+    assert_eq!(
+        common::tunable_files(&root),
+        original,
+        "settings not restored"
+    );
 }

@@ -95,17 +95,26 @@ pub fn fixture_machine(name: &str, dir: &std::path::Path) -> std::path::PathBuf 
 }
 
 /// Every file a tuning command may change (cpufreq governors and limits, devfreq governors)
-/// with its content, sorted: compare before and after to prove everything was restored.
+/// with its content, sorted: compare before and after to prove everything was restored. Both
+/// cpufreq layouts: `cpufreq/policyN`, and old kernels' `cpuN/cpufreq` (a real directory for a
+/// cluster's first CPU; the others, and every `cpuN/cpufreq` of the new layout, are links).
 #[allow(dead_code)]
 pub fn tunable_files(root: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     let mut v = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(root.join("sys/devices/system/cpu/cpufreq")) {
-        for e in rd {
-            let dir = e.unwrap().path();
-            for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
-                if let Ok(s) = std::fs::read_to_string(dir.join(f)) {
-                    v.push((dir.join(f), s));
-                }
+    let cpu = root.join("sys/devices/system/cpu");
+    let policies = std::fs::read_dir(cpu.join("cpufreq"))
+        .into_iter()
+        .flatten()
+        .map(|e| e.unwrap().path());
+    let legacy = std::fs::read_dir(&cpu)
+        .into_iter()
+        .flatten()
+        .map(|e| e.unwrap().path().join("cpufreq"))
+        .filter(|d| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()));
+    for dir in policies.chain(legacy) {
+        for f in ["scaling_governor", "scaling_max_freq", "scaling_min_freq"] {
+            if let Ok(s) = std::fs::read_to_string(dir.join(f)) {
+                v.push((dir.join(f), s));
             }
         }
     }

@@ -3,7 +3,7 @@
 #
 # 1. `$BOARDBENCH MODE -o $OUTPUT/result.json OPTIONS…` (ARGS = MODE OPTIONS…); its exit code becomes the case
 #    `boardbench-run` (0 valid and 2 "completed, not to be trusted" pass: the findings say
-#    why; 3 "never idle", 1 error and signals fail).
+#    why; 3 "never idle", 64 usage error, 1 error and signals fail).
 # 2. `boardbench export lava` turns the document into lava-test-case lines, which are run.
 # 3. The document is kept: uploaded to RESULTS_URL (POST /api/v1/runs, bearer token), with
 #    a lava-test-reference to the stored run; and printed into the job log between
@@ -32,8 +32,18 @@ mode=${1:-run}
 [ $# -gt 0 ] && shift
 "$BOARDBENCH" "$mode" -o "$doc" "$@"
 rc=$?
+# README's exit codes: 0 valid, 2 completed but not to be trusted (a document was written; the
+# findings say why), 1 error, 3 never idle, 64 usage error (nothing ran), 128+N a signal.
 case $rc in
   0 | 2) lava-test-case boardbench-run --result pass ;;
+  64)
+    echo "boardbench: usage error (exit 64): check ARGS ($ARGS)"
+    lava-test-case boardbench-run --result fail
+    ;;
+  3)
+    echo "boardbench: the device never became idle (exit 3)"
+    lava-test-case boardbench-run --result fail
+    ;;
   *)
     echo "boardbench exited with code $rc"
     lava-test-case boardbench-run --result fail

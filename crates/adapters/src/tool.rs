@@ -317,6 +317,62 @@ impl Runner for SystemRunner {
     }
 }
 
+/// The process groups of the tools running now (each tool is started in a group of its own,
+/// so a terminal's Ctrl-C does not reach it): [`end_running_tools`] ends them when boardbench
+/// itself is ended by a signal, so no `7z b` or `openssl speed` keeps running orphaned.
+static RUNNING: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex::new(Vec::new());
+
+/// A tool's group in [`RUNNING`] while its run lasts.
+struct RunningGroup(libc::pid_t);
+
+impl RunningGroup {
+    fn register(pgid: libc::pid_t) -> RunningGroup {
+        RUNNING.lock().unwrap_or_else(|p| p.into_inner()).push(pgid);
+        RunningGroup(pgid)
+    }
+}
+
+impl Drop for RunningGroup {
+    fn drop(&mut self) {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|g| *g != self.0);
+    }
+}
+
+/// Ends every running tool and whatever it started: SIGTERM to each group, SIGKILL to what is
+/// left after a short grace. For the way out on a signal (the process exits right after; the
+/// groups are not unregistered, so their ids cannot be reused meanwhile — the leaders are not
+/// reaped). Safe from any thread; never blocks on a lock held by a stuck thread.
+pub fn end_running_tools() {
+    let groups: Vec<libc::pid_t> = match RUNNING.try_lock() {
+        Ok(g) => g.clone(),
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().clone(),
+        Err(std::sync::TryLockError::WouldBlock) => {
+            std::thread::sleep(Duration::from_millis(20));
+            match RUNNING.try_lock() {
+                Ok(g) => g.clone(),
+                _ => return,
+            }
+        }
+    };
+    for &g in &groups {
+        signal_group(g, libc::SIGTERM);
+    }
+    let alive = |g: libc::pid_t| {
+        // SAFETY: signal 0 only checks that the group still has a member.
+        unsafe { libc::kill(-g, 0) == 0 }
+    };
+    let end = Instant::now() + Duration::from_millis(500);
+    while groups.iter().any(|&g| alive(g)) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for &g in groups.iter().filter(|&&g| alive(g)) {
+        signal_group(g, libc::SIGKILL);
+    }
+}
+
 fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     // Checked up front because exec failures are not always reported by spawn (glibc's
     // posix_spawn under qemu-user, for one, only lets the child exit with 127).
@@ -361,6 +417,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         }
     })?;
     let pgid = child.id() as libc::pid_t;
+    let _running = RunningGroup::register(pgid);
 
     let stdin_writer = match (inv.stdin.clone(), child.stdin.take()) {
         (Some(input), Some(mut pipe)) => Some(std::thread::spawn(move || {

@@ -98,9 +98,75 @@ Environment variables:
 Not offered: -u (update boardbench through your package manager), -M (memory controller
 throttling test), -S (storage check: part of -r), -N (internal).
 
-Exit codes: 0 valid run, 2 completed but not to be trusted, 3 never idle (unattended), 1 error.
+Exit codes: 0 valid run, 2 completed but not to be trusted, 3 never idle (unattended), 1 error,
+64 usage error (nothing was started), 128+N ended by signal N (everything restored).
 Every boardbench command is available too: boardbench --help.
 ";
+
+/// The words sbc-bench's `MODE` takes from a user (`gb` and `pts` are set by its own `-G`/`-P`).
+pub const MODE_WORDS: &[&str] = &["unattended", "extensive"];
+
+/// The subcommand of a (translated) argv: its first word after the global options.
+pub fn subcommand(argv: &[OsString]) -> Option<String> {
+    let args: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    args.get(leading_globals(&args)).cloned()
+}
+
+/// sbc-bench's environment variables, checked before anything runs by the commands that read
+/// them: `MaxKHz`/`MinKHz` (run, clock, graph) must be kHz (a whole number), `MODE` (run) only
+/// words sbc-bench knows. The message names the variable. Other commands ignore them (`MODE`
+/// is a common name in other software's environment).
+pub fn check_environment(argv: &[OsString]) -> Result<(), String> {
+    let get = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    check_environment_with(subcommand(argv).as_deref().unwrap_or(""), &get)
+}
+
+fn check_environment_with(
+    command: &str,
+    get: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), String> {
+    if !matches!(command, "run" | "clock" | "graph") {
+        return Ok(());
+    }
+    let mut khz = [None, None];
+    for (i, name) in ["MaxKHz", "MinKHz"].into_iter().enumerate() {
+        if let Some(v) = get(name) {
+            match v.trim().parse::<u64>() {
+                Ok(k) if k > 0 => khz[i] = Some(k),
+                _ => {
+                    return Err(format!(
+                        "{name}={v}: not a clock in kHz (a whole number such as 1416000)"
+                    ));
+                }
+            }
+        }
+    }
+    if let [Some(max), Some(min)] = khz
+        && min > max
+    {
+        return Err(format!(
+            "MinKHz={min} is above MaxKHz={max}: no OPP would be left"
+        ));
+    }
+    if let Some(mode) = get("MODE").filter(|_| command == "run") {
+        for w in mode
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+        {
+            if !MODE_WORDS.contains(&w.to_lowercase().as_str()) {
+                return Err(format!(
+                    "MODE={mode}: unknown word {w:?} (sbc-bench's MODE takes {})",
+                    MODE_WORDS.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Translates sbc-bench style arguments into boardbench arguments. Anything that does not start
 /// with one of sbc-bench's switches is passed through unchanged.
@@ -438,6 +504,36 @@ mod tests {
         assert!(e.contains("\nUsage: sbc-bench [-c]"), "{e}");
         // no arguments as boardbench: clap shows the help
         assert!(t(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn sbc_benchs_variables_are_checked_by_their_names() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |n: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == n)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let e = check_environment_with("run", &env(&[("MaxKHz", "abc")])).unwrap_err();
+        assert!(e.starts_with("MaxKHz=abc: not a clock in kHz"), "{e}");
+        let e = check_environment_with("clock", &env(&[("MinKHz", "-5")])).unwrap_err();
+        assert!(e.starts_with("MinKHz=-5"), "{e}");
+        let e = check_environment_with("run", &env(&[("MaxKHz", "1000"), ("MinKHz", "2000")]))
+            .unwrap_err();
+        assert!(e.contains("above MaxKHz"), "{e}");
+        let e = check_environment_with("run", &env(&[("MODE", "extensiv")])).unwrap_err();
+        assert!(e.contains("unknown word \"extensiv\""), "{e}");
+        assert!(check_environment_with("run", &env(&[("MODE", "unattended extensive")])).is_ok());
+        assert!(check_environment_with("run", &env(&[("MaxKHz", "1416000")])).is_ok());
+        // Commands that do not read them are not stopped by them.
+        assert!(check_environment_with("results", &env(&[("MODE", "x"), ("MaxKHz", "y")])).is_ok());
+        assert!(check_environment_with("clock", &env(&[("MODE", "x")])).is_ok());
+        assert_eq!(
+            subcommand(&argv("boardbench", &["--sysroot", "/x", "run", "-q"])).as_deref(),
+            Some("run")
+        );
     }
 
     #[test]

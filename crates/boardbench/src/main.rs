@@ -8,6 +8,7 @@ mod cli;
 mod cmd;
 mod compat;
 mod live_view;
+mod outfile;
 mod output;
 mod run;
 mod session;
@@ -27,15 +28,22 @@ fn main() {
         Ok(a) => a,
         Err(msg) => {
             eprintln!("{msg}");
-            std::process::exit(1);
+            std::process::exit(output::USAGE);
         }
     };
+    // sbc-bench's variables are checked by their own names (clap would name the flag they
+    // stand for, which the user never typed).
+    if let Err(msg) = compat::check_environment(&argv) {
+        eprintln!("boardbench: {msg}");
+        std::process::exit(output::USAGE);
+    }
     let cli = match cli::Cli::try_parse_argv(argv) {
         Ok(cli) => cli,
-        // Help, version and usage errors, under the same output rule as the commands.
+        // Help and version (exit 0) and usage errors (exit 64), under the same output rule as
+        // the commands.
         Err(e) => std::process::exit(output::run(|| {
             e.print()?;
-            Ok(e.exit_code())
+            Ok(if e.use_stderr() { output::USAGE } else { 0 })
         })),
     };
     // Errors, a closed pipe and a full disk: one rule for every command (output.rs).

@@ -17,6 +17,30 @@ use std::io::Write;
 /// Exit code after the reader of standard output went away.
 pub const CLOSED_PIPE: i32 = 141;
 
+/// Exit code of a usage error: an unknown option, a value out of range, contradictory options,
+/// an output that would overwrite something — anything found before the command started
+/// (sysexits.h's EX_USAGE). Not 2: 2 is "completed, but not to be trusted", which scripts and
+/// the LAVA and Ansible integrations read as "a document was written".
+pub const USAGE: i32 = 64;
+
+/// A usage error found by a command itself (clap finds the others): printed as
+/// `boardbench: MESSAGE` and exit code [`USAGE`].
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// `Err(Usage)` from text, for `?` in commands.
+pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {
+    Err(Usage(msg.into()).into())
+}
+
 const PRINT_PANIC: &str = "failed printing to stdout: ";
 
 /// Runs a command and turns output errors into the rule above; returns the exit code.
@@ -73,6 +97,10 @@ fn from_error(e: &anyhow::Error) -> i32 {
     if io_kind == Some(std::io::ErrorKind::BrokenPipe) {
         return CLOSED_PIPE;
     }
+    if let Some(u) = e.downcast_ref::<Usage>() {
+        eprintln!("boardbench: {u}");
+        return USAGE;
+    }
     if io_kind.is_some() && e.chain().count() == 1 {
         // A bare write error says nothing about what was written.
         eprintln!("boardbench: cannot write the output: {e}");
@@ -95,5 +123,6 @@ mod tests {
         let full = || -> anyhow::Result<i32> { Err(std::io::Error::from_raw_os_error(28).into()) };
         assert_eq!(run(full), 1);
         assert_eq!(run(|| Ok(2)), 2);
+        assert_eq!(run(|| usage("--phases: no kind membww")), USAGE);
     }
 }

@@ -274,7 +274,7 @@ fn unknown_database_url_schemes_are_errors() {
 #[test]
 fn a_missing_sysroot_is_an_error() {
     let o = bb(&["--sysroot", "/nonexistent/boardbench-root", "info"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(64));
     assert!(err(&o).contains("no such directory"), "{}", err(&o));
 }
 
@@ -446,5 +446,200 @@ fn results_table_json_is_the_same_under_both_spellings() {
     assert!(
         help.contains("--json") && !help.contains("--format"),
         "{help}"
+    );
+}
+
+// ---- issue 26: exit codes, everything checked before the run, no output over an input ----
+
+/// A run that would benchmark this machine if the check did not stop it first: the idle gate
+/// gives up after a second and nothing is stored, so a missed check cannot hang or pollute.
+fn run_refused(extra: &[&str], env: &[(&str, &str)]) -> (Output, std::time::Duration) {
+    let t = std::time::Instant::now();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
+    c.env_remove("BOARDBENCH_DB")
+        .env_remove("MaxKHz")
+        .env_remove("MinKHz")
+        .env_remove("MODE")
+        .args([
+            "run",
+            "--tiny-kernels",
+            "--idle-timeout",
+            "1",
+            "--phases",
+            "clock",
+        ])
+        .args(extra);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    (o, t.elapsed())
+}
+
+/// Usage errors exit 64 with one line naming what the user typed, at once (no idle wait, no
+/// phase), and leave nothing behind.
+#[test]
+fn usage_errors_exit_64_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("b.log");
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: &[Case] = &[
+        (&["--bogus"], &[], "--bogus"),
+        (
+            &["--phases", "clock,membww"],
+            &[],
+            "unknown phase kind \"membww\"",
+        ),
+        (
+            &["--profile", "quick", "--extensive"],
+            &[],
+            "--profile quick",
+        ),
+        (&["--profile", "fast", "--extensive"], &[], "contradict"),
+        (
+            &["--min-khz", "1800000", "--max-khz", "1000000"],
+            &[],
+            "above --max-khz",
+        ),
+        (&["--idle-load", "-1"], &[], "0 or more"),
+        (&["--idle-cpu", "250"], &[], "0 to 100"),
+        (&[], &[("MaxKHz", "abc")], "MaxKHz=abc"),
+        (&[], &[("MODE", "extensiv")], "MODE=extensiv"),
+        (&["--db", ""], &[], "no database file named"),
+        (&["--db", "sqlite:"], &[], "no database file named"),
+        (&[], &[("BOARDBENCH_DB", "")], "BOARDBENCH_DB="),
+    ];
+    for (args, env, says) in cases {
+        let mut a = args.to_vec();
+        a.extend(["--log", p(&log)]);
+        let (o, took) = run_refused(&a, env);
+        let e = err(&o);
+        assert_eq!(o.status.code(), Some(64), "{args:?} {env:?}: {e}");
+        assert!(e.contains(says), "{args:?} {env:?}: {e}");
+        assert!(
+            !e.contains("--max-khz") || !says.starts_with("MaxKHz"),
+            "{e}"
+        );
+        assert!(took.as_secs() < 20, "{args:?}: {took:?}");
+        assert!(!log.exists(), "{args:?}: a log was written");
+    }
+    // --help and --version are not errors.
+    assert_eq!(bb(&["run", "--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn an_existing_output_is_never_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("earlier.json");
+    std::fs::write(&out, "earlier result").unwrap();
+    let (o, _) = run_refused(&["--no-store", "-o", p(&out)], &[]);
+    assert_eq!(o.status.code(), Some(64), "{}", err(&o));
+    assert!(err(&o).contains("already exists"), "{}", err(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier result");
+    // A directory that is not there is said before the run too.
+    let (o, _) = run_refused(&["--no-store", "-o", p(&dir.path().join("no/x.json"))], &[]);
+    assert_eq!(o.status.code(), Some(64), "{}", err(&o));
+    assert!(err(&o).contains("does not exist"), "{}", err(&o));
+}
+
+/// A database that cannot be written is an error before the run (exit 1), not a lost result
+/// after it.
+#[test]
+fn a_database_that_cannot_be_written_is_found_before_the_run() {
+    let (o, took) = run_refused(&["--db", "/proc/boardbench/r.sqlite"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        err(&o).contains("cannot open the results database"),
+        "{}",
+        err(&o)
+    );
+    assert!(err(&o).contains("--no-store"), "{}", err(&o));
+    assert!(took.as_secs() < 20, "{took:?}");
+}
+
+/// `report` and `guide render` never write over a file they read, not even with --force; an
+/// existing output needs --force.
+#[test]
+fn outputs_never_replace_their_input() {
+    let dir = tempfile::tempdir().unwrap();
+    // A document of our own: import a fixture log.
+    let doc = dir.path().join("q.json");
+    let out_dir = dir.path().join("o");
+    ok(&bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&out_dir),
+        p(&logs().join("Xd38a.txt")),
+    ]));
+    let made = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::rename(&made, &doc).unwrap();
+    let before = std::fs::read(&doc).unwrap();
+    for force in [false, true] {
+        let mut a = vec!["report", p(&doc), "--html", p(&doc)];
+        if force {
+            a.push("--force");
+        }
+        let o = bb(&a);
+        assert_eq!(o.status.code(), Some(64), "{}", err(&o));
+        assert!(err(&o).contains("also an input"), "{}", err(&o));
+        let mut a = vec!["guide", "render", p(&doc), "-o", p(&doc)];
+        if force {
+            a.push("--force");
+        }
+        let o = bb(&a);
+        assert_eq!(o.status.code(), Some(64), "{}", err(&o));
+        assert!(err(&o).contains("also an input"), "{}", err(&o));
+    }
+    assert_eq!(std::fs::read(&doc).unwrap(), before);
+    let html = dir.path().join("r.html");
+    ok(&bb(&["report", p(&doc), "--html", p(&html)]));
+    let o = bb(&["report", p(&doc), "--html", p(&html)]);
+    assert_eq!(o.status.code(), Some(64), "{}", err(&o));
+    ok(&bb(&["report", p(&doc), "--html", p(&html), "--force"]));
+}
+
+/// A file name that is not UTF-8 is a file name like any other: the run records its command
+/// line and writes the log there (it used to panic after the whole run).
+#[test]
+fn a_log_path_that_is_not_utf8_is_written() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399");
+    let log = dir.path().join(std::ffi::OsStr::from_bytes(b"x\xff.log"));
+    let o = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .env_remove("BOARDBENCH_DB")
+        .env("HOME", dir.path())
+        .arg("--sysroot")
+        .arg(&root)
+        .args([
+            "run",
+            "--quick",
+            "--tiny-kernels",
+            "--phases",
+            "clock",
+            "--no-idle-gate",
+            "--no-store",
+            "-q",
+        ])
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 2)),
+        "{:?}: {}",
+        o.status,
+        err(&o)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.trim_end().lines().last().unwrap().starts_with('|'),
+        "{text}"
     );
 }

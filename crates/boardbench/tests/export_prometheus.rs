@@ -157,7 +157,8 @@ fn textfile_is_replaced_atomically_and_bad_arguments_are_refused() {
         "--name",
         "../x",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    // A usage error (64), not 2 ("completed, not to be trusted").
+    assert_eq!(out.status.code(), Some(64), "{}", text(&out.stderr));
     let out = boardbench(&["export", "prometheus", "no-such-file.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("no such file"));

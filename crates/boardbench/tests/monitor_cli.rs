@@ -196,7 +196,13 @@ fn json_streams_one_object_per_sample() {
 }
 
 #[test]
-fn sigterm_ends_the_monitor_cleanly() {
+fn a_signal_ends_the_monitor_cleanly_with_its_exit_code() {
+    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        monitor_ended_by(sig, code);
+    }
+}
+
+fn monitor_ended_by(sig: libc::c_int, code: i32) {
     let d = rk3399(1_416_000, 1_800_000);
     let mut child = boardbench()
         .arg("--sysroot")
@@ -212,10 +218,11 @@ fn sigterm_ends_the_monitor_cleanly() {
     // The handlers are installed before the header is printed.
     // SAFETY: kill(2) on our own child.
     unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+        libc::kill(child.id() as libc::pid_t, sig);
     }
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0), "{status:?}");
+    // 128 + the signal, as every mode: a script sees that the monitor was stopped.
+    assert_eq!(status.code(), Some(code), "{status:?}");
     // Ended by the signal, not by the 30 s sample: nothing after the header.
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();

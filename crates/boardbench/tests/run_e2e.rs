@@ -380,6 +380,80 @@ fn interrupted_run_restores_everything(signal: i32) {
     assert_eq!(status.code(), Some(128 + signal));
 }
 
+/// A signal while a tool runs ends the tool and whatever it started too (each tool runs in a
+/// process group of its own, out of reach of the terminal's Ctrl-C): nothing is left running
+/// under init.
+#[test]
+fn a_signal_mid_tool_leaves_no_tool_running() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
+    // 7z's benchmark: note its group, then a grandchild that would run for a minute.
+    let pid_file = tmp.path().join("7z.pid");
+    let banner = std::fs::read_to_string(bin.join("7z")).unwrap();
+    std::fs::write(
+        bin.join("7z"),
+        format!(
+            "#!/bin/sh\ncase \"$1\" in b) /bin/sleep 60 & echo $$ $! > '{0}.tmp'; \
+             /bin/mv '{0}.tmp' '{0}'; wait; exit 0;; esac\n{1}",
+            pid_file.display(),
+            banner.lines().skip(1).collect::<Vec<_>>().join("\n")
+        ),
+    )
+    .unwrap();
+    let mut child = run_cmd(&root, &bin, tmp.path())
+        .args([
+            "run",
+            "--quick",
+            "--no-idle-gate",
+            "--no-store",
+            "--phases",
+            "7zip-single",
+        ])
+        .arg("--log")
+        .arg(tmp.path().join("log"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let pids: Vec<i32> = loop {
+        if let Ok(s) = std::fs::read_to_string(&pid_file) {
+            break s.split_whitespace().map(|p| p.parse().unwrap()).collect();
+        }
+        assert!(t.elapsed().as_secs() < 60, "7z never started");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before 7z started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // SAFETY: kill only signals our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM));
+    // The stub and its sleep are gone (the run ended them before exiting; a zombie waiting
+    // for init to reap it runs nothing).
+    let running = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit_once(") ").map(|(_, r)| !r.starts_with('Z')))
+            .unwrap_or(false)
+    };
+    let t = std::time::Instant::now();
+    while pids.iter().any(|&p| running(p)) && t.elapsed().as_secs() < 5 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    for p in pids {
+        assert!(
+            !running(p),
+            "7z's process {p} still runs after boardbench ended"
+        );
+    }
+}
+
 #[test]
 fn sigterm_mid_phase_restores_every_governor_and_cap() {
     interrupted_run_restores_everything(libc::SIGTERM);

@@ -22,6 +22,23 @@ impl Location {
     /// Parses `--db` text.
     pub fn parse(s: &str) -> Result<Location, Error> {
         let s = s.trim();
+        let loc = Self::parse_any(s)?;
+        // `--db ""`, `sqlite:`: no file at all (SQLite would open a throw-away database and
+        // every run "stored" there would be gone).
+        if matches!(&loc, Location::Sqlite(p) if p.as_os_str().is_empty()) {
+            return Err(Error::Other(format!(
+                "{}: no database file named; use a file path, sqlite:PATH or postgres://user@host/db",
+                if s.is_empty() {
+                    "an empty database name (--db \"\" or BOARDBENCH_DB=)"
+                } else {
+                    s
+                }
+            )));
+        }
+        Ok(loc)
+    }
+
+    fn parse_any(s: &str) -> Result<Location, Error> {
         Ok(
             if s.starts_with("postgres://") || s.starts_with("postgresql://") {
                 Location::Postgres(s.to_string())
@@ -59,9 +76,17 @@ impl Location {
     }
 
     /// `--db` if given, else the default.
+    /// `--db ""` and an empty `BOARDBENCH_DB=` are errors, not the default: a script that
+    /// meant to name a database must not write into the system's.
     pub fn resolve(db: Option<&str>) -> Result<Location, Error> {
-        match db.map(str::trim).filter(|s| !s.is_empty()) {
+        let env_set_empty = std::env::var_os("BOARDBENCH_DB").is_some_and(|v| v.is_empty());
+        match db {
             Some(s) => Location::parse(s),
+            None if env_set_empty => Err(Error::Other(
+                "BOARDBENCH_DB is set but empty: name a database (a file path, sqlite:PATH or \
+                 postgres://…) or unset it for the default"
+                    .into(),
+            )),
             None => Ok(Location::default_sqlite()),
         }
     }
@@ -127,6 +152,14 @@ mod tests {
             Location::parse("rel/x.db").unwrap(),
             Location::Sqlite("rel/x.db".into())
         );
+    }
+
+    #[test]
+    fn a_location_without_a_file_is_an_error() {
+        for empty in ["", "  ", "sqlite:", "sqlite://"] {
+            let e = Location::parse(empty).unwrap_err().to_string();
+            assert!(e.contains("no database file named"), "{empty:?}: {e}");
+        }
     }
 
     #[test]

@@ -90,6 +90,17 @@ impl Ledger {
 /// Every live ledger, for the signal handler and the panic hook.
 static LEDGERS: Mutex<Vec<Weak<Mutex<Ledger>>>> = Mutex::new(Vec::new());
 static HOOKS: Once = Once::new();
+/// What else must end before the process exits on a signal (the running tools: they are in
+/// process groups of their own and would outlive it), run before the restore.
+static ON_SIGNAL: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
+
+/// Adds `f` to what the signal thread runs before it restores and exits (once per `f`).
+pub fn on_signal(f: fn()) {
+    let mut v = ON_SIGNAL.lock().unwrap_or_else(|p| p.into_inner());
+    if !v.iter().any(|g| std::ptr::fn_addr_eq(*g, f)) {
+        v.push(f);
+    }
+}
 
 /// Restores every live ledger (signal handler, panic hook). Never panics.
 ///
@@ -134,6 +145,11 @@ fn install_hooks() {
                     .name("restore-on-signal".into())
                     .spawn(move || {
                         if let Some(sig) = signals.forever().next() {
+                            let hooks: Vec<fn()> =
+                                ON_SIGNAL.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                            for f in hooks {
+                                f();
+                            }
                             restore_all(true);
                             std::process::exit(128 + sig);
                         }

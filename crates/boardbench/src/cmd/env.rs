@@ -203,6 +203,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let path = std::env::var("PATH").unwrap_or_default();
     let command = resolve(args.suite, &args.command, &path);
     // Signals are held first: Ctrl-C must still produce the document (and ends the idle wait).
+    let outputs = args.out.prepare()?;
     let probed = Session::probe(g.root(), Signals::Held);
     let tune = !args.no_tune && probed.may_write();
     if !args.no_tune {
@@ -341,7 +342,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         options: RunOptions {
             tune,
             invoked_as: "boardbench".into(),
-            args: std::env::args().skip(1).collect(),
+            args: crate::session::recorded_args(),
             ..RunOptions::default()
         },
         monitor: Some(cfg.layout.clone()),
@@ -349,7 +350,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         device: args.out.device.clone(),
         ..Record::default()
     });
-    args.out.save(&document)?;
+    outputs.save(&document)?;
 
     println!(
         "Controlled environment for {}: {:.0} s monitored, everything restored.",

@@ -171,6 +171,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if args.clock_samples == 0 {
         anyhow::bail!("--clock-samples must be at least 1");
     }
+    let outputs = args.out.prepare()?;
+    tune::restorer::on_signal(adapters::tool::end_running_tools);
     let probed = Session::probe(g.root(), Signals::Restore);
     let may_write = probed.may_write();
     let (root, machine) = (&probed.root, &probed.machine);
@@ -258,7 +260,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     drop(sw);
     let closed = session.close();
 
-    let argv: Vec<String> = std::env::args().collect();
     let doc = closed.document(Record {
         comparability: Vec::new(),
         profile: "graph".into(),
@@ -270,7 +271,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
             max_khz: args.max_khz,
             min_khz: Some(args.min_khz),
             invoked_as: "boardbench".into(),
-            args: argv.into_iter().skip(1).collect(),
+            args: crate::session::recorded_args(),
             ..Default::default()
         },
         monitor: Some(layout),
@@ -282,7 +283,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     for f in &doc.findings {
         println!("{:?}: {}", f.severity, f.message);
     }
-    args.out.save(&doc)?;
+    outputs.save(&doc)?;
     Ok(ExitStatus::judged(&doc))
 }
 

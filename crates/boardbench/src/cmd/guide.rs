@@ -173,6 +173,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     let chosen = select::sections(all, &args.sections, args.quick)?;
     // Signals first: Ctrl-C must still produce the document (and ends the idle wait).
+    let outputs = args.out.prepare()?;
     let probed = Session::probe(g.root(), Signals::Held);
     let cpus = select::cpus(args.cpus.as_deref(), &probed.machine.cpus.online)?;
     let tune = !args.no_tune && probed.may_write();
@@ -371,7 +372,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         options: RunOptions {
             tune,
             invoked_as: "boardbench".into(),
-            args: std::env::args().skip(1).collect(),
+            args: crate::session::recorded_args(),
             ..RunOptions::default()
         },
         monitor: Some(cfg.layout.clone()),
@@ -384,7 +385,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         sections,
         build: Some(guide::build_info()),
     });
-    args.out.save(&doc)?;
+    outputs.save(&doc)?;
     print_summary(&doc, args);
     Ok(match signal {
         Some(s) => ExitStatus::Interrupted(s),

@@ -6,7 +6,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -57,13 +57,24 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     // Ctrl-C and SIGTERM set the flag; the sleep notices it within one slice. They also cancel
     // the probe's reads, so a read hanging in a driver does not hold the end up (it is given
     // up at once), and a second signal ends the process even if something else is stuck.
+    // The exit code says which signal ended it (128 + N, as every mode): a script that
+    // stops the monitor with SIGTERM sees 143, Ctrl-C gives 130.
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    let signals = [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ];
+    let mut got = Vec::new();
+    for sig in signals {
+        let this = Arc::new(AtomicBool::new(false));
         signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))
             .context("installing signal handler")?;
         signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing signal handler")?;
+        signal_hook::flag::register(sig, Arc::clone(&this)).context("installing signal handler")?;
         signal_hook::flag::register(sig, probe::bounded_read::cancel_flag())
             .context("installing signal handler")?;
+        got.push((sig, this));
     }
     if root.is_host() {
         // Like sbc-bench's monitor: never compete with what is being observed.
@@ -110,7 +121,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     })();
     // A closed pipe (`| head`) ends quietly by the rule in output.rs.
     result.context("writing the monitor output")?;
-    Ok(0)
+    Ok(got
+        .iter()
+        .find(|(_, flag)| flag.load(Ordering::Relaxed))
+        .map_or(0, |(sig, _)| 128 + sig))
 }
 
 /// A sampler for this machine, with the Raspberry Pi firmware readings when it has them (the

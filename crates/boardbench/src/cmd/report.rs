@@ -23,6 +23,9 @@ pub struct Args {
     /// Write the HTML report to this file (`-` = standard output).
     #[arg(long, value_name = "FILE", required = true)]
     pub html: PathBuf,
+    /// Overwrite an existing --html file (never one of the runs drawn).
+    #[arg(long)]
+    pub force: bool,
     /// Another run to set beside it in the bars (file or id; repeatable).
     #[arg(long, value_name = "RUN")]
     pub against: Vec<String>,
@@ -94,6 +97,14 @@ pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, Result
 }
 
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
+    let to_stdout = args.html.as_os_str() == "-";
+    let inputs: Vec<&Path> = std::iter::once(&args.run)
+        .chain(&args.against)
+        .map(Path::new)
+        .collect();
+    let out = (!to_stdout)
+        .then(|| crate::outfile::OutFile::check(&args.html, args.force, &inputs, "--html"))
+        .transpose()?;
     let mut db = Db {
         url: args.db.as_deref(),
         store: None,
@@ -109,13 +120,15 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         others.push((name, other));
     }
     let html = report::html(&doc, &others);
-    if args.html.as_os_str() == "-" {
-        use std::io::Write;
-        std::io::stdout().lock().write_all(html.as_bytes())?;
-    } else {
-        std::fs::write(&args.html, html)
-            .with_context(|| format!("cannot write {}", args.html.display()))?;
-        eprintln!("report written to {}", args.html.display());
+    match out {
+        None => {
+            use std::io::Write;
+            std::io::stdout().lock().write_all(html.as_bytes())?;
+        }
+        Some(f) => {
+            f.write(html.as_bytes())?;
+            eprintln!("report written to {}", args.html.display());
+        }
     }
     Ok(0)
 }

@@ -141,8 +141,97 @@ fn append_log(path: &Path, text: &str, explicit: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The phase kinds a run has (`--phases` takes these).
+const RUN_KINDS: &[&str] = {
+    use document::run::kind::*;
+    &[
+        CLOCK,
+        MEMBW,
+        MEMLAT,
+        OPENSSL,
+        OPENSSL_PARALLEL,
+        SHA256,
+        SEVENZIP_SINGLE,
+        SEVENZIP_MULTI,
+        SEVENZIP_CLUSTER,
+        STOCKFISH,
+        CPUMINER,
+        CLOCK_HOT,
+    ]
+};
+
+/// Everything the command line and environment say, checked before the idle gate, tuning or
+/// the first phase: a mistake is a usage error (exit 64) at once, not a surprise after the run.
+fn check(args: &Args, modes: &[String]) -> anyhow::Result<()> {
+    use crate::output::usage;
+    for k in &args.phases {
+        if !RUN_KINDS.contains(&k.trim()) {
+            return usage(format!(
+                "--phases: unknown phase kind {k:?} (kinds: {})",
+                RUN_KINDS.join(", ")
+            ));
+        }
+    }
+    let extensive_asked = if args.extensive {
+        Some("--extensive")
+    } else if modes.iter().any(|m| m == "extensive") {
+        Some("MODE=extensive")
+    } else {
+        None
+    };
+    let other_profile = if args.quick {
+        Some("--quick".to_string())
+    } else if args.fast {
+        Some("--fast".to_string())
+    } else {
+        args.profile
+            .as_deref()
+            .filter(|p| *p != "extensive")
+            .map(|p| format!("--profile {p}"))
+    };
+    if let (Some(e), Some(p)) = (extensive_asked, other_profile) {
+        return usage(format!("{e} and {p} contradict each other: choose one"));
+    }
+    if let (Some(max), Some(min)) = (args.max_khz, args.min_khz)
+        && min > max
+    {
+        return usage(format!(
+            "--min-khz {min} is above --max-khz {max}: no OPP would be left"
+        ));
+    }
+    if args.max_khz == Some(0) {
+        return usage("--max-khz 0: not a clock");
+    }
+    Ok(())
+}
+
+/// Whether the log can be appended to, found before the run (creating its directory, as the
+/// write would; a file that did not exist is not left behind).
+fn check_log(path: &Path, explicit: bool) -> anyhow::Result<()> {
+    if !explicit && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        anyhow::bail!("{} is a symlink: not writing the log there", path.display());
+    }
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return crate::output::usage(format!("--log {}: a directory", path.display()));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot write the log {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let modes = mode_words();
+    check(args, &modes)?;
     let extensive = args.extensive || modes.iter().any(|m| m == "extensive");
     let unattended = args.unattended || modes.iter().any(|m| m == "unattended");
     let no_tune = args.no_tune || std::env::var("NOTUNING").is_ok_and(|v| v == "yes");
@@ -158,9 +247,14 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         Profile::Standard
     };
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let outputs = args.out.prepare()?;
+    // A signal ends the tool that is running (and what it started) before the process exits.
+    tune::restorer::on_signal(adapters::tool::end_running_tools);
     let probed = Session::probe(g.root(), Signals::Restore);
     let may_write = probed.may_write();
     let root_user = probed.root_user;
+    let log = log_path(args, root_user);
+    check_log(&log, args.log.is_some())?;
     probed.warn_unless_root("governors stay as they are, no OPP walk, no kernel messages");
     let session = match probed.start(&SessionOptions {
         idle: Some(IdleStep {
@@ -228,7 +322,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let monitor = probe::sampler::SamplerConfig::from_machine(machine).layout;
     let closed = session.close();
 
-    let argv: Vec<String> = std::env::args().collect();
     let doc = closed.document(Record {
         profile: profile.name().into(),
         comparability: profile.comparability(),
@@ -244,7 +337,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
             } else {
                 "boardbench".into()
             },
-            args: argv.into_iter().skip(1).collect(),
+            args: crate::session::recorded_args(),
         },
         monitor: Some(monitor),
         phases,
@@ -254,11 +347,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     });
 
     // Outputs: the log (summary row last), the document, the store, the terminal.
-    let log = log_path(args, root_user);
     if let Err(e) = append_log(&log, &textlog::log(&doc), args.log.is_some()) {
         eprintln!("boardbench: {e:#}");
     }
-    args.out.save(&doc)?;
+    outputs.save(&doc)?;
     print!("{}", textlog::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
     Ok(ExitStatus::judged(&doc))
@@ -277,6 +369,47 @@ mod tests {
 
     fn args(a: &[&str]) -> Args {
         T::parse_from(std::iter::once("run").chain(a.iter().copied())).args
+    }
+
+    #[test]
+    fn mistakes_are_usage_errors_before_anything_starts() {
+        let refused = |a: &[&str], modes: &[&str], says: &str| {
+            let modes: Vec<String> = modes.iter().map(|m| m.to_string()).collect();
+            let e = check(&args(a), &modes).unwrap_err();
+            assert!(
+                e.downcast_ref::<crate::output::Usage>().is_some(),
+                "{a:?}: {e}"
+            );
+            assert!(e.to_string().contains(says), "{a:?}: {e}");
+        };
+        refused(
+            &["--phases", "clock,membww"],
+            &[],
+            "unknown phase kind \"membww\"",
+        );
+        refused(&["--profile", "quick", "--extensive"], &[], "contradict");
+        refused(&["--quick"], &["extensive"], "MODE=extensive and --quick");
+        refused(
+            &["--min-khz", "2000000", "--max-khz", "1000000"],
+            &[],
+            "above --max-khz",
+        );
+        let fine = |a: &[&str], modes: &[&str]| {
+            let modes: Vec<String> = modes.iter().map(|m| m.to_string()).collect();
+            check(&args(a), &modes).unwrap();
+        };
+        fine(&["--phases", "clock,membw,clock-hot"], &[]);
+        fine(&["--profile", "extensive", "--extensive"], &["extensive"]);
+        fine(&["--quick"], &["unattended"]);
+    }
+
+    #[test]
+    fn the_log_is_checked_without_leaving_a_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let log = tmp.path().join("sub/b.log");
+        check_log(&log, true).unwrap();
+        assert!(!log.exists());
+        assert!(check_log(tmp.path(), true).is_err());
     }
 
     #[test]

@@ -149,6 +149,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         "--interval must be positive"
     );
     // Signals first (see session::signals): Ctrl-C must still produce the document.
+    let outputs = args.out.prepare()?;
     let probed = Session::probe(g.root(), Signals::Held);
     let tune = !args.no_tune && probed.may_write();
     let cfg = SamplerConfig::from_machine(&probed.machine);
@@ -214,7 +215,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         options: RunOptions {
             tune,
             invoked_as: "boardbench".into(),
-            args: std::env::args().skip(1).collect(),
+            args: crate::session::recorded_args(),
             ..RunOptions::default()
         },
         monitor: Some(t.cfg.layout.clone()),
@@ -223,7 +224,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         device: args.out.device.clone(),
         settings: Vec::new(),
     });
-    args.out.save(&document)?;
+    outputs.save(&document)?;
 
     let r = report(&t, &heated, &c, &document);
     print!("{r}");

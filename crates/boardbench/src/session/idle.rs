@@ -88,6 +88,27 @@ pub fn busy_line(load1: Option<f64>, cpu: Option<f64>, top: &[ProcessUse]) -> St
     s
 }
 
+/// Said once, when the gate first finds the box busy (also without a terminal: a log of an
+/// unattended run shows it): what it waits for and every way out of the wait.
+pub fn way_out(o: &IdleOptions) -> String {
+    let give_up = match o.timeout {
+        Some(t) => format!(
+            "gives up after {:.0} s (exit code 3; --idle-timeout SEC changes it)",
+            t.as_secs_f64()
+        ),
+        None => "waits until idle; --idle-timeout SEC or --unattended (600 s) gives up \
+                 with exit code 3"
+            .to_string(),
+    };
+    format!(
+        "Waiting for an idle box (1-minute load below {}, or CPU use below {} % for {:.0} s). \
+         It {give_up}; --no-idle-gate starts at once. Ctrl-C is safe: nothing has been changed yet.",
+        o.load_below,
+        o.cpu_below,
+        o.window.as_secs_f64()
+    )
+}
+
 /// Waits until idle (or the timeout). `say` gets a status line at every step while busy;
 /// `sleep` waits between steps and returns the signal that ended it early: `Err(signal)` then.
 pub fn wait(
@@ -101,6 +122,7 @@ pub fn wait(
         ((o.window.as_secs_f64() / o.step.as_secs_f64().max(0.001)).ceil() as usize).max(1);
     let mut window: VecDeque<f64> = VecDeque::new();
     let mut top: Vec<ProcessUse> = Vec::new();
+    let mut said_way_out = false;
     src.cpu_pct();
     src.top_processes(0);
     loop {
@@ -142,6 +164,10 @@ pub fn wait(
             }
         }
         top = src.top_processes(5);
+        if !said_way_out {
+            say(&way_out(o));
+            said_way_out = true;
+        }
         say(&busy_line(src.load1(), window.back().copied(), &top));
     }
 }
@@ -289,11 +315,41 @@ mod tests {
         );
         assert!(!g.passed);
         assert!(g.reason.starts_with("still busy"));
+        // The way out is said once, before the first busy line.
+        let hints: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("Waiting for an idle box"))
+            .collect();
+        assert_eq!(hints.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with("Waiting for an idle box"), "{lines:?}");
+        for way in ["--no-idle-gate", "Ctrl-C is safe", "exit code 3"] {
+            assert!(hints[0].contains(way), "{way}: {}", hints[0]);
+        }
         assert_eq!(g.top_processes[0].command, "stress-ng");
         assert!(
             lines
                 .iter()
                 .any(|l| l.contains("busiest: stress-ng [42] 99 %"))
+        );
+    }
+
+    #[test]
+    fn the_way_out_names_the_timeout_or_how_to_set_one() {
+        let waits = way_out(&IdleOptions {
+            timeout: None,
+            ..IdleOptions::default()
+        });
+        assert!(
+            waits.contains("--idle-timeout SEC or --unattended"),
+            "{waits}"
+        );
+        let gives_up = way_out(&IdleOptions {
+            timeout: Some(Duration::from_secs(600)),
+            ..IdleOptions::default()
+        });
+        assert!(
+            gives_up.contains("gives up after 600 s (exit code 3"),
+            "{gives_up}"
         );
     }
 
@@ -314,26 +370,50 @@ mod tests {
 }
 
 /// The idle-gate options every benchmarking command shares (`run`, `env`, `review`).
+/// Negative numbers reach the value check (and are refused there) instead of being taken for
+/// options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct IdleArgs {
     /// Start at once, without waiting for an idle box (the findings still see the load).
     #[arg(long)]
     pub no_idle_gate: bool,
     /// Idle when the 1-minute load is below this …
-    #[arg(long, default_value_t = 0.1, value_name = "LOAD")]
+    #[arg(long, default_value_t = 0.1, value_name = "LOAD", allow_negative_numbers = true,
+          value_parser = non_negative)]
     pub idle_load: f64,
     /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
-    #[arg(long, default_value_t = 2.5, value_name = "PERCENT")]
+    #[arg(long, default_value_t = 2.5, value_name = "PERCENT", allow_negative_numbers = true,
+          value_parser = percent)]
     pub idle_cpu: f64,
-    #[arg(long, default_value_t = 30.0, value_name = "SEC")]
+    #[arg(long, default_value_t = 30.0, value_name = "SEC", allow_negative_numbers = true,
+          value_parser = non_negative)]
     pub idle_window: f64,
     /// Give up waiting after this many seconds (exit code 3). Unattended runs give up after
     /// 600 s unless told otherwise; interactive ones wait until idle or Ctrl-C.
-    #[arg(long, value_name = "SEC")]
+    #[arg(long, value_name = "SEC", allow_negative_numbers = true, value_parser = non_negative)]
     pub idle_timeout: Option<f64>,
     /// Seconds between idle checks.
-    #[arg(long, default_value_t = 5.0, value_name = "SEC", hide = true)]
+    #[arg(long, default_value_t = 5.0, value_name = "SEC", hide = true,
+          allow_negative_numbers = true, value_parser = non_negative)]
     pub idle_step: f64,
+}
+
+/// A finite number, 0 or more.
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(_) => Err("must be a number of 0 or more".into()),
+        Err(_) => Err("not a number".into()),
+    }
+}
+
+/// A percentage, 0 to 100.
+fn percent(s: &str) -> Result<f64, String> {
+    let v = non_negative(s)?;
+    if v > 100.0 {
+        return Err("a percentage: 0 to 100".into());
+    }
+    Ok(v)
 }
 
 /// How long an unattended run waits for an idle box by default.

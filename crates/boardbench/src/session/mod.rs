@@ -20,3 +20,13 @@ pub mod signals;
 pub mod stamp;
 
 pub use lifecycle::{ExitStatus, Session};
+
+/// The command line as the document records it (without the program name). A word that is
+/// not UTF-8 (a file name in another encoding) is kept with U+FFFD in place of its bad bytes:
+/// `std::env::args` would panic on it after the whole run.
+pub fn recorded_args() -> Vec<String> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}

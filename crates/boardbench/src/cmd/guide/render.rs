@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use document::ResultDocument;
 
 use crate::cmd::report::{Db, load};
@@ -32,6 +32,9 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Overwrite an existing -o file (never one of the runs rendered).
+    #[arg(long)]
+    pub force: bool,
     /// The document's title.
     #[arg(long, default_value = "Performance Guide")]
     pub title: String,
@@ -41,6 +44,12 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<i32> {
+    let inputs: Vec<&std::path::Path> = args.runs.iter().map(std::path::Path::new).collect();
+    let out = args
+        .output
+        .as_deref()
+        .map(|p| crate::outfile::OutFile::check(p, args.force, &inputs, "-o"))
+        .transpose()?;
     let mut db = Db {
         url: args.db.as_deref(),
         store: None,
@@ -54,10 +63,8 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
         docs.push(doc);
     }
     let text = render(&docs, args.format, &args.title);
-    match &args.output {
-        Some(p) => {
-            std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
-        }
+    match out {
+        Some(f) => f.write(text.as_bytes())?,
         None => {
             use std::io::Write;
             std::io::stdout().lock().write_all(text.as_bytes())?;

@@ -1,0 +1,172 @@
+//! The one rule for every file a command writes (`run -o`, `report --html`, `guide render -o`,
+//! `import --out` …):
+//!
+//! - **never an input**: a file the command reads (the document `report` renders, the runs
+//!   `guide render` takes) is never its output, not even with `--force`;
+//! - **never an existing file without `--force`**: an earlier result is not replaced silently;
+//! - **checked before the work starts**: a directory that does not exist or cannot be written
+//!   is said at once, not after a half-hour run;
+//! - **whole or not at all**: the file is written under a temporary name beside it and renamed
+//!   into place, so a full disk or a signal never leaves half a document.
+//!
+//! A refusal is a usage error (exit code 64, [`crate::output::Usage`]).
+
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::output::Usage;
+
+/// A file a command will write, checked by [`OutFile::check`].
+#[derive(Debug, Clone)]
+pub struct OutFile {
+    path: PathBuf,
+    force: bool,
+}
+
+/// (device, inode) of an existing file.
+fn identity(p: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+impl OutFile {
+    /// Checks `path` as an output of a command that reads `inputs`; `flag` names the option in
+    /// messages (`-o`, `--html`).
+    pub fn check(path: &Path, force: bool, inputs: &[&Path], flag: &str) -> Result<OutFile, Usage> {
+        let shown = path.display();
+        if path.as_os_str().is_empty() {
+            return Err(Usage(format!("{flag}: an empty file name")));
+        }
+        if let Some(out) = identity(path)
+            && inputs.iter().any(|i| identity(i) == Some(out))
+        {
+            return Err(Usage(format!(
+                "{flag} {shown} is also an input of this command: not overwriting it"
+            )));
+        }
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.is_dir() => {
+                return Err(Usage(format!("{flag} {shown} is a directory")));
+            }
+            Ok(_) if !force => {
+                return Err(Usage(format!(
+                    "{shown} already exists (not overwritten; --force overwrites)"
+                )));
+            }
+            _ => {}
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(Usage(format!(
+                "{flag} {shown}: the directory {} does not exist",
+                dir.display()
+            )));
+        }
+        // Whether the directory takes a new file: the same temporary file the write uses.
+        let probe = temp_name(path);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+        {
+            Ok(_) => {
+                let _ = std::fs::remove_file(&probe);
+            }
+            Err(e) => {
+                return Err(Usage(format!("{flag} {shown}: cannot write there: {e}")));
+            }
+        }
+        Ok(OutFile {
+            path: path.to_path_buf(),
+            force,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the whole file: a temporary file beside it, synced, renamed into place. A file
+    /// that appeared since the check is still not overwritten without `--force`.
+    pub fn write(&self, bytes: &[u8]) -> anyhow::Result<()> {
+        if !self.force && std::fs::symlink_metadata(&self.path).is_ok() {
+            anyhow::bail!(
+                "{} already exists (not overwritten; --force overwrites)",
+                self.path.display()
+            );
+        }
+        let tmp = temp_name(&self.path);
+        let result = (|| -> std::io::Result<()> {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, &self.path)
+        })();
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e).with_context(|| format!("cannot write {}", self.path.display()));
+        }
+        Ok(())
+    }
+}
+
+/// `dir/.NAME.PID.tmp`: hidden, beside the target (same file system: the rename is atomic).
+fn temp_name(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_existing_file_needs_force_and_an_input_is_never_an_output() {
+        let d = tempfile::tempdir().unwrap();
+        let input = d.path().join("q.json");
+        std::fs::write(&input, "{}").unwrap();
+        let e = OutFile::check(&input, false, &[&input], "--html").unwrap_err();
+        assert!(e.0.contains("also an input"), "{}", e.0);
+        let e = OutFile::check(&input, true, &[&input], "--html").unwrap_err();
+        assert!(e.0.contains("also an input"), "{}", e.0);
+        // The same file under another spelling is still the input.
+        let other = d.path().join(".").join("q.json");
+        assert!(OutFile::check(&other, true, &[&input], "-o").is_err());
+
+        let e = OutFile::check(&input, false, &[], "-o").unwrap_err();
+        assert!(e.0.contains("already exists"), "{}", e.0);
+        let o = OutFile::check(&input, true, &[], "-o").unwrap();
+        o.write(b"new").unwrap();
+        assert_eq!(std::fs::read(&input).unwrap(), b"new");
+        // Nothing left beside it.
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_missing_or_unwritable_directory_is_said_before_anything_is_written() {
+        let d = tempfile::tempdir().unwrap();
+        let e = OutFile::check(&d.path().join("no/such/x.json"), false, &[], "-o").unwrap_err();
+        assert!(e.0.contains("does not exist"), "{}", e.0);
+        let e = OutFile::check(d.path(), true, &[], "-o").unwrap_err();
+        assert!(e.0.contains("is a directory"), "{}", e.0);
+        assert!(OutFile::check(Path::new(""), false, &[], "-o").is_err());
+        let fresh = d.path().join("new.json");
+        let o = OutFile::check(&fresh, false, &[], "-o").unwrap();
+        assert!(!fresh.exists(), "the check creates nothing");
+        o.write(b"{}").unwrap();
+        // A file that appeared since the check is not overwritten.
+        assert!(o.write(b"again").is_err());
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"{}");
+    }
+}

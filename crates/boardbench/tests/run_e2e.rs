@@ -360,13 +360,15 @@ fn interrupted_run_restores_everything(signal: i32) {
             "--no-store",
             "--tiny-kernels",
             "--phases",
-            "clock",
+            "clock,membw",
             "--pause-ms",
             "60000",
         ])
         .env("MaxKHz", "1800000")
         .arg("--log")
         .arg(tmp.path().join("log"))
+        .arg("-o")
+        .arg(tmp.path().join("doc.json"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -378,6 +380,31 @@ fn interrupted_run_restores_everything(signal: i32) {
     assert_ne!(common::tunable_files(&root), original);
     let status = common::signal_and_assert_restored(&mut child, signal, &root, &original);
     assert_eq!(status.code(), Some(128 + signal));
+    // What was measured is kept: the clock phase's figures, membw marked as never run, the
+    // `interrupted` finding; the log ends with the summary row.
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("doc.json")).unwrap()).unwrap();
+    let phases = doc["run"]["phases"].as_array().unwrap();
+    assert_eq!(phases[0]["kind"], "clock");
+    assert_eq!(phases[0]["status"], "done");
+    assert!(phases.iter().any(|p| p["kind"] == "membw"));
+    for p in &phases[1..] {
+        assert_eq!(p["status"], "skipped", "{p}");
+        let reason = p["reason"].as_str().unwrap();
+        assert_eq!(reason, format!("not run: interrupted by signal {signal}"));
+    }
+    let kinds: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["kind"].as_str())
+        .collect();
+    assert!(kinds.contains(&"interrupted"), "{kinds:?}");
+    let log = std::fs::read_to_string(tmp.path().join("log")).unwrap();
+    assert!(
+        log.trim_end().lines().last().unwrap().starts_with('|'),
+        "{log}"
+    );
 }
 
 /// A signal while a tool runs ends the tool and whatever it started too (each tool runs in a

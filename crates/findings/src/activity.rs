@@ -6,7 +6,10 @@
 //!   benchmark keeps one core busy, so %cpu (of all CPUs) should be 100/cores. The excess over
 //!   that, averaged and at its peak over every counted sample, is compared with sbc-bench's
 //!   table ([`cpu_tolerances`]). The first sample of each phase is skipped (it covers the start
-//!   of the tool), and only samples where the benchmark visibly ran count (at least
+//!   of the tool) — unless it is the phase's only sample: a phase shorter than one monitor
+//!   interval has just the sample its recorder takes at its end, which covers the whole phase,
+//!   and a busy machine must not pass a short run unjudged. Only samples where the benchmark
+//!   visibly ran count (at least
 //!   [`CPU_SAMPLE_MIN_SHARE`] of one core). Steal time is subtracted: in a VM it is the host's
 //!   load, which `vm-guest` speaks about. sbc-bench computes 100/cores in integers (12 for 8
 //!   cores) and so flags every 8-core board whose monitor rounds 12.5 % up to 13 %; boardbench
@@ -42,6 +45,13 @@ pub fn cpu_tolerances(cores: usize) -> Option<(f64, f64)> {
     }
 }
 
+/// The samples of a phase that judge it: all but the first (the tool starting), or the only
+/// one (it covers the whole of a phase shorter than one monitor interval).
+fn judged(p: &document::run::Phase) -> impl Iterator<Item = &document::samples::MonitorSample> {
+    let skip = usize::from(p.samples.len() > 1);
+    p.samples.iter().skip(skip)
+}
+
 /// Phases whose kind is a clock check: short, with gaps between readings, not monitored as
 /// benchmarks by sbc-bench.
 fn is_clock(k: &str) -> bool {
@@ -60,10 +70,7 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
     let groups: Vec<(String, Vec<f64>, f64)> = done()
         .filter(|p| p.threads == 1)
         .map(|p| {
-            let samples: Vec<(f64, f64)> = p
-                .samples
-                .iter()
-                .skip(1)
+            let samples: Vec<(f64, f64)> = judged(p)
                 .filter_map(|s| s.cpu.map(|c| (c.cpu, c.steal)))
                 .filter(|(c, s)| c.is_finite() && s.is_finite())
                 // Steal is the host running others while this guest wanted the CPU: the
@@ -93,10 +100,7 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
     let mut sys: Vec<f64> = Vec::new();
     let mut per_phase = Vec::new();
     for p in done().filter(|p| !own_system_time(p)) {
-        let v: Vec<f64> = p
-            .samples
-            .iter()
-            .skip(1)
+        let v: Vec<f64> = judged(p)
             .filter_map(|s| s.cpu.map(|c| c.sys))
             .filter(|v| v.is_finite())
             .collect();

@@ -36,6 +36,34 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
             ev,
         ));
     }
+    let cut: Vec<String> = cx
+        .run
+        .phases
+        .iter()
+        .filter_map(|p| {
+            let r = p.reason.as_deref()?;
+            r.contains(kinds::INTERRUPTED_REASON).then(|| {
+                let name = if p.title.is_empty() {
+                    &p.kind
+                } else {
+                    &p.title
+                };
+                format!("{name}: {r}")
+            })
+        })
+        .collect();
+    if !cut.is_empty() {
+        let ran = cx.run.phases.len() - cut.len();
+        out.push(finding(
+            kinds::INTERRUPTED,
+            Severity::Invalid,
+            format!(
+                "The run was interrupted: {ran} of {} phases finished; the others were cut short or never ran.",
+                cx.run.phases.len()
+            ),
+            cut,
+        ));
+    }
     if let Some(machine) = cx.machine {
         let mut vm = machine_findings(machine);
         // Steal time is the hypervisor's own measure of how much the host took away.

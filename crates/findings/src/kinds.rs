@@ -59,6 +59,10 @@ pub const SEVENZIP_NOT_COMPARABLE: &str = "7zip-not-comparable";
 pub const VM_GUEST: &str = "vm-guest";
 /// The idle gate gave up: the run started on a busy machine.
 pub const BUSY_AT_START: &str = "busy-at-start";
+/// A signal ended the run: some phases were cut short or never ran.
+pub const INTERRUPTED: &str = "interrupted";
+/// How a phase a signal cut short (or kept from starting) says so in its `reason`.
+pub const INTERRUPTED_REASON: &str = "interrupted by signal";
 /// A graph sweep point whose clock fell below its cap while its workload ran.
 pub const GRAPH_POINT_THROTTLED: &str = "graph-point-throttled";
 /// The temperature source reads values no working SoC has.
@@ -78,6 +82,11 @@ pub const ALL: &[KindDoc] = &[
         kind: BUSY_AT_START,
         severities: "invalid",
         rule: "idle_gate.passed is false",
+    },
+    KindDoc {
+        kind: INTERRUPTED,
+        severities: "invalid",
+        rule: "a phase's reason says it was interrupted by a signal",
     },
     KindDoc {
         kind: TEMPERATURE_IMPLAUSIBLE,

@@ -13,6 +13,7 @@
 //! | kind | severity | rule |
 //! |---|---|---|
 //! | `busy-at-start` | invalid | the idle gate gave up (`idle_gate.passed == false`) |
+//! | `interrupted` | invalid | a signal ended the run: a phase's reason says "interrupted by signal" |
 //! | `graph-point-throttled` | warning | a `graph` point's monitor clock more than [`tolerances::GRAPH_POINT_CLOCK_PCT`] below the OPP it was capped to |
 //! | `temperature-implausible` | warning | a monitor temperature below [`tolerances::TEMP_PLAUSIBLE_MIN_C`] or above [`tolerances::TEMP_PLAUSIBLE_MAX_C`]: the sensor, not the SoC |
 //! | `vm-guest` | warning; info in a container | `identity.virtualization` is set: the numbers are the host's mood |

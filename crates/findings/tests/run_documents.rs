@@ -251,6 +251,30 @@ fn background_activity_in_single_threaded_phases() {
     assert!(of_kind(&doc, kinds::BACKGROUND_ACTIVITY).is_empty());
 }
 
+/// A phase shorter than one monitor interval has one sample, covering all of it: on a busy
+/// machine that sample still judges the phase (it used to be skipped as "the tool starting",
+/// and `run --quick --phases clock,membw` at load 6 passed as valid).
+#[test]
+fn a_phase_with_one_sample_is_judged_on_it() {
+    let mut doc = clean_run();
+    for p in doc.run.as_mut().unwrap().phases.iter_mut() {
+        if p.threads == 1 && p.kind != kind::CLOCK && p.kind != kind::CLOCK_HOT {
+            p.samples.truncate(1);
+            p.samples[0].cpu.as_mut().unwrap().cpu = 99.7;
+        }
+    }
+    one(&doc, kinds::BACKGROUND_ACTIVITY, Severity::Invalid);
+    // The same single sample at the benchmark's own share passes.
+    let mut doc = clean_run();
+    for p in doc.run.as_mut().unwrap().phases.iter_mut() {
+        if p.threads == 1 && p.kind != kind::CLOCK && p.kind != kind::CLOCK_HOT {
+            p.samples.truncate(1);
+            p.samples[0].cpu.as_mut().unwrap().cpu = 25.2;
+        }
+    }
+    assert!(of_kind(&doc, kinds::BACKGROUND_ACTIVITY).is_empty());
+}
+
 #[test]
 fn a_guide_sections_own_system_calls_are_not_background_activity() {
     // lmbench's section is system calls in several processes: its %sys is the measurement.

@@ -16,7 +16,7 @@ mod render;
 mod select;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use document::guide::{GuideRecord, GuideSection, SectionStatus};
@@ -25,6 +25,7 @@ use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::signals::Stop;
 use crate::session::{ExitStatus, Session, phase, phase_recorder::PhaseRecorder, stamp};
 use tune::tuning;
 
@@ -115,57 +116,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     }
 }
 
-/// The end of the guide as its sections see it: set on the first signal.
-struct Stop {
-    cancel: Arc<AtomicBool>,
-    signal: Arc<AtomicI32>,
-    done: Arc<AtomicBool>,
-    watcher: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Stop {
-    /// A thread that takes the held signals (they are blocked in every thread) and sets the
-    /// cancel flag; the sections check it between measurements.
-    fn watch(held: Option<crate::session::signals::Held>, quiet: bool) -> Stop {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let signal = Arc::new(AtomicI32::new(0));
-        let done = Arc::new(AtomicBool::new(false));
-        let watcher = held.map(|h| {
-            let (cancel, signal, done) = (cancel.clone(), signal.clone(), done.clone());
-            std::thread::spawn(move || {
-                while !done.load(Ordering::Relaxed) {
-                    if let Some(s) = h.wait(Duration::from_millis(100)) {
-                        if signal.swap(s, Ordering::Relaxed) == 0 && !quiet {
-                            eprintln!(
-                                "\nguide: signal {s}: ending the current section (its figures so far are kept), then restoring"
-                            );
-                        }
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                }
-            })
-        });
-        Stop {
-            cancel,
-            signal,
-            done,
-            watcher,
-        }
-    }
-
-    fn signal(&self) -> Option<i32> {
-        Some(self.signal.load(Ordering::Relaxed)).filter(|s| *s != 0)
-    }
-
-    fn finish(mut self) -> Option<i32> {
-        self.done.store(true, Ordering::Relaxed);
-        if let Some(w) = self.watcher.take() {
-            let _ = w.join();
-        }
-        self.signal()
-    }
-}
-
 fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let mut all = guide::registry::all();
     if args.test_sections {
@@ -197,7 +147,13 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         Ok(s) => s,
         Err(status) => return Ok(status),
     };
-    let stop = Stop::watch(session.held(), args.quiet);
+    let stop = Stop::watch(
+        session.held(),
+        (!args.quiet).then_some(
+            "guide: ending the current section (its figures so far are kept), then restoring",
+        ),
+        None,
+    );
     let (root, machine) = (&session.root, &session.machine);
     let cfg = SamplerConfig::from_machine(machine);
     let leads = select::cluster_leads(machine, &cpus);

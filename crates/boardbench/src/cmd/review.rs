@@ -236,7 +236,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     let n = planned.len();
     let before = assemble::snapshot(&session.root, &session.machine);
     let (phases, measurements) =
-        crate::run::execute(&ctx, &planned, &mut |i, p| progress.starting(i, n, p));
+        crate::run::execute(&ctx, &planned, None, &mut |i, p| progress.starting(i, n, p));
     progress.finish();
     let after = assemble::snapshot(&session.root, &session.machine);
     let latency = latency_line(&phases);

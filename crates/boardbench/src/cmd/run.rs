@@ -18,6 +18,7 @@ use document::run::RunOptions;
 use crate::cli::Globals;
 use crate::run::progress::Progress;
 use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::signals::Stop;
 use crate::session::{ExitStatus, Session};
 use engine::benchmarks::Tools;
 use engine::plan::{self, PlanOptions, Profile};
@@ -248,9 +249,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     };
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let outputs = args.out.prepare()?;
-    // A signal ends the tool that is running (and what it started) before the process exits.
-    tune::restorer::on_signal(adapters::tool::end_running_tools);
-    let probed = Session::probe(g.root(), Signals::Restore);
+    // Signals are held: Ctrl-C, SIGTERM and SIGHUP end the running tool (and what it
+    // started) at once and the phases after it, and the run still writes its log, document
+    // and database row with what was measured (the `interrupted` finding), then restores and
+    // exits 128 + signal.
+    let probed = Session::probe(g.root(), Signals::Held);
     let may_write = probed.may_write();
     let root_user = probed.root_user;
     let log = log_path(args, root_user);
@@ -316,9 +319,18 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
 
     let mut progress = Progress::new(&planned, args.quiet);
     let n = planned.len();
-    let (phases, measurements) =
-        crate::run::execute(&ctx, &planned, &mut |i, p| progress.starting(i, n, p));
+    let stop = Stop::watch(
+        session.held(),
+        Some(
+            "ending the run: the running tool is stopped, what was measured is kept, then everything is restored",
+        ),
+        Some(adapters::tool::end_running_tools),
+    );
+    let (phases, measurements) = crate::run::execute(&ctx, &planned, Some(&stop), &mut |i, p| {
+        progress.starting(i, n, p)
+    });
     progress.finish();
+    let signal = stop.finish();
     let monitor = probe::sampler::SamplerConfig::from_machine(machine).layout;
     let closed = session.close();
 
@@ -353,7 +365,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     outputs.save(&doc)?;
     print!("{}", textlog::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
-    Ok(ExitStatus::judged(&doc))
+    Ok(match signal {
+        Some(s) => ExitStatus::Interrupted(s),
+        None => ExitStatus::judged(&doc),
+    })
 }
 
 #[cfg(test)]

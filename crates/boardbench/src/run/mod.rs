@@ -16,18 +16,44 @@ use engine::benchmarks;
 use engine::plan::Planned;
 use probe::sampler::SamplerConfig;
 
+use crate::session::signals::Stop;
 use crate::session::{phase_recorder::PhaseRecorder, stamp};
+use findings::kinds::INTERRUPTED_REASON;
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
+/// After a signal (`stop`; the running tool has been ended by then) the phase it cut short
+/// says so unless it finished anyway, and the phases after it are recorded as not run: what
+/// was measured is kept, and the `interrupted` finding says the run is not complete.
 pub fn execute(
     env: &BenchContext<'_>,
     planned: &[Planned],
+    stop: Option<&Stop>,
     on_phase: &mut dyn FnMut(usize, &Planned),
 ) -> (Vec<Phase>, Vec<Measurement>) {
     let mon_cfg = SamplerConfig::from_machine(env.machine);
     let mut phases = Vec::new();
     let mut measurements: Vec<Measurement> = Vec::new();
+    let signal = || stop.and_then(Stop::signal);
     for (i, p) in planned.iter().enumerate() {
+        if let Some(sig) = signal() {
+            let now = stamp::now();
+            phases.push(Phase {
+                kind: p.kind.to_string(),
+                title: p.title.clone(),
+                cluster: p.cluster.as_ref().and_then(|c| c.index),
+                cpus: p.cpus.clone(),
+                threads: p.threads,
+                status: PhaseStatus::Skipped,
+                reason: Some(format!("not run: {INTERRUPTED_REASON} {sig}")),
+                started: now.iso.clone(),
+                finished: now.iso,
+                started_unix_ms: now.unix_ms,
+                finished_unix_ms: now.unix_ms,
+                monitor_interval_s: p.monitor_interval_s,
+                ..Phase::default()
+            });
+            continue;
+        }
         on_phase(i, p);
         let start = stamp::now();
         let t0 = Instant::now();
@@ -45,6 +71,16 @@ pub fn execute(
                 monitor.finish()
             };
         let end = stamp::now();
+        let (mut status, mut reason) = (outcome.status, outcome.reason);
+        if let Some(sig) = signal()
+            && status != PhaseStatus::Done
+        {
+            status = PhaseStatus::Failed;
+            reason = Some(match reason {
+                Some(r) => format!("{INTERRUPTED_REASON} {sig} ({r})"),
+                None => format!("{INTERRUPTED_REASON} {sig}"),
+            });
+        }
         let first = measurements.len();
         measurements.extend(outcome.measurements);
         phases.push(Phase {
@@ -53,8 +89,8 @@ pub fn execute(
             cluster: p.cluster.as_ref().and_then(|c| c.index),
             cpus: p.cpus.clone(),
             threads: p.threads,
-            status: outcome.status,
-            reason: outcome.reason,
+            status,
+            reason,
             started: start.iso,
             finished: end.iso,
             started_unix_ms: start.unix_ms,
@@ -69,7 +105,12 @@ pub fn execute(
             sha256: outcome.sha256,
         });
         if !env.settings.pause.is_zero() {
-            std::thread::sleep(env.settings.pause);
+            match stop {
+                Some(s) => {
+                    s.sleep(env.settings.pause);
+                }
+                None => std::thread::sleep(env.settings.pause),
+            }
         }
     }
     headline::native::add_rows(&mut phases, &mut measurements);

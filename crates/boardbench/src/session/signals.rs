@@ -12,6 +12,8 @@
 //! The idle gate waits through the held signals too, so Ctrl-C while waiting ends the mode with
 //! 128 + signal before anything was changed.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Duration;
 
 const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
@@ -55,5 +57,76 @@ impl Held {
                 return None;
             }
         }
+    }
+}
+
+/// The end of a mode's work as its steps see it: a thread takes the held signals (they are
+/// blocked in every thread) and sets [`Stop::cancel`]; the steps check it between
+/// measurements. `guide` and `run` use it.
+pub struct Stop {
+    pub cancel: Arc<AtomicBool>,
+    signal: Arc<AtomicI32>,
+    done: Arc<AtomicBool>,
+    watcher: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Stop {
+    /// Watches `held` (nothing to watch: never cancelled). On the first signal it prints
+    /// `say` (when given) and runs `act` (e.g. ending the running tool) on the watcher thread.
+    pub fn watch(held: Option<Held>, say: Option<&'static str>, act: Option<fn()>) -> Stop {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let signal = Arc::new(AtomicI32::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        let watcher = held.map(|h| {
+            let (cancel, signal, done) = (cancel.clone(), signal.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    if let Some(s) = h.wait(Duration::from_millis(100)) {
+                        let first = signal.swap(s, Ordering::Relaxed) == 0;
+                        cancel.store(true, Ordering::Relaxed);
+                        if first {
+                            if let Some(text) = say {
+                                eprintln!("\nsignal {s}: {text}");
+                            }
+                            if let Some(f) = act {
+                                f();
+                            }
+                        }
+                    }
+                }
+            })
+        });
+        Stop {
+            cancel,
+            signal,
+            done,
+            watcher,
+        }
+    }
+
+    /// The signal that arrived, if one did.
+    pub fn signal(&self) -> Option<i32> {
+        Some(self.signal.load(Ordering::Relaxed)).filter(|s| *s != 0)
+    }
+
+    /// Sleeps up to `d` in short slices; false when a signal ended the sleep.
+    pub fn sleep(&self, d: Duration) -> bool {
+        let end = std::time::Instant::now() + d;
+        while std::time::Instant::now() < end {
+            if self.cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20).min(end - std::time::Instant::now()));
+        }
+        !self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Stops watching; returns the signal that arrived, if one did.
+    pub fn finish(mut self) -> Option<i32> {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(w) = self.watcher.take() {
+            let _ = w.join();
+        }
+        self.signal()
     }
 }

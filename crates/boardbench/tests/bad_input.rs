@@ -643,3 +643,43 @@ fn a_log_path_that_is_not_utf8_is_written() {
         "{text}"
     );
 }
+
+/// `cat a.log b.log` of sbc-bench logs (no newline at their end) imports as two runs, each
+/// with its own board; a log with binary data in its middle is refused, naming where.
+#[test]
+fn glued_logs_split_and_damaged_logs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut glued = std::fs::read(logs().join("Xd38a.txt")).unwrap();
+    while glued.last() == Some(&b'\n') {
+        glued.pop();
+    }
+    glued.extend(std::fs::read(logs().join("3GmR.txt")).unwrap());
+    let file = dir.path().join("glued.txt");
+    std::fs::write(&file, &glued).unwrap();
+    let o = bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&dir.path().join("o")),
+        p(&file),
+    ]);
+    ok(&o);
+    assert!(err(&o).contains("holds 2 sbc-bench logs"), "{}", err(&o));
+
+    let log = std::fs::read(logs().join("Xd38a.txt")).unwrap();
+    let mid = log.len() / 2;
+    let mut damaged = log[..mid].to_vec();
+    damaged.extend((0..3072u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8));
+    damaged.extend(&log[mid..]);
+    let file = dir.path().join("damaged.txt");
+    std::fs::write(&file, &damaged).unwrap();
+    let o = bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&dir.path().join("d")),
+        p(&file),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("binary data at byte"), "{}", err(&o));
+}

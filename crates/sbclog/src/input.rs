@@ -40,8 +40,11 @@ pub fn read_log(mut r: impl Read, limit: u64) -> Result<Vec<u8>, ImportError> {
     Ok(bytes)
 }
 
-/// Byte ranges of the logs in `bytes`: split before every sbc-bench header line after the first
-/// line. One range for an ordinary log.
+/// Byte ranges of the logs in `bytes`: split before every sbc-bench header after the first
+/// line. One range for an ordinary log. sbc-bench's logs end without a newline, so in
+/// `cat a.log b.log` the second header starts in the middle of the first log's last line
+/// (its summary row): a header there counts too when it has its date (`(Sat, 08 Apr 2023 …)`
+/// or `-- date`), which a sentence such as "Tested with sbc-bench v0.9.72 on …" has not.
 pub fn split_logs(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     let mut starts = vec![0];
     let mut pos = 0;
@@ -49,11 +52,45 @@ pub fn split_logs(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
         if pos > 0 && is_header(line) {
             starts.push(pos);
         }
+        let mut from = 1;
+        while let Some(i) = find(&line[from.min(line.len())..], HEADER_START) {
+            let at = from + i;
+            // Right after the previous log's last character, not after a space (a quote, an
+            // indented line, "Tested with sbc-bench v…").
+            if !line[at - 1].is_ascii_whitespace() && is_dated_header(&line[at..]) {
+                starts.push(pos + at);
+            }
+            from = at + 1;
+        }
         pos += line.len();
     }
     let mut out: Vec<std::ops::Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
     out.push(*starts.last().expect("one start")..bytes.len());
     out
+}
+
+const HEADER_START: &[u8] = b"sbc-bench v";
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A header with its date, to the end of the line (the form that may start in the middle of
+/// a line): `… (Sat, 08 Apr 2023 10:08:45 +0000)` or v0.4's `-- Mon, 30 Jul 2018 06:15:21 +0000`.
+fn is_dated_header(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let Some(date) = crate::sysinfo::header(&text).and_then(|h| h.date) else {
+        return false;
+    };
+    // The date ends the line with a time and a numeric zone offset.
+    let d = date.trim_end_matches(')').trim_end();
+    let zone = d.rsplit(' ').next().unwrap_or("");
+    let ends_line = text.trim_end().ends_with(')') || text.trim_end().ends_with(d);
+    ends_line
+        && d.contains(':')
+        && zone.len() == 5
+        && zone.starts_with(['+', '-'])
+        && zone[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 fn is_header(line: &[u8]) -> bool {
@@ -87,5 +124,10 @@ mod tests {
         // Only a header at the start of a line counts.
         let quoted = b"x\n  sbc-bench v0.9.72 A (date)\n";
         assert_eq!(split_logs(quoted).len(), 1);
+        // sbc-bench's logs end without a newline: the next header may start mid-line.
+        let glued = b"| A | 1800 MHz |sbc-bench v0.9.8 B (Tue, 05 May 2026 11:08:45 +0000)\ny\n";
+        assert_eq!(split_logs(glued), vec![0..16, 16..glued.len()]);
+        let said = b"x\nTested with sbc-bench v0.9.72 on Tue, 11 Nov 2025.\n";
+        assert_eq!(split_logs(said).len(), 1);
     }
 }

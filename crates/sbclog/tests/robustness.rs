@@ -63,6 +63,61 @@ fn bad_inputs_give_one_clear_error() {
     }
 }
 
+/// `cat a.log b.log` of sbc-bench logs (which end without a newline): the second header
+/// starts in the middle of the first log's summary row. Each log is imported on its own, with
+/// its own figures — never one document mixing both boards.
+#[test]
+fn logs_concatenated_without_a_newline_are_split() {
+    let a = std::fs::read(fixtures().join("Xd38a.txt")).unwrap();
+    let b = std::fs::read(fixtures().join("3GmR.txt")).unwrap();
+    let mut a_trimmed = a.clone();
+    while a_trimmed.last() == Some(&b'\n') {
+        a_trimmed.pop();
+    }
+    let mut both = a_trimmed.clone();
+    both.extend_from_slice(&b);
+    assert_eq!(
+        import_bytes(&both, "both").unwrap_err(),
+        ImportError::SeveralLogs(2)
+    );
+    let docs: Vec<_> = sbclog::import_logs(&both, "both")
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let alone = [
+        import_bytes(&a_trimmed, "a").unwrap(),
+        import_bytes(&b, "b").unwrap(),
+    ];
+    for (d, one) in docs.iter().zip(&alone) {
+        assert_eq!(d.measurements, one.measurements);
+    }
+    // A sentence naming the version is not a header.
+    let mut text = a.clone();
+    text.extend_from_slice(
+        b"\nTested with sbc-bench v0.9.72 on Tue, 11 Nov 2025 00:06:19 +0800.\n",
+    );
+    assert!(import_bytes(&text, "t").is_ok());
+}
+
+/// Binary data anywhere in a log, not only in its first 8 KiB, refuses it with the offset:
+/// random bytes in the middle would otherwise change its figures silently.
+#[test]
+fn binary_data_inside_a_log_is_refused() {
+    let log = std::fs::read(fixtures().join("Xd38a.txt")).unwrap();
+    let mid = log.len() / 2;
+    assert!(mid > 8192, "the fixture is long enough");
+    let noise: Vec<u8> = (0..3072u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let mut damaged = log[..mid].to_vec();
+    damaged.extend_from_slice(&noise);
+    damaged.extend_from_slice(&log[mid..]);
+    match import_bytes(&damaged, "d").unwrap_err() {
+        ImportError::BinaryInside(at) => assert!(at >= 8192 && at <= mid + 3072, "{at}"),
+        e => panic!("{e}"),
+    }
+}
+
 /// Cut points for one log: a spread of byte offsets (pseudo-random, seeded by the log's length)
 /// plus line ends. `BOARDBENCH_CUT_POINTS` sets how many per log (default 24, 8 under
 /// emulation); every cut is checked, so more points only take longer.

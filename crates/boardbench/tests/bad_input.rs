@@ -683,3 +683,44 @@ fn glued_logs_split_and_damaged_logs_are_refused() {
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     assert!(err(&o).contains("binary data at byte"), "{}", err(&o));
 }
+
+/// What `results add` stores, `report` can read back: a document whose date is a number is
+/// refused on the way in (it used to be stored, then refused by every reader).
+#[test]
+fn results_add_refuses_what_readers_would_refuse() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("o");
+    ok(&bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&out_dir),
+        p(&logs().join("Xd38a.txt")),
+    ]));
+    let made = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&made).unwrap()).unwrap();
+    v["started"] = serde_json::json!(12345);
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, serde_json::to_string(&v).unwrap()).unwrap();
+    // The reader refuses it …
+    let o = bb(&["report", p(&bad), "--html", "-"]);
+    assert_ne!(o.status.code(), Some(0));
+    // … and so does the store, storing nothing.
+    let db = dir.path().join("r.sqlite");
+    let o = bb(&["results", "add", "--db", p(&db), p(&bad)]);
+    assert_ne!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("does not read as a result document"),
+        "{}",
+        err(&o)
+    );
+    ok(&bb(&["results", "add", "--db", p(&db), p(&made)]));
+    let list = ok(&bb(&["results", "list", "--db", p(&db), "--json"]));
+    let runs: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 1, "{list}");
+}

@@ -348,13 +348,21 @@ impl Store {
         // serde_json's maps are sorted, so this text is canonical: the same document always
         // gives the same hash whatever the key order or whitespace of the file.
         let text = serde_json::to_string(&doc)?;
+        // What is stored can always be read back: a document larger than readers accept, or
+        // one that does not read as a result document (a number where a date belongs), is
+        // refused here rather than stored for `report`, `export` and `guide render` to refuse.
+        if text.len() as u64 > MAX_DOCUMENT_BYTES {
+            return Err(Error::NotADocument(format!(
+                "{} MiB, larger than boardbench reads ({} MiB)",
+                text.len() / (1024 * 1024),
+                MAX_DOCUMENT_BYTES / (1024 * 1024)
+            )));
+        }
+        let typed = serde_json::from_value::<ResultDocument>(doc.clone())
+            .map_err(|e| Error::NotADocument(format!("does not read as a result document: {e}")))?;
         let hash = sha256_hex(text.as_bytes());
         let not_comparable = marks::column_text(&text);
-        // A document that does not read as this version's type is still stored (the JSON is
-        // kept whole); its indexed columns are then NULL.
-        let c = serde_json::from_value::<ResultDocument>(doc.clone())
-            .map(|d| headline::columns::columns(&d))
-            .unwrap_or_default();
+        let c = headline::columns::columns(&typed);
         let h = &c.headline;
         for (name, value, unit) in [
             ("7-zip multi", h.zip_multi, "MIPS"),

@@ -197,6 +197,14 @@ impl OutputNames {
 /// Writes a new file; an existing one is an error unless `force`.
 fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), String> {
     let json = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())? + "\n";
+    // A document nothing could read back (a log with a line of 100 MB) is not written.
+    if json.len() as u64 > store::MAX_DOCUMENT_BYTES {
+        return Err(format!(
+            "the document would be {} MiB, larger than boardbench reads ({} MiB): not written",
+            json.len() / (1024 * 1024),
+            store::MAX_DOCUMENT_BYTES / (1024 * 1024)
+        ));
+    }
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     if force {

@@ -365,3 +365,29 @@ fn compare_gives_ratios_per_ghz_and_spread_marks() {
     assert_eq!(bb(&db, &["compare", "1", "77"]).status.code(), Some(1));
     let _ = Filter::default();
 }
+
+/// `results table` shows what each run's summary row shows: sbc-bench's rounding and the
+/// kernel as major.minor (`--format json` keeps the stored figures); `results list --header`
+/// names its columns.
+#[test]
+fn the_table_shows_the_summary_rows_figures_and_list_has_a_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let mut doc = native("Native", "2026-03-01T10:00:00+00:00", 2000.0, 10003.7, 1.0);
+    doc.measurements[3].value = 7298.3;
+    let f = write_json(dir.path(), "n.json", &doc);
+    stdout(&bb(&db, &["add", f.to_str().unwrap()]));
+    let md = stdout(&bb(&db, &["table"]));
+    let row = md.lines().nth(2).unwrap();
+    assert!(row.contains("| 10000 |"), "{row}");
+    assert!(row.contains("| 7300 |"), "{row}");
+    assert!(!row.contains("7298"), "{row}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&bb(&db, &["table", "--format", "json"]))).unwrap();
+    assert_eq!(json[0]["memcpy"], 7298.3);
+    let list = stdout(&bb(&db, &["list", "--header"]));
+    assert!(list.starts_with("id\tstarted\tdevice"), "{list}");
+    assert_eq!(list.lines().count(), 2);
+    // Piped without --header: the lines only.
+    assert_eq!(stdout(&bb(&db, &["list"])).lines().count(), 1);
+}

@@ -41,9 +41,58 @@ pub fn results_row(doc: &ResultDocument) -> Headline {
     }
 }
 
+/// The Results.md cells of raw figures (as the results database keeps them), rounded as
+/// [`results_row`] rounds a document's: the table of stored runs shows what each run's own
+/// summary row shows.
+pub fn results_cells(h: &Headline<f64>) -> Headline<f64> {
+    let int = |v: Option<f64>| v.filter(|v| v.is_finite() && *v >= 0.0);
+    Headline {
+        zip_multi: int(h.zip_multi).map(|v| r10(v.floor()) as f64),
+        zip_single: int(h.zip_single).map(f64::round),
+        aes: int(h.aes).map(|v| r10(v.floor()) as f64),
+        memcpy: int(h.memcpy).map(|v| r10(v) as f64),
+        memset: int(h.memset).map(|v| r10(v) as f64),
+        khs: h.khs.filter(|v| v.is_finite()),
+    }
+}
+
+/// The kernel as Results.md shows it: "6.1" from "6.1.0-28-arm64", "6.18" from
+/// "6.18.44-fc-v595"; a release that does not start with numbers is kept as it is.
+pub fn kernel_cell(release: &str) -> String {
+    let base = release.split(['-', '+', '_', ' ']).next().unwrap_or("");
+    let parts: Vec<&str> = base.split('.').take(2).collect();
+    if parts.is_empty() || parts[0].is_empty() {
+        release.to_string()
+    } else {
+        parts.join(".")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_figures_round_as_the_summary_row() {
+        let raw = Headline {
+            zip_multi: Some(12355.7),
+            zip_single: Some(1999.6),
+            aes: Some(1_427_841.9),
+            memcpy: Some(7298.3),
+            memset: Some(31009.0),
+            khs: Some(2.37),
+        };
+        let c = results_cells(&raw);
+        assert_eq!(c.zip_multi, Some(12360.0));
+        assert_eq!(c.zip_single, Some(2000.0));
+        assert_eq!(c.aes, Some(1_427_840.0));
+        assert_eq!(c.memcpy, Some(7300.0));
+        assert_eq!(c.memset, Some(31010.0));
+        assert_eq!(c.khs, Some(2.37));
+        assert_eq!(kernel_cell("6.18.44-fc-v595"), "6.18");
+        assert_eq!(kernel_cell("6.1.0-28-arm64"), "6.1");
+        assert_eq!(kernel_cell("5.10.110"), "5.10");
+    }
 
     #[test]
     fn r10_is_printf_rounding() {

@@ -152,6 +152,16 @@ pub fn khs_cell(v: Option<f64>) -> String {
 /// not measured the way sbc-bench measures it says which profile made it (`5600 (quick)`).
 pub fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
     let t = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".to_string());
+    // The figures and kernel as the run's own summary row shows them (sbc-bench's rounding).
+    let h = headline::rounding::results_cells(&headline::Headline {
+        zip_multi: r.zip_multi,
+        zip_single: r.zip_single,
+        aes: r.aes,
+        memcpy: r.memcpy,
+        memset: r.memset,
+        khs: r.khs,
+    });
+    let kernel = r.kernel.as_deref().map(headline::rounding::kernel_cell);
     let m = |figure: Figure, cell: String| {
         if cell == "-" {
             cell
@@ -162,14 +172,14 @@ pub fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
     [
         t(&r.device),
         t(&r.clockspeed),
-        t(&r.kernel),
+        t(&kernel),
         t(&r.distro),
-        m(Figure::ZipMulti, opt_number(r.zip_multi)),
-        m(Figure::ZipSingle, opt_number(r.zip_single)),
-        m(Figure::Aes, opt_number(r.aes)),
-        m(Figure::Memcpy, opt_number(r.memcpy)),
-        m(Figure::Memset, opt_number(r.memset)),
-        m(Figure::Khs, khs_cell(r.khs)),
+        m(Figure::ZipMulti, opt_number(h.zip_multi)),
+        m(Figure::ZipSingle, opt_number(h.zip_single)),
+        m(Figure::Aes, opt_number(h.aes)),
+        m(Figure::Memcpy, opt_number(h.memcpy)),
+        m(Figure::Memset, opt_number(h.memset)),
+        m(Figure::Khs, khs_cell(h.khs)),
     ]
 }
 

@@ -224,13 +224,7 @@ fn kernel_cell(doc: &ResultDocument) -> String {
     let Some(r) = release else {
         return "-".into();
     };
-    let base = r.split(['-', '+', '_', ' ']).next().unwrap_or("");
-    let parts: Vec<&str> = base.split('.').take(2).collect();
-    let out = if parts.is_empty() || parts[0].is_empty() {
-        one_line(&r)
-    } else {
-        parts.join(".")
-    };
+    let out = one_line(&headline::rounding::kernel_cell(&r));
     if out.is_empty() { "-".into() } else { out }
 }
 

@@ -67,6 +67,10 @@ pub enum Sub {
         /// JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Print the header line even when the output is not a terminal (it is printed on a
+        /// terminal only, so scripts reading the tab-separated lines are not disturbed).
+        #[arg(long, conflicts_with = "json")]
+        header: bool,
     },
     /// Show one run: summary, measurements, findings.
     Show {
@@ -124,6 +128,9 @@ fn open(args: &Args) -> anyhow::Result<Store> {
     })
 }
 
+/// The columns of `results list` (tab-separated, as the lines).
+const LIST_HEADER: &str = "id\tstarted\tdevice\tsoc\tarch\tkernel\tsource\ttags";
+
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     let mut store = open(args)?;
     let stdout = std::io::stdout();
@@ -139,6 +146,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             until,
             tag,
             json,
+            header,
         } => {
             let filter = Filter {
                 device: device.clone(),
@@ -154,6 +162,9 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 serde_json::to_writer_pretty(&mut out, &runs)?;
                 writeln!(out)?;
             } else {
+                if *header || std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                    writeln!(out, "{LIST_HEADER}")?;
+                }
                 for r in &runs {
                     writeln!(
                         out,

@@ -74,7 +74,8 @@ fn document_shaped_json_never_panics_and_stores_only_physical_values() {
             any::<f64>().prop_filter("finite", |v| v.is_finite()),
             -1e3..1e6f64,
         ],
-        any_json(),
+        // Half of them well-formed: the store refuses what does not read as a document.
+        prop_oneof![Just(json!(null)), any_json()],
     )
         .prop_map(|(unit, value, extra)| {
             json!({"suite": "s", "test": "t", "threads": 1, "value": value, "unit": unit,
@@ -83,7 +84,7 @@ fn document_shaped_json_never_panics_and_stores_only_physical_values() {
     let doc = (
         prop_oneof![Just(json!(1)), any_json()],
         proptest::collection::vec(measurement, 0..4),
-        any_json(),
+        prop_oneof![Just(json!(null)), any_json()],
     )
         .prop_map(|(version, ms, imported)| {
             json!({"schema_version": version, "producer": "fuzz", "measurements": ms,

@@ -118,12 +118,10 @@ fn text_output_has_every_row_in_the_chosen_unit_and_nothing_extra_when_piped() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // stderr is a pipe here: no progress line.
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // stderr is a pipe here: no progress line, only the one line saying what runs.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!err.contains('\r'), "{err}");
     let t = String::from_utf8(out.stdout).unwrap();
     assert!(t.contains("cycles/block"), "{t}");
     assert!(t.contains("Portable   portable"), "{t}");
@@ -158,4 +156,20 @@ fn nonsense_input_is_refused_with_a_clear_message() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(msg), "{args:?}: {err}");
     }
+}
+
+/// Without a terminal `sha256` says what it runs before the silent wait.
+#[test]
+fn without_a_terminal_it_says_what_runs() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .args(["sha256", "-i", "10k", "-s", "2.0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("sha256 on cpu"), "{err}");
+    assert!(
+        err.contains("1 run(s) each of 10k recursive hashes"),
+        "{err}"
+    );
 }

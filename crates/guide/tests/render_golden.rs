@@ -269,3 +269,31 @@ fn rst_is_valid_restructuredtext() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A run whose findings say "not to be trusted" carries that verdict into the guide, next to
+/// its figures, in every text format that has notes.
+#[test]
+fn an_untrusted_runs_verdict_is_shown() {
+    let mut a = doc("am62axx_sk-fs", "rk3588", 2352.4, 1.0, false);
+    a.findings.push(document::Finding {
+        kind: "throttling".into(),
+        severity: document::Severity::Invalid,
+        message: "Throttling: the clock fell below its top OPP.".into(),
+        evidence: Vec::new(),
+    });
+    let labels = render::board_labels(&[&a]);
+    let g = render::merge(&[Run {
+        board: labels[0].clone(),
+        doc: &a,
+    }]);
+    for text in [render::rst::render(&g, "T"), render::md::render(&g, "T")] {
+        assert!(
+            text.contains(
+                "NOT TO BE TRUSTED: Throttling: the clock fell below its top OPP (throttling)"
+            ),
+            "{text}"
+        );
+    }
+    // A clean run has no such note (the golden files above).
+    assert!(!render::rst::render(&guide(), "T").contains("NOT TO BE TRUSTED"));
+}

@@ -157,6 +157,22 @@ pub fn merge(runs: &[Run]) -> Guide {
             notes.push(format!("{}: not a guide document (no tables)", run.board));
             continue;
         };
+        // The run's verdict stands beside its figures: a guide built from a run whose findings
+        // say "not to be trusted" must not read as a clean one.
+        let invalid: Vec<String> = run
+            .doc
+            .findings
+            .iter()
+            .filter(|f| f.severity == document::Severity::Invalid)
+            .map(|f| format!("{} ({})", f.message.trim_end_matches('.'), f.kind))
+            .collect();
+        if !invalid.is_empty() {
+            notes.push(format!(
+                "{}: NOT TO BE TRUSTED: {}",
+                run.board,
+                invalid.join("; ")
+            ));
+        }
         if g.quick {
             notes.push(format!(
                 "{}: a quick guide (--quick): shorter budgets, rough figures",

@@ -391,3 +391,42 @@ fn the_table_shows_the_summary_rows_figures_and_list_has_a_header() {
     // Piped without --header: the lines only.
     assert_eq!(stdout(&bb(&db, &["list"])).lines().count(), 1);
 }
+
+/// `results compare` opens with the six headline figures, by the summary row's rules: a
+/// native run's memcpy (`membw / libc memcpy copy`) meets an imported log's
+/// (`tinymembench / memcpy`).
+#[test]
+fn compare_pairs_native_and_imported_headline_figures_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let imported_doc = write_json(dir.path(), "i.json", &imported("Xd38a.txt"));
+    let native_doc = write_json(
+        dir.path(),
+        "n.json",
+        &native("Native", "2026-03-01T10:00:00+00:00", 2000.0, 10000.0, 1.0),
+    );
+    stdout(&bb(
+        &db,
+        &[
+            "add",
+            imported_doc.to_str().unwrap(),
+            native_doc.to_str().unwrap(),
+        ],
+    ));
+    let text = stdout(&bb(&db, &["compare", "1", "2"]));
+    let first_row = text
+        .lines()
+        .find(|l| l.contains(" / ") && !l.starts_with('('))
+        .unwrap_or_default();
+    assert!(first_row.starts_with("headline / 7-zip multi ("), "{text}");
+    let memcpy = text
+        .split("headline / memcpy (")
+        .nth(1)
+        .expect("a memcpy row");
+    let cells: Vec<&str> = memcpy.lines().skip(1).take(2).collect();
+    assert!(
+        cells.iter().all(|c| !c.trim_end().ends_with('-')),
+        "{cells:?}\n{text}"
+    );
+    assert!(cells[1].contains('×'), "{cells:?}");
+}

@@ -1,5 +1,9 @@
 //! Side-by-side comparison of runs: a pure function of the stored runs.
 //!
+//! The six headline figures of sbc-bench's Results.md come first (suite `headline`), by the
+//! summary row's rules, so a native run and an imported log meet on them; every measurement
+//! follows.
+//!
 //! Measurements are matched by (suite, test, variant, threads), falling back to (suite, test)
 //! when that row is unique in both runs (see [`match_rows`]); each later run is given as a
 //! ratio to the first (A). "Beyond spread" means the difference is larger than the runs' own
@@ -106,74 +110,84 @@ fn match_rows(runs: &[RunDetail]) -> Vec<Vec<Option<usize>>> {
     out
 }
 
+/// A run's value and spread in one row (`None`: the run lacks it).
+type Found = Option<(f64, Option<f64>)>;
+
+/// The suite name of the six headline rows that open every comparison.
+pub const HEADLINE_SUITE: &str = "headline";
+
+/// The six figures of sbc-bench's Results.md for every run, by the same rules as its summary
+/// row: a native run's `membw / libc memcpy copy` and an imported log's `tinymembench /
+/// memcpy` are both its "memcpy", so they meet here whatever their rows are called.
+fn headline_rows(runs: &[RunDetail]) -> Vec<Vec<Found>> {
+    let figures: Vec<Option<headline::Headline<f64>>> = runs
+        .iter()
+        .map(|r| {
+            serde_json::from_value::<document::ResultDocument>(r.document.clone())
+                .ok()
+                .map(|d| headline::figures(&d))
+        })
+        .collect();
+    headline::Figure::ALL
+        .iter()
+        .map(|f| {
+            figures
+                .iter()
+                .map(|h| h.as_ref().and_then(|h| f.of(h)).map(|v| (v, None)))
+                .collect()
+        })
+        .collect()
+}
+
 pub fn compare(runs: &[RunDetail]) -> Comparison {
     let clocks: Vec<Option<f64>> = runs
         .iter()
         .map(|r| r.clock_mhz.filter(|c| *c > 0.0))
         .collect();
-    let rows = match_rows(runs)
+    let headline_rows = headline_rows(runs)
         .into_iter()
-        .map(|matched| {
-            let first = matched
-                .iter()
-                .enumerate()
-                .find_map(|(ri, mi)| mi.map(|mi| &runs[ri].measurements[mi]))
-                .expect("every matched row has at least one measurement");
-            let hib = first.higher_is_better;
-            let found: Vec<Option<(f64, Option<f64>)>> = matched
-                .iter()
-                .enumerate()
-                .map(|(ri, mi)| {
-                    mi.map(|mi| {
-                        let m = &runs[ri].measurements[mi];
-                        (m.value, m.spread_pct)
-                    })
+        .zip(headline::Figure::ALL)
+        .filter(|(found, _)| found.iter().any(Option::is_some))
+        .map(|(found, f)| {
+            row_of(
+                HEADLINE_SUITE,
+                f.column(),
+                None,
+                0,
+                f.unit(),
+                true,
+                &found,
+                &clocks,
+            )
+        });
+    let rows = match_rows(runs).into_iter().map(|matched| {
+        let first = matched
+            .iter()
+            .enumerate()
+            .find_map(|(ri, mi)| mi.map(|mi| &runs[ri].measurements[mi]))
+            .expect("every matched row has at least one measurement");
+        let found: Vec<Option<(f64, Option<f64>)>> = matched
+            .iter()
+            .enumerate()
+            .map(|(ri, mi)| {
+                mi.map(|mi| {
+                    let m = &runs[ri].measurements[mi];
+                    (m.value, m.spread_pct)
                 })
-                .collect();
-            let per_ghz = |i: usize, v: f64| {
-                let is_clock = first.suite == "clock";
-                (hib && !is_clock)
-                    .then_some(())
-                    .and(clocks[i])
-                    .map(|c| v / (c / 1000.0))
-            };
-            let a = found.first().copied().flatten();
-            let a_per_ghz = a.and_then(|(v, _)| per_ghz(0, v));
-            let cells = found
-                .iter()
-                .enumerate()
-                .map(|(i, f)| {
-                    let (value, spread) = (*f)?;
-                    let pg = per_ghz(i, value);
-                    let (ratio, beyond, pg_ratio) = match (i, a) {
-                        (0, _) | (_, None) => (None, None, None),
-                        (_, Some((av, aspread))) => (
-                            ratio(value, av),
-                            beyond_spread(av, aspread, value, spread),
-                            pg.zip(a_per_ghz).and_then(|(p, ap)| ratio(p, ap)),
-                        ),
-                    };
-                    Some(Cell {
-                        value,
-                        spread_pct: spread,
-                        ratio,
-                        per_ghz: pg,
-                        per_ghz_ratio: pg_ratio,
-                        beyond_spread: beyond,
-                    })
-                })
-                .collect();
-            CompareRow {
-                suite: first.suite.clone(),
-                test: first.test.clone(),
-                variant: first.variant.clone(),
-                threads: first.threads,
-                unit: first.unit.clone(),
-                higher_is_better: hib,
-                cells,
-            }
-        })
-        .collect();
+            })
+            .collect();
+        row_of(
+            &first.suite,
+            &first.test,
+            first.variant.clone(),
+            first.threads,
+            &first.unit,
+            first.higher_is_better,
+            &found,
+            &clocks,
+        )
+    });
+    let rows = headline_rows.chain(rows).collect();
     Comparison {
         runs: runs
             .iter()
@@ -184,6 +198,62 @@ pub fn compare(runs: &[RunDetail]) -> Comparison {
             })
             .collect(),
         rows,
+    }
+}
+
+/// One row: each run's value and spread (`found`), as ratios to the first run's (A).
+#[allow(clippy::too_many_arguments)]
+fn row_of(
+    suite: &str,
+    test: &str,
+    variant: Option<String>,
+    threads: u32,
+    unit: &str,
+    hib: bool,
+    found: &[Found],
+    clocks: &[Option<f64>],
+) -> CompareRow {
+    let per_ghz = |i: usize, v: f64| {
+        let is_clock = suite == "clock";
+        (hib && !is_clock)
+            .then_some(())
+            .and(clocks[i])
+            .map(|c| v / (c / 1000.0))
+    };
+    let a = found.first().copied().flatten();
+    let a_per_ghz = a.and_then(|(v, _)| per_ghz(0, v));
+    let cells = found
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (value, spread) = (*f)?;
+            let pg = per_ghz(i, value);
+            let (ratio, beyond, pg_ratio) = match (i, a) {
+                (0, _) | (_, None) => (None, None, None),
+                (_, Some((av, aspread))) => (
+                    ratio(value, av),
+                    beyond_spread(av, aspread, value, spread),
+                    pg.zip(a_per_ghz).and_then(|(p, ap)| ratio(p, ap)),
+                ),
+            };
+            Some(Cell {
+                value,
+                spread_pct: spread,
+                ratio,
+                per_ghz: pg,
+                per_ghz_ratio: pg_ratio,
+                beyond_spread: beyond,
+            })
+        })
+        .collect();
+    CompareRow {
+        suite: suite.to_string(),
+        test: test.to_string(),
+        variant,
+        threads,
+        unit: unit.to_string(),
+        higher_is_better: hib,
+        cells,
     }
 }
 

@@ -365,12 +365,17 @@ fn compare_text(c: &store::compare::Comparison) -> String {
             .variant
             .as_deref()
             .map_or(String::new(), |v| format!(" [{v}]"));
+        // The headline rows are figures of the whole run, not of a thread count.
+        let threads = if row.suite == store::compare::HEADLINE_SUITE {
+            String::new()
+        } else {
+            format!(" {}T", row.threads)
+        };
         let _ = writeln!(
             t,
-            "{} / {} {}T{variant} ({}{})",
+            "{} / {}{threads}{variant} ({}{})",
             row.suite,
             row.test,
-            row.threads,
             row.unit,
             if row.higher_is_better {
                 ", higher is better"

@@ -724,3 +724,36 @@ fn results_add_refuses_what_readers_would_refuse() {
     let runs: serde_json::Value = serde_json::from_str(&list).unwrap();
     assert_eq!(runs.as_array().unwrap().len(), 1, "{list}");
 }
+
+/// `report` refuses to draw what the database would refuse to store: a negative bandwidth.
+#[test]
+fn report_refuses_impossible_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("o");
+    ok(&bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&out_dir),
+        p(&logs().join("Xd38a.txt")),
+    ]));
+    let made = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&made).unwrap()).unwrap();
+    let ms = v["measurements"].as_array_mut().unwrap();
+    let i = ms
+        .iter()
+        .position(|m| m["unit"] == "MB/s")
+        .expect("a bandwidth");
+    ms[i]["value"] = serde_json::json!(-5000.0);
+    let bad = dir.path().join("neg.json");
+    std::fs::write(&bad, serde_json::to_string(&v).unwrap()).unwrap();
+    let o = bb(&["report", p(&bad), "--html", "-"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("is negative"), "{}", err(&o));
+    assert!(o.stdout.is_empty());
+}

@@ -90,6 +90,18 @@ pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, Result
     }
     let doc: ResultDocument =
         serde_json::from_value(value).with_context(|| format!("{arg}: not a result document"))?;
+    // The values the results database would refuse are not drawn either (a negative
+    // bandwidth, an infinite rate): the same rule on every way in.
+    for m in &doc.measurements {
+        if let Err(why) = store::ranges::check(m.value, &m.unit) {
+            bail!(
+                "{arg}: measurement {}/{} ({} threads): {why}",
+                m.suite,
+                m.test,
+                m.threads
+            );
+        }
+    }
     let name = headline::device::of_document(&doc)
         .map(|d| format!("{d} ({fallback_name})"))
         .unwrap_or(fallback_name);

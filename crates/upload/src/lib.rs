@@ -33,10 +33,14 @@ pub fn document_hash(doc: &serde_json::Value) -> String {
 /// sent move together), else `$XDG_STATE_HOME/boardbench/uploads.json`
 /// (`~/.local/state/boardbench/uploads.json`).
 pub fn default_state_path(sqlite_db: Option<&std::path::Path>) -> std::path::PathBuf {
-    if let Some(dir) = sqlite_db
-        .and_then(|p| p.parent())
-        .filter(|d| !d.as_os_str().is_empty())
-    {
+    // However the database is spelled (`r.sqlite`, `./r.sqlite`, an absolute path, a link to
+    // its directory), the state file is the one in its real directory.
+    if let Some(db) = sqlite_db {
+        let dir = db
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         return dir.join("uploads.json");
     }
     let base = std::env::var_os("XDG_STATE_HOME")
@@ -47,4 +51,31 @@ pub fn default_state_path(sqlite_db: Option<&std::path::Path>) -> std::path::Pat
         })
         .unwrap_or_else(|| std::path::PathBuf::from("."));
     base.join("boardbench/uploads.json")
+}
+
+#[cfg(test)]
+mod state_path_tests {
+    use super::default_state_path;
+    use std::path::Path;
+
+    /// One database, one state file, however `--db` spells it.
+    #[test]
+    fn the_state_file_does_not_move_with_the_spelling_of_the_database() {
+        let d = tempfile::tempdir().unwrap();
+        let abs = d.path().join("r.sqlite");
+        let via_dot = d.path().join(".").join("r.sqlite");
+        let a = default_state_path(Some(&abs));
+        assert_eq!(a, default_state_path(Some(&via_dot)));
+        assert_eq!(
+            a.parent().unwrap(),
+            std::fs::canonicalize(d.path()).unwrap()
+        );
+        // A bare file name is the current directory's, not the user's state directory.
+        let here = default_state_path(Some(Path::new("r.sqlite")));
+        assert_eq!(
+            here,
+            std::fs::canonicalize(".").unwrap().join("uploads.json")
+        );
+        assert_eq!(here, default_state_path(Some(Path::new("./r.sqlite"))));
+    }
 }

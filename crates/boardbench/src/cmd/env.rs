@@ -203,8 +203,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let path = std::env::var("PATH").unwrap_or_default();
     let command = resolve(args.suite, &args.command, &path);
     // Signals are held first: Ctrl-C must still produce the document (and ends the idle wait).
-    let outputs = args.out.prepare()?;
     let probed = Session::probe(g.root(), Signals::Held);
+    // After the signals are held: a thread the database client starts inherits the mask.
+    let outputs = args.out.prepare()?;
     let tune = !args.no_tune && probed.may_write();
     if !args.no_tune {
         probed.warn_unless_root("governors stay as they are");

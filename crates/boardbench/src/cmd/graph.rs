@@ -171,9 +171,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if args.clock_samples == 0 {
         anyhow::bail!("--clock-samples must be at least 1");
     }
-    let outputs = args.out.prepare()?;
     tune::restorer::on_signal(adapters::tool::end_running_tools);
     let probed = Session::probe(g.root(), Signals::Restore);
+    let outputs = args.out.prepare()?;
     let may_write = probed.may_write();
     let (root, machine) = (&probed.root, &probed.machine);
     let groups = plan::groups(machine, &plan::parse_selection(&args.cpus)?);

@@ -123,8 +123,9 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     let chosen = select::sections(all, &args.sections, args.quick)?;
     // Signals first: Ctrl-C must still produce the document (and ends the idle wait).
-    let outputs = args.out.prepare()?;
     let probed = Session::probe(g.root(), Signals::Held);
+    // After the signals are held: a thread the database client starts inherits the mask.
+    let outputs = args.out.prepare()?;
     let cpus = select::cpus(args.cpus.as_deref(), &probed.machine.cpus.online)?;
     let tune = !args.no_tune && probed.may_write();
     if !args.no_tune {

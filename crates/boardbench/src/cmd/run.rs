@@ -248,12 +248,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         Profile::Standard
     };
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let outputs = args.out.prepare()?;
     // Signals are held: Ctrl-C, SIGTERM and SIGHUP end the running tool (and what it
     // started) at once and the phases after it, and the run still writes its log, document
     // and database row with what was measured (the `interrupted` finding), then restores and
     // exits 128 + signal.
     let probed = Session::probe(g.root(), Signals::Held);
+    // After the signals are held: a thread the database client starts inherits the mask.
+    let outputs = args.out.prepare()?;
     let may_write = probed.may_write();
     let root_user = probed.root_user;
     let log = log_path(args, root_user);

@@ -149,8 +149,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         "--interval must be positive"
     );
     // Signals first (see session::signals): Ctrl-C must still produce the document.
-    let outputs = args.out.prepare()?;
     let probed = Session::probe(g.root(), Signals::Held);
+    // After the signals are held: a thread the database client starts inherits the mask.
+    let outputs = args.out.prepare()?;
     let tune = !args.no_tune && probed.may_write();
     let cfg = SamplerConfig::from_machine(&probed.machine);
     if !args.no_tune {

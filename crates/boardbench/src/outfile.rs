@@ -24,6 +24,9 @@ use crate::output::Usage;
 pub struct OutFile {
     path: PathBuf,
     force: bool,
+    /// A device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe): written into as it is,
+    /// never replaced (as root, a rename over `/dev/null` would break the system).
+    stream: bool,
 }
 
 /// (device, inode) of an existing file.
@@ -46,10 +49,33 @@ impl OutFile {
                 "{flag} {shown} is also an input of this command: not overwriting it"
             )));
         }
-        match std::fs::symlink_metadata(path) {
+        // Where a link points to is what is written (following it).
+        match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => {
                 return Err(Usage(format!("{flag} {shown} is a directory")));
             }
+            Ok(m) if !m.is_file() => {
+                return Ok(OutFile {
+                    path: path.to_path_buf(),
+                    force,
+                    stream: true,
+                });
+            }
+            Ok(_) => {
+                if !force {
+                    return Err(Usage(format!(
+                        "{shown} already exists (not overwritten; --force overwrites)"
+                    )));
+                }
+                // A link to a regular file: the file is replaced, not the link.
+                if let Ok(real) = std::fs::canonicalize(path) {
+                    return Self::check_dir(real, force, flag);
+                }
+            }
+            Err(_) => {}
+        }
+        match std::fs::symlink_metadata(path) {
+            // A dangling link: not followed.
             Ok(_) if !force => {
                 return Err(Usage(format!(
                     "{shown} already exists (not overwritten; --force overwrites)"
@@ -57,6 +83,12 @@ impl OutFile {
             }
             _ => {}
         }
+        Self::check_dir(path.to_path_buf(), force, flag)
+    }
+
+    /// The directory of a file to be written whole: it exists and takes a new file.
+    fn check_dir(path: PathBuf, force: bool, flag: &str) -> Result<OutFile, Usage> {
+        let shown = path.display();
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -68,7 +100,7 @@ impl OutFile {
             )));
         }
         // Whether the directory takes a new file: the same temporary file the write uses.
-        let probe = temp_name(path);
+        let probe = temp_name(&path);
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -82,8 +114,9 @@ impl OutFile {
             }
         }
         Ok(OutFile {
-            path: path.to_path_buf(),
+            path,
             force,
+            stream: false,
         })
     }
 
@@ -94,6 +127,15 @@ impl OutFile {
     /// Writes the whole file: a temporary file beside it, synced, renamed into place. A file
     /// that appeared since the check is still not overwritten without `--force`.
     pub fn write(&self, bytes: &[u8]) -> anyhow::Result<()> {
+        if self.stream {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&self.path)
+                .with_context(|| format!("cannot write {}", self.path.display()))?;
+            return f
+                .write_all(bytes)
+                .with_context(|| format!("cannot write {}", self.path.display()));
+        }
         if !self.force && std::fs::symlink_metadata(&self.path).is_ok() {
             anyhow::bail!(
                 "{} already exists (not overwritten; --force overwrites)",
@@ -151,6 +193,35 @@ mod tests {
         assert_eq!(std::fs::read(&input).unwrap(), b"new");
         // Nothing left beside it.
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    /// `-o /dev/null` (or `/dev/stdout`, a FIFO) is written into, never replaced: as root a
+    /// rename over /dev/null would break the system.
+    #[test]
+    fn a_device_is_written_into_never_replaced() {
+        let o = OutFile::check(Path::new("/dev/null"), false, &[], "-o").unwrap();
+        o.write(b"{}").unwrap();
+        let m = std::fs::metadata("/dev/null").unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(m.file_type().is_char_device());
+        // A link to a regular file replaces the file, and the link stays a link.
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real.json");
+        std::fs::write(&real, "old").unwrap();
+        let link = d.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(OutFile::check(&link, false, &[], "-o").is_err());
+        OutFile::check(&link, true, &[], "-o")
+            .unwrap()
+            .write(b"new")
+            .unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
     }
 
     #[test]

@@ -373,6 +373,25 @@ pub fn end_running_tools() {
     }
 }
 
+/// A mode that holds SIGINT/SIGTERM/SIGHUP (blocked, taken on a thread of its own) would pass
+/// the blocked mask on through exec: the command could then not be ended by them. This
+/// unblocks them in the child between fork and exec.
+pub fn unblock_signals_in_child(cmd: &mut Command) {
+    // SAFETY: only async-signal-safe calls (sigemptyset, sigaddset, sigprocmask) between fork
+    // and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::sigaddset(&mut set, s);
+            }
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            Ok(())
+        });
+    }
+}
+
 fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     // Checked up front because exec failures are not always reported by spawn (glibc's
     // posix_spawn under qemu-user, for one, only lets the child exit with 127).
@@ -395,21 +414,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         // (wrapper scripts like Debian's /usr/bin/7z, stub scripts in tests), and no
         // grandchild keeps our pipes open.
         .process_group(0);
-    // A mode that holds SIGINT/SIGTERM/SIGHUP (blocked, taken on a thread of its own) would
-    // pass the blocked mask on through exec: the tool could then not be ended by them.
-    // SAFETY: only async-signal-safe calls (sigemptyset, sigaddset, sigprocmask) between
-    // fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::sigaddset(&mut set, s);
-            }
-            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-            Ok(())
-        });
-    }
+    unblock_signals_in_child(&mut cmd);
     for (k, v) in &inv.env {
         cmd.env(k, v);
     }

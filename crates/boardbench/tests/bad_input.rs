@@ -451,6 +451,24 @@ fn results_table_json_is_the_same_under_both_spellings() {
 
 // ---- issue 26: exit codes, everything checked before the run, no output over an input ----
 
+/// The result document of a fixture log, imported into `dir/o`.
+fn imported_document(dir: &Path) -> PathBuf {
+    let out_dir = dir.join("o");
+    ok(&bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&out_dir),
+        p(&logs().join("Xd38a.txt")),
+    ]));
+    std::fs::read_dir(&out_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
 /// A run that would benchmark this machine if the check did not stop it first: the idle gate
 /// gives up after a second and nothing is stored, so a missed check cannot hang or pollute.
 fn run_refused(extra: &[&str], env: &[(&str, &str)]) -> (Output, std::time::Duration) {
@@ -564,20 +582,7 @@ fn outputs_never_replace_their_input() {
     let dir = tempfile::tempdir().unwrap();
     // A document of our own: import a fixture log.
     let doc = dir.path().join("q.json");
-    let out_dir = dir.path().join("o");
-    ok(&bb(&[
-        "import",
-        "--no-store",
-        "--out",
-        p(&out_dir),
-        p(&logs().join("Xd38a.txt")),
-    ]));
-    let made = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let made = imported_document(dir.path());
     std::fs::rename(&made, &doc).unwrap();
     let before = std::fs::read(&doc).unwrap();
     for force in [false, true] {
@@ -689,20 +694,7 @@ fn glued_logs_split_and_damaged_logs_are_refused() {
 #[test]
 fn results_add_refuses_what_readers_would_refuse() {
     let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("o");
-    ok(&bb(&[
-        "import",
-        "--no-store",
-        "--out",
-        p(&out_dir),
-        p(&logs().join("Xd38a.txt")),
-    ]));
-    let made = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let made = imported_document(dir.path());
     let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&made).unwrap()).unwrap();
     v["started"] = serde_json::json!(12345);
     let bad = dir.path().join("bad.json");
@@ -729,20 +721,7 @@ fn results_add_refuses_what_readers_would_refuse() {
 #[test]
 fn report_refuses_impossible_values() {
     let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("o");
-    ok(&bb(&[
-        "import",
-        "--no-store",
-        "--out",
-        p(&out_dir),
-        p(&logs().join("Xd38a.txt")),
-    ]));
-    let made = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let made = imported_document(dir.path());
     let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&made).unwrap()).unwrap();
     let ms = v["measurements"].as_array_mut().unwrap();
     let i = ms

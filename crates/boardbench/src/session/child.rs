@@ -76,19 +76,7 @@ impl Running {
             .process_group(0);
         // The session holds SIGINT/SIGTERM/SIGHUP blocked (session::signals) and a blocked mask
         // survives exec: the command must get them as usual.
-        // SAFETY: only async-signal-safe calls (sigemptyset, sigaddset, pthread_sigmask) between
-        // fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                    libc::sigaddset(&mut set, s);
-                }
-                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-                Ok(())
-            });
-        }
+        adapters::tool::unblock_signals_in_child(&mut cmd);
         let mut child = cmd
             .spawn()
             .map_err(|e| anyhow::anyhow!("cannot start {shown}: {e}"))?;

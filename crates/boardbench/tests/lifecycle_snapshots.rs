@@ -146,6 +146,8 @@ fn run_quick_on_rk3588_with_stub_tools() {
     let doc = tmp.path().join("doc.json");
     let run = || {
         let _ = std::fs::remove_file(&log);
+        // A repeated run writes a new document (-o never overwrites one).
+        let _ = std::fs::remove_file(&doc);
         cmd(&root, tmp.path())
             .args([
                 "run",

@@ -385,14 +385,19 @@ fn interrupted_run_restores_everything(signal: i32) {
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(tmp.path().join("doc.json")).unwrap()).unwrap();
     let phases = doc["run"]["phases"].as_array().unwrap();
-    assert_eq!(phases[0]["kind"], "clock");
-    assert_eq!(phases[0]["status"], "done");
-    assert!(phases.iter().any(|p| p["kind"] == "membw"));
-    for p in &phases[1..] {
+    // The signal comes while the first clock check runs, in the pause after it, or even just
+    // before it (the machine is tuned before the first phase): whatever had not started by
+    // then is recorded as not run, membw always among them.
+    let not_run = format!("not run: interrupted by signal {signal}");
+    let first_cut = phases
+        .iter()
+        .position(|p| p["reason"].as_str() == Some(not_run.as_str()))
+        .expect("a phase recorded as not run");
+    for p in &phases[first_cut..] {
         assert_eq!(p["status"], "skipped", "{p}");
-        let reason = p["reason"].as_str().unwrap();
-        assert_eq!(reason, format!("not run: interrupted by signal {signal}"));
+        assert_eq!(p["reason"].as_str(), Some(not_run.as_str()), "{p}");
     }
+    assert!(phases[first_cut..].iter().any(|p| p["kind"] == "membw"));
     let kinds: Vec<&str> = doc["findings"]
         .as_array()
         .unwrap()

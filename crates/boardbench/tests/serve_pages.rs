@@ -6,7 +6,7 @@
 //! set, a SQLite file otherwise.
 //!
 //! `cargo test -p boardbench --test serve_pages -- --ignored regenerate_serve_screenshots`
-//! rewrites docs/screenshots/serve-*.png.
+//! rewrites docs/screenshots/serve-*.png (each page at 1400 and 390 px wide).
 
 mod serve_util;
 
@@ -60,7 +60,35 @@ fn filled_service(name: &str) -> (Server, tempfile::TempDir) {
         let r = s.post("/api/v1/runs", Some(&t), &std::fs::read(&f).unwrap());
         assert_eq!(r.status, 201, "{}: {}", f.display(), r.text());
     }
+    for d in board_history() {
+        let r = s.post("/api/v1/runs", Some(&t), d.to_string().as_bytes());
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
     (s, dir)
+}
+
+/// The board with a history ([`BOARD`]): a first run, then one on a later kernel with 7-Zip
+/// 20 % lower, an INVALID finding and the quick profile.
+const BOARD: &str = "Radxa ROCK 5B";
+
+fn board_history() -> [serde_json::Value; 2] {
+    let mut first = serve_util::doc(BOARD, 1);
+    first["started"] = "2026-03-01T10:00:00+00:00".into();
+    first["run"]["profile"] = "sbc-bench".into();
+    let mut second = serve_util::doc(BOARD, 2);
+    second["started"] = "2026-04-02T10:00:00+00:00".into();
+    second["machine"]["identity"]["kernel"]["release"] = "6.12.1-edge".into();
+    for m in second["measurements"].as_array_mut().unwrap() {
+        if m["suite"] == "7zip" {
+            m["value"] = (m["value"].as_f64().unwrap() * 0.8).round().into();
+        }
+    }
+    second["findings"] = serde_json::json!([{
+        "kind": "swapping", "severity": "invalid", "message": "the run swapped"
+    }]);
+    second["run"]["profile"] = "quick".into();
+    second["run"]["comparability"] = serde_json::json!([]);
+    [first, second]
 }
 
 /// A device with runs, from the API.
@@ -91,7 +119,7 @@ fn chromium_opens_table_run_compare_and_board_pages() {
     assert!(table.contains("id=\"results\""), "{table}");
     assert_eq!(
         table.matches("type=\"checkbox\" name=\"id\"").count(),
-        LOGS.len()
+        LOGS.len() + board_history().len()
     );
     assert!(table.contains("7-zip multi</a> ▼"));
 
@@ -122,20 +150,22 @@ fn regenerate_serve_screenshots() {
     let base = format!("http://{}", s.addr);
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
     std::fs::create_dir_all(&out_dir).unwrap();
-    for (name, path, w, h) in [
+    let device = BOARD.replace(' ', "%20");
+    let pages = [
+        ("table", "/?sort=7zip-multi&desc=1".to_string()),
+        ("run", format!("/runs/{}", LOGS.len() + 2)),
         (
-            "serve-table",
-            "/?sort=7zip-multi&desc=1".to_string(),
-            1100,
-            560,
+            "compare",
+            format!("/compare?id=1&id={}&id={}", LOGS.len() + 1, LOGS.len() + 2),
         ),
-        (
-            "serve-compare",
-            "/compare?id=1&id=2&id=3".to_string(),
-            1000,
-            900,
-        ),
-    ] {
+        ("board", format!("/board?device={device}")),
+    ];
+    let mut shots = Vec::new();
+    for (page, path) in &pages {
+        shots.push((format!("serve-{page}"), path.clone(), 1400, 800));
+        shots.push((format!("serve-{page}-390"), path.clone(), 390, 800));
+    }
+    for (name, path, w, h) in shots {
         let png = out_dir.join(format!("{name}.png"));
         testsupport::chromium::run(
             &bin,
@@ -149,4 +179,85 @@ fn regenerate_serve_screenshots() {
         assert!(bytes.len() < 250_000, "{name}.png is {} bytes", bytes.len());
         println!("{} ({} bytes)", png.display(), bytes.len());
     }
+}
+
+/// What the pages must show (issue 27, item 9), read as HTML without a browser: the table's
+/// SoC, day, uploader and findings columns (an INVALID run stands out), the board page's clock
+/// column and red regressions, compare naming runs of one board by id, day and kernel and each
+/// cell by its own variant, a quick run's headline marked "(quick)" on its run page.
+#[test]
+fn pages_show_soc_day_uploader_validity_clock_and_regressions() {
+    if serve_util::skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = serve_util::pg_db("pages_show").unwrap_or_else(|| {
+        dir.path()
+            .join("results.sqlite")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let t = token(&db, "lab-uploader");
+    let s = Server::start(&db, &[]);
+    let post = |d: &serde_json::Value| {
+        let r = s.post(
+            "/api/v1/runs",
+            Some(&t),
+            serde_json::to_string(d).unwrap().as_bytes(),
+        );
+        assert_eq!(r.status, 201, "{}", r.text());
+        r.json()["id"].as_i64().unwrap()
+    };
+    let [first, second] = board_history();
+    let first_id = post(&first);
+    let second_id = post(&second);
+
+    let table = s.get("/").text();
+    for want in [
+        "<th>SoC</th>",
+        "<th>Date</th>",
+        "<th>Uploader</th>",
+        "<th>Findings</th>",
+        "RK3399",
+        "2026-04-02",
+        "lab-uploader",
+        "<tr class=\"invalid\">",
+        "<span class=\"sev invalid\">invalid</span>",
+        "class=\"wide\"",
+    ] {
+        assert!(table.contains(want), "table lacks {want:?}:\n{table}");
+    }
+    assert_eq!(table.matches("<tr class=\"invalid\">").count(), 1);
+
+    let board = s
+        .get(&format!("/board?device={}", BOARD.replace(' ', "%20")))
+        .text();
+    assert!(board.contains("<th>Clockspeed</th>"), "{board}");
+    assert!(
+        board.contains("<span class=\"worse\">×0.8"),
+        "a 20 % drop is red:\n{board}"
+    );
+    assert!(board.contains("(new kernel)"));
+
+    let compare = s
+        .get(&format!("/compare?id={first_id}&id={second_id}"))
+        .text();
+    assert!(
+        compare.contains(&format!(
+            "run {second_id}</a> Radxa ROCK 5B (clock unknown) — started 2026-04-02T10:00:00+00:00, kernel 6.12.1-edge"
+        )) || compare.contains("— started 2026-04-02T10:00:00+00:00, kernel 6.12.1-edge"),
+        "{compare}"
+    );
+    assert!(
+        compare.contains("2026-03-01"),
+        "the chart names runs by day"
+    );
+
+    let run = s.get(&format!("/runs/{second_id}")).text();
+    assert!(
+        run.contains(" (quick)</td>"),
+        "the quick run's headline is marked:\n{run}"
+    );
+    let run = s.get(&format!("/runs/{first_id}")).text();
+    assert!(!run.contains(" (quick)</td>"));
 }

@@ -109,14 +109,29 @@ pub fn render(doc: &ResultDocument) -> String {
         );
     }
     out.push_str("</tr><tr>");
-    for (_, _, v) in &figs {
+    // A figure not measured the way sbc-bench measures it says so, as in the results table.
+    let flags = headline::comparability::of_document(doc);
+    let mut marked = false;
+    for ((_, _, v), figure) in figs.iter().zip(headline::Figure::ALL) {
+        let mark = match v {
+            Some(_) => headline::comparability::mark(&flags, figure),
+            None => String::new(),
+        };
+        marked |= !mark.is_empty();
         let _ = write!(
             out,
-            "<td class=\"num\">{}</td>",
-            v.map(svg::num).unwrap_or_else(|| "–".into())
+            "<td class=\"num\">{}{}</td>",
+            v.map(svg::num).unwrap_or_else(|| "–".into()),
+            esc(&mark)
         );
     }
     out.push_str("</tr></table>");
+    if marked {
+        out.push_str(
+            "<p class=\"dim\">Figures marked (quick) or (fast) were not measured the way \
+             sbc-bench measures them: compare them with runs of the same profile only.</p>",
+        );
+    }
 
     if let Some(run) = &doc.run
         && !run.phases.is_empty()

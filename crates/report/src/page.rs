@@ -58,14 +58,35 @@ svg.chart .band-label { font-size: 11px; fill: #456; }
 .dot.s7, .bar.s7, .swatch.s7 { fill: var(--s7); background: var(--s7); }
 .bar { stroke: none; }
 footer { margin-top: 3em; color: #888; font-size: 0.85em; }
+body.wide { max-width: 1560px; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.results { font-size: 0.85em; }
+table.results th, table.results td { padding: 3px 6px; }
+table.results td { white-space: nowrap; }
+td.clip { max-width: 11em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+tr.invalid td { background: #fdf0ee; }
+.sev { display: inline-block; font-size: 0.8em; padding: 0 5px; border-radius: 3px; color: #fff; text-transform: uppercase; }
+.sev.invalid { background: #b22; } .sev.warning { background: #c70; }
+.worse { color: #b22; font-weight: 600; } .better { color: #286; }
+@media (max-width: 600px) { body { margin: 8px auto; padding: 0 8px; } th, td { padding: 2px 4px; } h1 { font-size: 1.3em; } }
 "#;
 
 /// The whole page: `title` (already escaped) and the body HTML.
 pub fn page(title_escaped: &str, body: &str) -> String {
+    skeleton(title_escaped, body, "")
+}
+
+/// [`page`] for wide tables (the results service's table and board pages): the body may be
+/// up to 1560 px wide instead of 1000.
+pub fn wide_page(title_escaped: &str, body: &str) -> String {
+    skeleton(title_escaped, body, " class=\"wide\"")
+}
+
+fn skeleton(title_escaped: &str, body: &str, body_attrs: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title_escaped}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+         <title>{title_escaped}</title>\n<style>{CSS}</style>\n</head>\n<body{body_attrs}>\n{body}\n</body>\n</html>\n"
     )
 }

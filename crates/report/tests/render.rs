@@ -361,6 +361,10 @@ fn a_machine_without_cpufreq_or_sensors_still_gets_its_cpu_timeline() {
     let html = report::html(&doc, &[]);
     assert!(html.contains("no clock readings"));
     assert!(html.contains("no temp readings"));
+    // An empty panel has no scale: never a made-up 0–1.2 MHz axis.
+    for tick in [">0.2<", ">0.4<", ">1.2<"] {
+        assert!(!html.contains(tick), "an empty panel has a tick {tick}");
+    }
 }
 
 #[test]

@@ -43,7 +43,14 @@ pub struct AppState {
     pub pool: Arc<pool::Pool>,
     /// Uploads being parsed and stored ([`Limits::max_uploads`]).
     pub uploads: tokio::sync::Semaphore,
+    /// Pages that parse stored documents (run, compare, board): [`DOCUMENT_PAGES`] at once.
+    pub document_pages: tokio::sync::Semaphore,
 }
+
+/// Pages that parse stored documents answered at once; more wait. A compare of eight runs of
+/// the largest documents accepted holds them all in memory, so a burst of such requests (they
+/// need no token where reading is open) would otherwise take memory without bound.
+pub const DOCUMENT_PAGES: usize = 2;
 
 impl AppState {
     pub fn new(config: Config, pool: Arc<pool::Pool>) -> AppState {
@@ -52,6 +59,7 @@ impl AppState {
             config,
             pool,
             uploads,
+            document_pages: tokio::sync::Semaphore::new(DOCUMENT_PAGES),
         }
     }
 }

@@ -27,6 +27,9 @@ pub struct RunHead {
     pub id: i64,
     pub device: Option<String>,
     pub clock_mhz: Option<f64>,
+    /// When it started and on which kernel: runs of one board are told apart by these.
+    pub started: Option<String>,
+    pub kernel: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -53,6 +56,11 @@ pub struct Cell {
     pub per_ghz_ratio: Option<f64>,
     /// Whether the difference to A exceeds the spreads; `None` = spreads unknown.
     pub beyond_spread: Option<bool>,
+    /// This run's own variant and thread count when they differ from the row's (a row matched
+    /// by suite and test alone: an imported log names its variant after sbc-bench's version),
+    /// e.g. `[0.9.72] 1T`; `None` when they are the row's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_label: Option<String>,
 }
 
 /// Finds, for every measurement, its partner in each run: the row with the same (suite, test,
@@ -176,7 +184,7 @@ pub fn compare(runs: &[RunDetail]) -> Comparison {
                 })
             })
             .collect();
-        row_of(
+        let mut row = row_of(
             &first.suite,
             &first.test,
             first.variant.clone(),
@@ -185,7 +193,24 @@ pub fn compare(runs: &[RunDetail]) -> Comparison {
             first.higher_is_better,
             &found,
             &clocks,
-        )
+        );
+        // The row is named after its first run's measurement; a cell matched by suite and test
+        // alone names its own.
+        for (cell, (ri, mi)) in row.cells.iter_mut().zip(matched.iter().enumerate()) {
+            if let (Some(cell), Some(mi)) = (cell.as_mut(), mi) {
+                let m = &runs[ri].measurements[*mi];
+                if m.variant != first.variant || m.threads != first.threads {
+                    cell.own_label = Some(format!(
+                        "{}{}T",
+                        m.variant
+                            .as_deref()
+                            .map_or(String::new(), |v| format!("[{v}] ")),
+                        m.threads
+                    ));
+                }
+            }
+        }
+        row
     });
     let rows = headline_rows.chain(rows).collect();
     Comparison {
@@ -195,6 +220,8 @@ pub fn compare(runs: &[RunDetail]) -> Comparison {
                 id: r.summary.id,
                 device: r.summary.device.clone(),
                 clock_mhz: r.clock_mhz,
+                started: r.summary.started.clone(),
+                kernel: r.summary.kernel.clone(),
             })
             .collect(),
         rows,
@@ -243,6 +270,7 @@ fn row_of(
                 per_ghz: pg,
                 per_ghz_ratio: pg_ratio,
                 beyond_spread: beyond,
+                own_label: None,
             })
         })
         .collect();
@@ -290,5 +318,54 @@ mod tests {
         );
         assert_eq!(beyond_spread(100.0, None, 97.0, Some(1.0)), Some(true));
         assert_eq!(beyond_spread(100.0, None, 97.0, None), None);
+    }
+
+    fn run(id: i64, variant: &str, threads: u32, value: f64) -> RunDetail {
+        RunDetail {
+            summary: crate::RunListing {
+                id,
+                started: Some(format!("2026-01-0{id}T00:00:00Z")),
+                device: Some("Rock 5B".into()),
+                soc: None,
+                arch: None,
+                kernel: Some(format!("6.{id}")),
+                distro: None,
+                producer: None,
+                imported: false,
+                tags: vec![],
+            },
+            clockspeed: None,
+            clock_mhz: None,
+            measurements: vec![document::Measurement {
+                suite: "7zip".into(),
+                test: "multi".into(),
+                variant: Some(variant.into()),
+                threads,
+                cpus: vec![],
+                value,
+                unit: "MIPS".into(),
+                higher_is_better: true,
+                spread_pct: None,
+            }],
+            findings: vec![],
+            document: serde_json::Value::Null,
+        }
+    }
+
+    #[test]
+    fn a_cell_matched_by_suite_and_test_alone_names_its_own_variant() {
+        let c = compare(&[
+            run(1, "7z 23.01", 4, 100.0),
+            run(2, "sbc-bench 0.9.72", 8, 90.0),
+        ]);
+        let row = c.rows.iter().find(|r| r.suite == "7zip").unwrap();
+        assert_eq!(row.variant.as_deref(), Some("7z 23.01"));
+        assert_eq!(row.cells[0].as_ref().unwrap().own_label, None);
+        assert_eq!(
+            row.cells[1].as_ref().unwrap().own_label.as_deref(),
+            Some("[sbc-bench 0.9.72] 8T")
+        );
+        assert_eq!(c.runs[1].kernel.as_deref(), Some("6.2"));
+        assert_eq!(c.runs[1].started.as_deref(), Some("2026-01-02T00:00:00Z"));
     }
 }

@@ -141,6 +141,14 @@ pub struct TableRow {
     pub memcpy: Option<f64>,
     pub memset: Option<f64>,
     pub khs: Option<f64>,
+    /// What the service's table shows beside sbc-bench's columns: the SoC, when the run
+    /// started (as the document says it), who uploaded it (NULL for runs stored on the board or
+    /// by `results add`) and its worst finding's severity ("invalid", "warning", "info"; `None`
+    /// without findings).
+    pub soc: Option<String>,
+    pub started: Option<String>,
+    pub uploader: Option<String>,
+    pub worst: Option<String>,
 }
 
 /// Everything stored about one run.
@@ -297,18 +305,35 @@ impl Store {
             return Err(Error::SchemaTooNew(have, schema::latest()));
         }
         for (version, sql) in schema::MIGRATIONS.iter().filter(|m| m.0 > have) {
-            self.in_transaction(|db| {
+            let rebuild = schema::rebuilds_tables(sql, d);
+            if rebuild {
+                // Only outside a transaction does this pragma take effect.
+                self.db().batch("PRAGMA foreign_keys = OFF")?;
+            }
+            let applied = self.in_transaction(|db| {
                 // Another process may have migrated meanwhile (checked under the write lock).
                 if schema::current_version(db)? >= *version {
                     return Ok(());
                 }
-                db.batch(&schema::render(sql, d))?;
+                let text = schema::render(sql, d);
+                if !text.trim().is_empty() {
+                    db.batch(&text)?;
+                }
+                if rebuild && !db.query("PRAGMA foreign_key_check", &[])?.is_empty() {
+                    return Err(Error::Other(format!(
+                        "migration {version} would break a reference between tables"
+                    )));
+                }
                 db.exec(
                     "INSERT INTO schema_version (version, applied) VALUES (?, ?)",
                     &[Val::Int(*version), Val::Text(now())],
                 )?;
                 Ok(())
-            })?;
+            });
+            if rebuild {
+                self.db().batch("PRAGMA foreign_keys = ON")?;
+            }
+            applied?;
         }
         Ok(())
     }
@@ -605,7 +630,36 @@ impl Store {
         order: &str,
         page: Option<(i64, i64)>,
     ) -> Result<(Vec<TableRow>, usize), Error> {
-        let (conditions, mut params) = filter::sql(f, self.dialect())?;
+        let (conditions, params) = filter::sql(f, self.dialect())?;
+        self.table_select(&conditions, params, order, page)
+    }
+
+    /// One device's rows (its exact name), the latest `limit` by start time, oldest first;
+    /// also how many it has in all. The board page reads no more than it shows.
+    pub fn device_table(
+        &mut self,
+        device: &str,
+        limit: i64,
+    ) -> Result<(Vec<TableRow>, usize), Error> {
+        let (mut rows, total) = self.table_select(
+            " AND device = ?",
+            vec![Val::Text(device.to_string())],
+            "started DESC, id DESC",
+            Some((limit, 0)),
+        )?;
+        rows.reverse();
+        Ok((rows, total))
+    }
+
+    /// The table rows `WHERE 1=1{conditions}` in SQL `order` (see [`Store::table_query`]).
+    fn table_select(
+        &mut self,
+        conditions: &str,
+        mut params: Vec<Val>,
+        order: &str,
+        page: Option<(i64, i64)>,
+    ) -> Result<(Vec<TableRow>, usize), Error> {
+        let count_params = params.clone();
         let limit = match page {
             Some((limit, offset)) => {
                 params.push(Val::Int(limit.max(0)));
@@ -617,7 +671,10 @@ impl Store {
         let rows = self.db().query(
             &format!(
                 "SELECT id, device, clockspeed, kernel, distro, zip_multi, zip_single, aes, \
-                 memcpy, memset, khs FROM runs WHERE 1=1{conditions} ORDER BY {order}{limit}"
+                 memcpy, memset, khs, soc, started, uploader, \
+                 (SELECT MAX(CASE severity WHEN 'invalid' THEN 3 WHEN 'warning' THEN 2 \
+                  WHEN 'info' THEN 1 ELSE 0 END) FROM findings WHERE findings.run_id = runs.id) \
+                 FROM runs WHERE 1=1{conditions} ORDER BY {order}{limit}"
             ),
             &params,
         )?;
@@ -637,15 +694,23 @@ impl Store {
                     memcpy: r[8].as_f64(),
                     memset: r[9].as_f64(),
                     khs: r[10].as_f64(),
+                    soc: t(11),
+                    started: t(12),
+                    uploader: t(13),
+                    worst: match r[14].as_i64() {
+                        Some(3) => Some("invalid".into()),
+                        Some(2) => Some("warning".into()),
+                        Some(1) => Some("info".into()),
+                        _ => None,
+                    },
                 }
             })
             .collect();
         let total = if page.is_some() {
-            let (conditions, params) = filter::sql(f, self.dialect())?;
             self.db()
                 .query(
                     &format!("SELECT COUNT(*) FROM runs WHERE 1=1{conditions}"),
-                    &params,
+                    &count_params,
                 )?
                 .first()
                 .and_then(|r| r.first())

@@ -9,7 +9,7 @@ use crate::Error;
 use crate::backend::{Dialect, Exec, Val};
 
 /// (version, SQL). Append new migrations; never edit an applied one.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2)];
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2), (3, V3)];
 
 /// Runs, their documents, measurements, findings and tags. The Results.md headline columns are extracted
 /// into `runs` at insert time so `results table` is a single scan of one table.
@@ -97,11 +97,71 @@ ALTER TABLE runs ADD COLUMN not_comparable TEXT;
 CREATE INDEX runs_uploader ON runs(uploader);
 ";
 
+/// A run's id is never given to another run: SQLite's `INTEGER PRIMARY KEY` hands a deleted
+/// highest id out again (a link to `/runs/7` or an uploader's uploads.json would then name
+/// someone else's run); `AUTOINCREMENT` does not. SQLite cannot change a column's kind in place,
+/// so `runs` is rebuilt (SQLite's documented twelve steps: foreign keys off around the
+/// migration, see [`rebuilds_tables`]). PostgreSQL's BIGSERIAL never reuses an id: nothing to do.
+const V3: &str = "{SQLITE}
+CREATE TABLE runs_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    doc_hash TEXT NOT NULL UNIQUE,
+    added TEXT NOT NULL,
+    started TEXT,
+    device TEXT,
+    soc TEXT,
+    arch TEXT,
+    kernel TEXT,
+    distro TEXT,
+    producer TEXT,
+    imported INTEGER NOT NULL,
+    clockspeed TEXT,
+    clock_mhz REAL,
+    zip_multi REAL,
+    zip_single REAL,
+    aes REAL,
+    memcpy REAL,
+    memset REAL,
+    khs REAL,
+    uploader TEXT,
+    not_comparable TEXT
+);
+INSERT INTO runs_v3 (id, doc_hash, added, started, device, soc, arch, kernel, distro, producer,
+    imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, memset, khs, uploader,
+    not_comparable)
+  SELECT id, doc_hash, added, started, device, soc, arch, kernel, distro, producer, imported,
+    clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, memset, khs, uploader,
+    not_comparable FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v3 RENAME TO runs;
+CREATE INDEX runs_device ON runs(device);
+CREATE INDEX runs_started ON runs(started);
+CREATE INDEX runs_soc ON runs(soc);
+CREATE INDEX runs_arch ON runs(arch);
+CREATE INDEX runs_kernel ON runs(kernel);
+CREATE INDEX runs_uploader ON runs(uploader);
+";
+
+/// Marks a migration as SQLite's alone (empty for PostgreSQL).
+const SQLITE_ONLY: &str = "{SQLITE}";
+
+/// Whether the migration rebuilds a table on this dialect: SQLite must then run it with
+/// foreign keys off (`DROP TABLE runs` would otherwise delete every run's rows by cascade), and
+/// checks them before it commits.
+pub fn rebuilds_tables(sql: &str, d: Dialect) -> bool {
+    d == Dialect::Sqlite && sql.starts_with(SQLITE_ONLY)
+}
+
 /// The migration text for one dialect.
 pub fn render(sql: &str, d: Dialect) -> String {
     let (id, int, real) = match d {
         Dialect::Sqlite => ("INTEGER PRIMARY KEY", "INTEGER", "REAL"),
         Dialect::Postgres => ("BIGSERIAL PRIMARY KEY", "BIGINT", "DOUBLE PRECISION"),
+    };
+    let sql = match sql.strip_prefix(SQLITE_ONLY) {
+        Some(_) if d == Dialect::Postgres => "",
+        Some(rest) => rest,
+        None => sql,
     };
     sql.replace("{ID}", id)
         .replace("{INT}", int)

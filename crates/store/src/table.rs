@@ -301,6 +301,10 @@ mod tests {
             memcpy: None,
             memset: None,
             khs: None,
+            soc: None,
+            started: None,
+            uploader: None,
+            worst: None,
         }
     }
 

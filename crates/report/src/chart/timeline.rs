@@ -327,9 +327,15 @@ fn panel(
     classes: &[String],
 ) {
     let y = Scale::linear(domain, (plot.bottom(), plot.y));
-    let ticks = svg::ticks(domain.0, domain.1, 4);
+    let empty = series.iter().all(|(_, p)| p.is_empty());
+    // A panel without readings has no scale to show (never a made-up 0–1.5 MHz axis).
+    let ticks = if empty {
+        Vec::new()
+    } else {
+        svg::ticks(domain.0, domain.1, 4)
+    };
     svg::y_axis(svg, plot, &y, &ticks, &svg::num, label);
-    if series.iter().all(|(_, p)| p.is_empty()) {
+    if empty {
         svg.text(
             plot.x + plot.w / 2.0,
             plot.y + plot.h / 2.0,

@@ -7,14 +7,33 @@ use axum::http::HeaderMap;
 use axum::response::Html;
 use report::escape::esc;
 use serde::Deserialize;
-use store::Filter;
 
-use super::{PageError, num, page as html_page};
+use super::{PageError, num, validity_cell, wide_page};
 use crate::api::ApiError;
 use crate::{State, api, auth};
 
-/// Most runs drawn in the bars (the table lists all).
+/// Most runs drawn in the bars (the table lists all it shows).
 const MAX_BARS: usize = 12;
+
+/// Most runs the page reads and lists (the latest ones): a device with years of nightly runs
+/// stays one bounded page.
+pub const MAX_RUNS: usize = 500;
+
+/// A ratio to the first run further from 1 than this (in percent) is coloured.
+const NOTABLE_PCT: f64 = 3.0;
+
+/// A ratio under a figure: red when notably lower (every headline figure is better higher),
+/// green when notably higher, grey otherwise.
+fn ratio_cell(ratio: f64) -> String {
+    let class = if ratio < 1.0 - NOTABLE_PCT / 100.0 {
+        "worse"
+    } else if ratio > 1.0 + NOTABLE_PCT / 100.0 {
+        "better"
+    } else {
+        "dim"
+    };
+    format!("<br><span class=\"{class}\">×{ratio:.3}</span>")
+}
 
 #[derive(Debug, Deserialize)]
 pub struct BoardQuery {
@@ -30,73 +49,81 @@ pub async fn page(
     let Some(device) = q.device.filter(|d| !d.trim().is_empty()) else {
         return Err(ApiError::new(400, "which device? /board?device=NAME").into());
     };
+    // Parsed documents take memory: a bounded number of such pages at once.
+    let _permit = state
+        .document_pages
+        .acquire()
+        .await
+        .map_err(|_| ApiError::new(503, "the service is stopping"))?;
     let name = device.clone();
-    let (runs, table) = state
+    let (runs, total) = state
         .pool
-        .with(move |s| {
-            let f = Filter {
-                device: Some(name.clone()),
-                ..Filter::default()
-            };
-            let runs: Vec<_> = s
-                .list(&f)?
-                .into_iter()
-                .filter(|r| r.device.as_deref() == Some(name.as_str()))
-                .collect();
-            let table = s.table_filtered(&f)?;
-            Ok((runs, table))
-        })
+        .with(move |s| s.device_table(&name, MAX_RUNS as i64))
         .await?;
     if runs.is_empty() {
         return Err(ApiError::new(404, format!("no runs of {device:?}")).into());
     }
-    let row_of = |id: i64| table.iter().find(|r| r.id == id);
-    let figures = |id: i64| -> [Option<f64>; 6] {
-        row_of(id).map_or([None; 6], |r| {
-            [r.zip_multi, r.zip_single, r.aes, r.memcpy, r.memset, r.khs]
-        })
+    let figures = |r: &store::TableRow| -> [Option<f64>; 6] {
+        [r.zip_multi, r.zip_single, r.aes, r.memcpy, r.memset, r.khs]
     };
-    let base = figures(runs[0].id);
+    let base = figures(&runs[0]);
 
+    let shown = if total > runs.len() {
+        format!("the latest {} of {total} runs", runs.len())
+    } else {
+        format!(
+            "{} run{}",
+            runs.len(),
+            if runs.len() == 1 { "" } else { "s" }
+        )
+    };
     let mut body = format!(
-        "<h1>{}</h1><p class=\"dim\">{} run{} in time order; ratios to the first run (run {}).</p>",
+        "<h1>{}</h1><p class=\"dim\">{shown} in time order; ratios to the first run shown (run \
+         {}): <span class=\"worse\">red</span> is more than {pct}% lower, \
+         <span class=\"better\">green</span> more than {pct}% higher (every figure here is \
+         better higher). Runs of several boards of this model are not told apart: documents \
+         carry no board identity.</p>",
         esc(&device),
-        runs.len(),
-        if runs.len() == 1 { "" } else { "s" },
-        runs[0].id
+        runs[0].id,
+        pct = NOTABLE_PCT,
     );
-    body.push_str("<form method=\"get\" action=\"/compare\"><table id=\"board\"><thead><tr><th>Compare</th><th>Run</th><th>Started</th><th>Kernel</th><th>Distro</th>");
+    body.push_str("<form method=\"get\" action=\"/compare\"><div class=\"scroll\"><table id=\"board\" class=\"results\"><thead><tr><th title=\"tick runs to compare them\">✓</th><th>Run</th><th>Started</th><th>Clockspeed</th><th>Kernel</th><th>Distro</th>");
     for h in &store::table::HEADERS[4..] {
         body.push_str(&format!("<th>{}</th>", esc(h)));
     }
-    body.push_str("</tr></thead><tbody>");
+    body.push_str("<th>Findings</th></tr></thead><tbody>");
     let mut last_kernel: Option<&str> = None;
     for r in &runs {
         let kernel = r.kernel.as_deref().unwrap_or("-");
         let changed = last_kernel.is_some_and(|k| k != kernel);
         last_kernel = Some(kernel);
+        let class = if r.worst.as_deref() == Some("invalid") {
+            " class=\"invalid\""
+        } else {
+            ""
+        };
         body.push_str(&format!(
-            "<tr><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\
-             <td class=\"num\"><a href=\"/runs/{id}\">{id}</a></td><td>{}</td><td>{}{}</td><td>{}</td>",
+            "<tr{class}><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\
+             <td class=\"num\"><a href=\"/runs/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}{}</td><td class=\"clip\" title=\"{distro}\">{distro}</td>",
             esc(r.started.as_deref().unwrap_or("-")),
+            esc(r.clockspeed.as_deref().unwrap_or("-")),
             esc(kernel),
             if changed { " <strong>(new kernel)</strong>" } else { "" },
-            esc(r.distro.as_deref().unwrap_or("-")),
+            distro = esc(r.distro.as_deref().unwrap_or("-")),
             id = r.id
         ));
-        for (v, b) in figures(r.id).into_iter().zip(base) {
+        for (v, b) in figures(r).into_iter().zip(base) {
             let ratio = match (v, b) {
-                (Some(v), Some(b)) if b > 0.0 && r.id != runs[0].id => {
-                    format!("<br><span class=\"dim\">×{:.3}</span>", v / b)
-                }
+                (Some(v), Some(b)) if b > 0.0 && r.id != runs[0].id => ratio_cell(v / b),
                 _ => String::new(),
             };
             body.push_str(&format!("<td class=\"num\">{}{ratio}</td>", num(v)));
         }
+        body.push_str(&format!("<td>{}</td>", validity_cell(r.worst.as_deref())));
         body.push_str("</tr>");
     }
     body.push_str(
-        "</tbody></table><p><button type=\"submit\">Compare the ticked runs</button></p></form>",
+        "</tbody></table></div><p><button type=\"submit\">Compare the ticked runs</button></p></form>",
     );
 
     // The bars: the first run against the latest ones.
@@ -128,5 +155,5 @@ pub async fn page(
             &report::chart::compare::from_docs(&first_label, &first, &others),
         ));
     }
-    Ok(html_page(&format!("boardbench: {device}"), &body))
+    Ok(wide_page(&format!("boardbench: {device}"), &body))
 }

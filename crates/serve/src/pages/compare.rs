@@ -52,6 +52,12 @@ pub async fn page(
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
     let ids = ids(query.as_deref())?;
+    // Parsed documents take memory: a bounded number of such pages at once.
+    let _permit = state
+        .document_pages
+        .acquire()
+        .await
+        .map_err(|_| ApiError::new(503, "the service is stopping"))?;
     if let [id] = ids[..] {
         // One run named: it must exist, like every run of a comparison.
         let found = state.pool.with(move |s| s.document_text(id)).await?;
@@ -89,13 +95,19 @@ pub async fn page(
     for id in &ids {
         docs.push(api::document(&state, *id).await?);
     }
+    // Runs of one board are told apart by their id, day and kernel, not by the device alone.
     let name = |i: usize| {
         let letter = (b'A' + i as u8) as char;
+        let s = &details[i].summary;
         format!(
-            "{letter}: run {} {}",
+            "{letter}: run {} {} {} {}",
             ids[i],
-            details[i].summary.device.as_deref().unwrap_or("-")
+            s.device.as_deref().unwrap_or("-"),
+            super::day(s.started.as_deref()),
+            s.kernel.as_deref().unwrap_or("")
         )
+        .trim_end()
+        .to_string()
     };
     let others: Vec<(String, document::ResultDocument)> = docs
         .iter()
@@ -129,8 +141,10 @@ pub fn table(c: &Comparison) -> String {
             .clock_mhz
             .map_or("clock unknown".to_string(), |c| format!("{c:.0} MHz"));
         t.push_str(&format!(
-            "<li>{letter}: <a href=\"/runs/{id}\">run {id}</a> {} ({clock})</li>",
+            "<li>{letter}: <a href=\"/runs/{id}\">run {id}</a> {} ({clock}) — started {}, kernel {}</li>",
             esc(r.device.as_deref().unwrap_or("-")),
+            esc(r.started.as_deref().unwrap_or("unknown")),
+            esc(r.kernel.as_deref().unwrap_or("unknown")),
             id = r.id
         ));
     }
@@ -164,6 +178,9 @@ pub fn table(c: &Comparison) -> String {
                 continue;
             };
             let mut s = store::table::number(cell.value);
+            if let Some(label) = &cell.own_label {
+                s = format!("<span class=\"dim\">{}</span><br>{s}", esc(label));
+            }
             if let Some(sp) = cell.spread_pct {
                 s.push_str(&format!(" ±{sp:.1}%"));
             }

@@ -90,6 +90,32 @@ pub fn page(title: &str, body: &str) -> Html<String> {
     ))
 }
 
+/// [`page`] for the wide tables (results, board).
+pub fn wide_page(title: &str, body: &str) -> Html<String> {
+    Html(report::page::wide_page(
+        &esc(title),
+        &format!("{}\n{body}", nav()),
+    ))
+}
+
+/// The day of a document's `started` ("2026-11-24T15:21:07-04:00" → "2026-11-24"), "-" when
+/// there is none.
+pub fn day(started: Option<&str>) -> String {
+    started
+        .map(|s| s.get(..10).unwrap_or(s).to_string())
+        .unwrap_or_else(|| "-".into())
+}
+
+/// The findings cell of a run: its worst severity as a badge ("invalid" reads INVALID), "ok"
+/// without warnings.
+pub fn validity_cell(worst: Option<&str>) -> String {
+    match worst {
+        Some("invalid") => "<span class=\"sev invalid\">invalid</span>".into(),
+        Some("warning") => "<span class=\"sev warning\">warning</span>".into(),
+        _ => "<span class=\"dim\">ok</span>".into(),
+    }
+}
+
 /// An error shown as a page.
 pub struct PageError(pub ApiError);
 

@@ -15,6 +15,12 @@ pub async fn page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
+    // Parsed documents take memory: a bounded number of such pages at once.
+    let _permit = state
+        .document_pages
+        .acquire()
+        .await
+        .map_err(|_| api::ApiError::new(503, "the service is stopping"))?;
     let doc = api::document(&state, id).await?;
     let html = report::html(&doc, &[]);
     let mut links = format!(

@@ -9,7 +9,7 @@ use axum::response::Html;
 use report::escape::esc;
 use store::table::{Column, cells};
 
-use super::{PageError, page as html_page, urlenc};
+use super::{PageError, day, urlenc, validity_cell, wide_page};
 use crate::api::{ListQuery, table_page, truthy};
 use crate::{State, auth};
 
@@ -106,20 +106,21 @@ pub async fn page(
     let last = first + rows.len();
     body.push_str(&format!(
         "<p class=\"dim\" id=\"count\">{total} run{} match{}; showing {}–{last}. Numbers marked \
-         (quick) were not measured the way sbc-bench measures them.</p>",
+         (quick) were not measured the way sbc-bench measures them; a run marked INVALID has a \
+         finding that says its numbers are not to be trusted (its run page says why).</p>",
         if total == 1 { "" } else { "s" },
         if total == 1 { "es" } else { "" },
         if total == 0 { 0 } else { first + 1 },
     ));
 
-    body.push_str("<form method=\"get\" action=\"/compare\">");
-    body.push_str("<table id=\"results\" class=\"results\"><thead><tr><th>Compare</th>");
+    body.push_str("<form method=\"get\" action=\"/compare\"><div class=\"scroll\">");
+    body.push_str("<table id=\"results\" class=\"results\"><thead><tr><th title=\"tick runs to compare them\">✓</th>");
     let id_desc = sort.is_none() || sort.as_deref() == Some("id");
     body.push_str(&format!(
         "<th><a href=\"/?{base}{sep}sort=id{}\">Run</a></th>",
         if id_desc && !desc { "&desc=1" } else { "" }
     ));
-    for (header, key) in store::table::HEADERS.iter().zip(SORT_KEYS) {
+    let sortable = |header: &str, key: &str| {
         let current = sort
             .as_deref()
             .and_then(Column::parse)
@@ -130,35 +131,55 @@ pub async fn page(
             (true, true) => " ▼",
             _ => "",
         };
-        body.push_str(&format!(
+        format!(
             "<th><a href=\"/?{base}{sep}sort={key}{}\">{}</a>{arrow}</th>",
             if current && !desc { "&desc=1" } else { "" },
             esc(header)
-        ));
+        )
+    };
+    let headers = store::table::HEADERS;
+    body.push_str(&sortable(headers[0], SORT_KEYS[0]));
+    body.push_str("<th>SoC</th><th>Date</th>");
+    for (header, key) in headers.iter().zip(SORT_KEYS).skip(1) {
+        body.push_str(&sortable(header, key));
     }
+    body.push_str("<th>Uploader</th><th>Findings</th>");
     body.push_str("</tr></thead><tbody>");
     for r in &rows {
         let c = cells(r, &marks);
+        let class = if r.worst.as_deref() == Some("invalid") {
+            " class=\"invalid\""
+        } else {
+            ""
+        };
         body.push_str(&format!(
-            "<tr><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\
+            "<tr{class}><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\
              <td class=\"num\"><a href=\"/runs/{id}\">{id}</a></td>",
             id = r.id
         ));
         match &r.device {
             Some(d) => body.push_str(&format!(
-                "<td><a href=\"/board?device={}\">{}</a></td>",
+                "<td class=\"clip\" title=\"{t}\"><a href=\"/board?device={}\">{t}</a></td>",
                 urlenc(d),
-                esc(d)
+                t = esc(d)
             )),
             None => body.push_str("<td>-</td>"),
         }
+        body.push_str(&clipped(r.soc.as_deref().unwrap_or("-")));
+        body.push_str(&format!("<td>{}</td>", esc(&day(r.started.as_deref()))));
         for (i, cell) in c.iter().enumerate().skip(1) {
-            let class = if i >= 4 { " class=\"num\"" } else { "" };
-            body.push_str(&format!("<td{class}>{}</td>", esc(cell)));
+            match i {
+                // Kernel and distro: one line each, the whole text on hover.
+                2 | 3 => body.push_str(&clipped(cell)),
+                1 => body.push_str(&clipped(cell)),
+                _ => body.push_str(&format!("<td class=\"num\">{}</td>", esc(cell))),
+            }
         }
+        body.push_str(&clipped(r.uploader.as_deref().unwrap_or("-")));
+        body.push_str(&format!("<td>{}</td>", validity_cell(r.worst.as_deref())));
         body.push_str("</tr>");
     }
-    body.push_str("</tbody></table>");
+    body.push_str("</tbody></table></div>");
     body.push_str("<p><button type=\"submit\">Compare the ticked runs</button></p></form>");
 
     let sort_q = sort
@@ -185,5 +206,10 @@ pub async fn page(
          <a href=\"/api/v1/table?format=md\">md</a> · <a href=\"/api/v1/table?format=csv\">csv</a> · \
          <a href=\"/api/v1/table?format=json\">json</a></p>",
     );
-    Ok(html_page("boardbench results", &body))
+    Ok(wide_page("boardbench results", &body))
+}
+
+/// A cell that stays one line: text cut with an ellipsis, the whole text on hover.
+fn clipped(text: &str) -> String {
+    format!("<td class=\"clip\" title=\"{t}\">{t}</td>", t = esc(text))
 }

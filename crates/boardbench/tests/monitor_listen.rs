@@ -1,8 +1,9 @@
 //! `boardbench monitor --listen`: the live monitor as Prometheus metrics, read from a fixture
-//! tree (`--sysroot`) only when scraped — clocks per cluster, temperature, load, CPU states
-//! between two scrapes, x86 throttling counters, Raspberry Pi under-voltage flags — and
+//! tree (`--sysroot`) only when scraped — clocks per cluster, temperature, load, each CPU's time
+//! per mode as counters, x86 throttling counters, Raspberry Pi under-voltage flags — and
 //! accepted by `promtool check metrics`. Served by the results service's HTTP stack: connections
-//! held half-open do not delay a scrape, a signal ends it with 128 + the signal.
+//! held half-open do not delay a scrape, two scrapers do not see each other, a signal ends it
+//! with 128 + the signal.
 //!
 //! A server: skips under qemu (BOARDBENCH_EMULATED=1). Every wait is bounded.
 
@@ -69,6 +70,18 @@ fn stat(user: u64, idle: u64) -> String {
 fn has_line(text: &str, want: &str) {
     assert!(text.lines().any(|l| l == want), "{want:?} not in:\n{text}");
 }
+
+/// The value of the first sample line starting with `series`.
+fn value(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {series} in:\n{text}"))
+}
+
+const USER0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"user\"}";
+const IDLE0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"idle\"}";
+const IOWAIT0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"iowait\"}";
 
 /// A copy of the rk3588 fixture (cpu0-3, 4-5, 6-7) with what a live machine has and the
 /// static capture does not: current clocks, load, /proc/stat, thermal_throttle counters.
@@ -164,6 +177,15 @@ fn rk3588_tree_is_read_at_each_scrape() {
         &m,
         "boardbench_thermal_throttle_events_total{cpu=\"1\",scope=\"package\"} 5",
     );
+    // /proc/stat's ticks (USER_HZ = 100) as seconds, per CPU and mode, labelled with the
+    // CPU's cluster as the clocks are.
+    has_line(&m, "# TYPE boardbench_cpu_seconds counter");
+    has_line(&m, &format!("{USER0} 10.0"));
+    has_line(&m, &format!("{IDLE0} 90.0"));
+    has_line(
+        &m,
+        "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"softirq\"} 0.0",
+    );
     assert!(m.contains("boardbench_temperature_celsius "), "{m}");
     assert!(m.ends_with("# EOF\n"), "{m}");
 
@@ -182,11 +204,15 @@ fn rk3588_tree_is_read_at_each_scrape() {
         &m,
         "boardbench_cpu_clock_hertz{cluster=\"cpu4\",source=\"cpufreq\"} 408000000.0",
     );
-    has_line(&m, "boardbench_cpu_usage_ratio{state=\"busy\"} 0.25");
+    has_line(&m, &format!("{USER0} 11.0"));
+    has_line(&m, &format!("{IDLE0} 93.0"));
     has_line(
         &m,
         "boardbench_thermal_throttle_events_total{cpu=\"1\",scope=\"core\"} 4",
     );
+    // No share since the previous scrape, no state overlapping the others.
+    assert!(!m.contains("state=\"busy\""), "{m}");
+    assert!(!m.contains("cpu_usage"), "{m}");
     promtool_accepts(&m);
 }
 
@@ -232,12 +258,88 @@ fn connections_held_half_open_do_not_delay_a_scrape() {
         let a = http::get(addr, "/metrics").unwrap();
         let took = t0.elapsed();
         assert_eq!(a.status, 200, "{}", a.headers);
-        has_line(&a.body, "boardbench_load1 0.25");
+        has_line(&a.body, &format!("{USER0} 10.0"));
         assert!(
             took < Duration::from_secs(2),
             "a scrape took {took:?} behind held connections"
         );
     }
+}
+
+#[test]
+fn two_scrapers_get_the_same_monotonic_counters() {
+    if common::emulated() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = rk3588(dir.path());
+    let (_server, addr) = serve(&root);
+    let scrape = || http::get(addr, "/metrics").unwrap().body;
+    http::get_when_up(addr, "/metrics", Duration::from_secs(20));
+
+    // What one scraper sees does not depend on how often the other one scraped.
+    let a: Vec<String> = (0..3).map(|_| scrape()).collect();
+    let b = scrape();
+    for m in a.iter().chain([&b]) {
+        assert_eq!(value(m, USER0), 10.0);
+        assert_eq!(value(m, IDLE0), 90.0);
+    }
+    write(&root, "/proc/stat", &stat(1500, 9500));
+    assert_eq!(value(&scrape(), USER0), 15.0);
+    assert_eq!(value(&scrape(), USER0), 15.0);
+
+    // Both scrape while the counters advance: each sees them only grow, in the file's steps.
+    let steps = 40u64;
+    let writer = {
+        let root = root.clone();
+        std::thread::spawn(move || {
+            for k in 1..=steps {
+                write(&root, "/proc/stat", &stat(1500 + 10 * k, 9500 + 90 * k));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let scrapers: Vec<_> = (0..2)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let t0 = Instant::now();
+                let mut seen = Vec::new();
+                while seen
+                    .last()
+                    .is_none_or(|&(u, _)| u < 15.0 + 0.1 * steps as f64 - 1e-9)
+                {
+                    assert!(t0.elapsed() < Duration::from_secs(20), "{seen:?}");
+                    let m = http::get(addr, "/metrics").unwrap().body;
+                    seen.push((value(&m, USER0), value(&m, IDLE0)));
+                }
+                seen
+            })
+        })
+        .collect();
+    writer.join().unwrap();
+    for s in scrapers {
+        let seen = s.join().unwrap();
+        for w in seen.windows(2) {
+            assert!(w[0].0 <= w[1].0 && w[0].1 <= w[1].1, "{seen:?}");
+        }
+        for &(user, idle) in &seen {
+            // Whole steps of the writer: 0.1 s user to 0.9 s idle.
+            let k = ((user - 15.0) * 10.0).round();
+            assert!((user - (15.0 + k / 10.0)).abs() < 1e-9, "{seen:?}");
+            assert!((idle - (95.0 + 0.9 * k)).abs() < 1e-9, "{seen:?}");
+        }
+    }
+
+    // A counter the kernel moved backwards (iowait under NO_HZ) is not answered lower.
+    let with_iowait =
+        |io: u64| format!("cpu  1 0 0 1 {io} 0 0 0 0 0\ncpu0 2000 0 0 20000 {io} 0 0 0 0 0\n");
+    write(&root, "/proc/stat", &with_iowait(500));
+    assert_eq!(value(&scrape(), IOWAIT0), 5.0);
+    write(&root, "/proc/stat", &with_iowait(450));
+    let m = scrape();
+    assert_eq!(value(&m, IOWAIT0), 5.0);
+    assert_eq!(value(&m, USER0), 20.0);
 }
 
 #[test]

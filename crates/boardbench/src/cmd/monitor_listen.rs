@@ -1,11 +1,13 @@
 //! `boardbench monitor --listen ADDR`: the live monitor served as Prometheus metrics, for lab
 //! dashboards that watch boards for weeks.
 //!
-//! The machine is read only when a scrape asks (GET /metrics): one sample of the same sampler
-//! the text view uses (clock per cluster, temperature, load, CPU states since the previous
-//! scrape), the x86 thermal_throttle counters and, on a Raspberry Pi, `get_throttled`'s flags
-//! — all through `probe::Root`, so `--sysroot` serves a fixture tree. The names are in
-//! `export::live`.
+//! The machine is read only when a scrape asks (GET /metrics): the clock per cluster,
+//! temperature and load of the sampler the text view uses, each CPU's time per mode since boot
+//! (/proc/stat, a counter as node_exporter's: `rate()` gives the shares), the x86
+//! thermal_throttle counters and, on a Raspberry Pi, `get_throttled`'s flags — all through
+//! `probe::Root`, so `--sysroot` serves a fixture tree. Every figure is a current value or a
+//! counter since boot: nothing depends on when the previous scrape was or who made it, so two
+//! Prometheus servers and a curl do not distort each other. The names are in `export::live`.
 //!
 //! HTTP is the results service's stack (`serve::connections`: hyper with a header time-out that
 //! also ends idle kept-alive connections, a connection cap, a graceful shutdown with a deadline),
@@ -22,6 +24,7 @@
 //! and the exit status is 128 + the signal (130 for Ctrl-C, 143 for SIGTERM). A second signal
 //! ends it at once.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -33,6 +36,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use export::live::CpuTicks;
 use probe::sampler::{Sampler, SamplerConfig};
 use serve::connections::ConnectionLimits;
 
@@ -52,23 +56,78 @@ struct Scrape {
     root: probe::Root,
     sampler: Sampler,
     rpi: Option<probe::rpi::VcGenCmd>,
+    /// CPU number → the `cluster` label of `cpu_clock` (the cluster's first CPU).
+    clusters: BTreeMap<u32, String>,
+    /// The highest CPU ticks answered so far: a counter never goes backwards, even where the
+    /// kernel's iowait and idle do (NO_HZ accounting on some kernels).
+    highest: BTreeMap<u32, [u64; 8]>,
 }
 
 type Shared = Arc<Mutex<Scrape>>;
 
 impl Scrape {
     fn metrics(&mut self) -> String {
-        let sample = self.sampler.sample();
+        let mut sample = self.sampler.sample();
+        // Shares since the sampler's previous sample: they would depend on the previous scrape.
+        sample.cpu = None;
+        let cpu_ticks = self.cpu_ticks();
         let mut notes = probe::Notes(Vec::new());
         let thermal_throttle = probe::runstate::x86::read_thermal_throttle(&self.root, &mut notes);
         let rpi_throttled = self.rpi.as_mut().and_then(|vc| vc.throttled().ok());
         export::live::metrics(&export::live::LiveReading {
             layout: self.sampler.layout().clone(),
             sample,
+            cpu_ticks,
             thermal_throttle,
             rpi_throttled,
         })
     }
+
+    /// Each CPU's counters from /proc/stat's `cpuN` lines (none when it cannot be read).
+    fn cpu_ticks(&mut self) -> Vec<CpuTicks> {
+        let Ok(text) = self.root.read_bytes("/proc/stat") else {
+            return Vec::new();
+        };
+        probe::stat::parse_per_cpu_times(&text)
+            .into_iter()
+            .map(|(cpu, t)| {
+                // In CPU_MODES order.
+                let now = [
+                    t.user, t.nice, t.system, t.idle, t.iowait, t.irq, t.softirq, t.steal,
+                ];
+                let highest = self.highest.entry(cpu).or_insert(now);
+                for (h, n) in highest.iter_mut().zip(now) {
+                    *h = (*h).max(n);
+                }
+                CpuTicks {
+                    cpu,
+                    cluster: self.clusters.get(&cpu).cloned(),
+                    ticks: *highest,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Each CPU of a monitored cluster, named as `cpu_clock` names its cluster (`cpu4`).
+fn cluster_names(
+    machine: &document::machine::MachineInfo,
+    layout: &document::samples::MonitorLayout,
+) -> BTreeMap<u32, String> {
+    let mut names = BTreeMap::new();
+    for monitored in &layout.clusters {
+        let name = format!("cpu{}", monitored.first_cpu);
+        if let Some(c) = machine
+            .clusters
+            .iter()
+            .find(|c| c.cpus.contains(&monitored.first_cpu))
+        {
+            for &cpu in &c.cpus {
+                names.insert(cpu, name.clone());
+            }
+        }
+    }
+    names
 }
 
 pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
@@ -90,6 +149,7 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
         .layout()
         .raspberry_pi
         .then(|| probe::rpi::VcGenCmd::for_root(&root));
+    let clusters = cluster_names(&machine, sampler.layout());
     let listener =
         std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     listener.set_nonblocking(true)?;
@@ -99,7 +159,13 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
         .max_blocking_threads(4)
         .thread_name("boardbench-monitor")
         .build()?;
-    let scrape = Arc::new(Mutex::new(Scrape { root, sampler, rpi }));
+    let scrape = Arc::new(Mutex::new(Scrape {
+        root,
+        sampler,
+        rpi,
+        clusters,
+        highest: BTreeMap::new(),
+    }));
     let signal = Arc::new(AtomicI32::new(0));
     let ended_by = Arc::clone(&signal);
     let served: anyhow::Result<()> = rt.block_on(async move {
@@ -204,5 +270,41 @@ async fn other(method: Method) -> Response {
             "only GET and HEAD\n",
         )
             .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use document::machine::{Cluster, MachineInfo};
+    use document::samples::{ClockColumns, MonitorLayout, MonitoredCluster};
+
+    #[test]
+    fn cpus_are_named_by_their_clusters_first_cpu() {
+        let cluster = |cpus: Vec<u32>| Cluster {
+            cpus,
+            ..Default::default()
+        };
+        let machine = MachineInfo {
+            clusters: vec![cluster(vec![0, 1, 2, 3]), cluster(vec![4, 5])],
+            ..Default::default()
+        };
+        let monitored = |first_cpu| MonitoredCluster {
+            first_cpu,
+            policy: None,
+            max_khz: None,
+        };
+        let layout = MonitorLayout {
+            columns: ClockColumns::BigLittle,
+            // cpu4 offline: the cluster's column shows cpu5.
+            clusters: vec![monitored(0), monitored(5)],
+            display_order: vec![1, 0],
+            thermal_path: None,
+            raspberry_pi: false,
+        };
+        let names = cluster_names(&machine, &layout);
+        assert_eq!(names.get(&2).map(String::as_str), Some("cpu0"));
+        assert_eq!(names.get(&4).map(String::as_str), Some("cpu5"));
+        assert_eq!(names.get(&6), None);
     }
 }

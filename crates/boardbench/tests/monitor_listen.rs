@@ -1,18 +1,20 @@
 //! `boardbench monitor --listen`: the live monitor as Prometheus metrics, read from a fixture
-//! tree (`--sysroot`) only when scraped — clocks per cluster, temperature, load, CPU states
-//! between two scrapes, x86 throttling counters, Raspberry Pi under-voltage flags — and
-//! accepted by `promtool check metrics`.
+//! tree (`--sysroot`) only when scraped — clocks per cluster, temperature, load, each CPU's time
+//! per mode as counters, x86 throttling counters, Raspberry Pi under-voltage flags — and
+//! accepted by `promtool check metrics`. Served by the results service's HTTP stack: connections
+//! held half-open do not delay a scrape, two scrapers do not see each other, a signal ends it
+//! with 128 + the signal.
 //!
-//! A server: skips under qemu (BOARDBENCH_EMULATED=1).
+//! A server: skips under qemu (BOARDBENCH_EMULATED=1). Every wait is bounded.
 
 mod common;
 mod http;
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::Path;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Starts the server on a port the kernel chooses; returns it and its address (from the
 /// line it prints on stderr).
@@ -30,9 +32,13 @@ fn serve(root: &Path) -> (http::KillOnDrop, SocketAddr) {
     let guard = http::KillOnDrop(child);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        let mut stderr = BufReader::new(stderr);
         let mut line = String::new();
-        let _ = BufReader::new(stderr).read_line(&mut line);
+        let _ = stderr.read_line(&mut line);
         let _ = tx.send(line);
+        // Read on: the server's later lines (a shutdown past its deadline) must not hit a
+        // closed pipe.
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
     });
     let line = rx
         .recv_timeout(Duration::from_secs(20))
@@ -46,18 +52,95 @@ fn serve(root: &Path) -> (http::KillOnDrop, SocketAddr) {
     (guard, addr)
 }
 
+/// Writes a file of the tree whole: a temporary file renamed over it, so a scrape never reads
+/// it half-written.
 fn write(root: &Path, path: &str, text: &str) {
     let p = root.join(path.trim_start_matches('/'));
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
+    let tmp = p.with_extension("tmp-writing");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, &p).unwrap();
 }
 
-fn stat(busy: u64, idle: u64) -> String {
-    format!("cpu  {busy} 0 0 {idle} 0 0 0 0 0 0\ncpu0 {busy} 0 0 {idle} 0 0 0 0 0 0\n")
+/// /proc/stat with `user` and `idle` ticks on cpu0 (and the aggregate line), the rest 0.
+fn stat(user: u64, idle: u64) -> String {
+    format!("cpu  {user} 0 0 {idle} 0 0 0 0 0 0\ncpu0 {user} 0 0 {idle} 0 0 0 0 0 0\n")
 }
 
 fn has_line(text: &str, want: &str) {
     assert!(text.lines().any(|l| l == want), "{want:?} not in:\n{text}");
+}
+
+/// The value of the first sample line starting with `series`.
+fn value(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {series} in:\n{text}"))
+}
+
+const USER0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"user\"}";
+const IDLE0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"idle\"}";
+const IOWAIT0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"iowait\"}";
+
+/// A copy of the rk3588 fixture (cpu0-3, 4-5, 6-7) with what a live machine has and the
+/// static capture does not: current clocks, load, /proc/stat, thermal_throttle counters.
+fn rk3588(dir: &Path) -> PathBuf {
+    let root = dir.join("root");
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588"),
+        &root,
+    );
+    let policy = "/sys/devices/system/cpu/cpufreq";
+    for (p, khz) in [(0, "1800000"), (4, "2256000"), (6, "2304000")] {
+        write(
+            &root,
+            &format!("{policy}/policy{p}/scaling_cur_freq"),
+            &format!("{khz}\n"),
+        );
+    }
+    write(&root, "/proc/loadavg", "0.25 0.20 0.10 1/100 1234\n");
+    write(&root, "/proc/stat", &stat(1000, 9000));
+    let tt = "/sys/devices/system/cpu/cpu1/thermal_throttle";
+    write(&root, &format!("{tt}/core_throttle_count"), "3\n");
+    write(&root, &format!("{tt}/package_throttle_count"), "5\n");
+    root
+}
+
+/// Sends `raw` and reads the answer until the server closes (5 s at most).
+fn exchange(addr: SocketAddr, raw: &str) -> String {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s.write_all(raw.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Waits at most `limit` for the server to end; its exit code.
+fn exit_code_within(server: &mut http::KillOnDrop, limit: Duration) -> Option<i32> {
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = server.0.try_wait().unwrap() {
+            return status.code();
+        }
+        assert!(
+            t0.elapsed() < limit,
+            "the listener did not end within {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Connections that sent the start of a request line and nothing more, held open.
+fn half_open(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).unwrap();
+            s.write_all(b"GET /metr").unwrap();
+            s
+        })
+        .collect()
 }
 
 #[test]
@@ -67,34 +150,7 @@ fn rk3588_tree_is_read_at_each_scrape() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    common::copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588"),
-        &root,
-    );
-    // What a live machine has and the fixture (a static capture) does not.
-    let policy = "/sys/devices/system/cpu/cpufreq";
-    write(
-        &root,
-        &format!("{policy}/policy0/scaling_cur_freq"),
-        "1800000\n",
-    );
-    write(
-        &root,
-        &format!("{policy}/policy4/scaling_cur_freq"),
-        "2256000\n",
-    );
-    write(
-        &root,
-        &format!("{policy}/policy6/scaling_cur_freq"),
-        "2304000\n",
-    );
-    write(&root, "/proc/loadavg", "0.25 0.20 0.10 1/100 1234\n");
-    write(&root, "/proc/stat", &stat(1000, 9000));
-    let tt = "/sys/devices/system/cpu/cpu1/thermal_throttle";
-    write(&root, &format!("{tt}/core_throttle_count"), "3\n");
-    write(&root, &format!("{tt}/package_throttle_count"), "5\n");
-
+    let root = rk3588(dir.path());
     let (_server, addr) = serve(&root);
     let first = http::get_when_up(addr, "/metrics", Duration::from_secs(20));
     assert!(first.headers.contains("version=0.0.4"), "{}", first.headers);
@@ -121,53 +177,229 @@ fn rk3588_tree_is_read_at_each_scrape() {
         &m,
         "boardbench_thermal_throttle_events_total{cpu=\"1\",scope=\"package\"} 5",
     );
+    // /proc/stat's ticks (USER_HZ = 100) as seconds, per CPU and mode, labelled with the
+    // CPU's cluster as the clocks are.
+    has_line(&m, "# TYPE boardbench_cpu_seconds counter");
+    has_line(&m, &format!("{USER0} 10.0"));
+    has_line(&m, &format!("{IDLE0} 90.0"));
+    has_line(
+        &m,
+        "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"softirq\"} 0.0",
+    );
     assert!(m.contains("boardbench_temperature_celsius "), "{m}");
     assert!(m.ends_with("# EOF\n"), "{m}");
 
-    // Nothing is cached: the next scrape reads the files again; CPU states cover the time
-    // between the two scrapes (100 busy of 400 ticks).
+    // Nothing is cached: the next scrape reads the files again.
+    let policy = "/sys/devices/system/cpu/cpufreq";
     write(
         &root,
         &format!("{policy}/policy4/scaling_cur_freq"),
         "408000\n",
     );
     write(&root, "/proc/stat", &stat(1100, 9300));
+    let tt = "/sys/devices/system/cpu/cpu1/thermal_throttle";
     write(&root, &format!("{tt}/core_throttle_count"), "4\n");
     let m = http::get(addr, "/metrics").unwrap().body;
     has_line(
         &m,
         "boardbench_cpu_clock_hertz{cluster=\"cpu4\",source=\"cpufreq\"} 408000000.0",
     );
-    has_line(&m, "boardbench_cpu_usage_ratio{state=\"busy\"} 0.25");
+    has_line(&m, &format!("{USER0} 11.0"));
+    has_line(&m, &format!("{IDLE0} 93.0"));
     has_line(
         &m,
         "boardbench_thermal_throttle_events_total{cpu=\"1\",scope=\"core\"} 4",
     );
+    // No share since the previous scrape, no state overlapping the others.
+    assert!(!m.contains("state=\"busy\""), "{m}");
+    assert!(!m.contains("cpu_usage"), "{m}");
+    promtool_accepts(&m);
+}
 
-    assert_eq!(http::get(addr, "/nothing").unwrap().status, 404);
-    assert_eq!(http::get(addr, "/").unwrap().status, 200);
+/// `promtool check metrics` (Debian's prometheus package) accepts the classic answer.
+fn promtool_accepts(m: &str) {
+    let promtool = "/usr/bin/promtool";
+    assert!(
+        Path::new(promtool).exists(),
+        "promtool not found: install Debian's prometheus package (scripts/test does)"
+    );
+    let mut child = Command::new(promtool)
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(m.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "promtool: {}{}\n{m}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
 
-    if let Some(promtool) = ["/usr/bin/promtool"].iter().find(|p| Path::new(p).exists()) {
-        let mut child = Command::new(promtool)
-            .args(["check", "metrics"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(m.as_bytes()).unwrap();
-        }
-        let out = child.wait_with_output().unwrap();
+#[test]
+fn connections_held_half_open_do_not_delay_a_scrape() {
+    if common::emulated() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = rk3588(dir.path());
+    let (_server, addr) = serve(&root);
+    http::get_when_up(addr, "/metrics", Duration::from_secs(20));
+    // The std server of before answered one connection at a time with a 5 s read deadline:
+    // eight of these held a scrape for 40 s, beyond Prometheus's 10 s scrape timeout.
+    let _held = half_open(addr, 8);
+    for _ in 0..2 {
+        let t0 = Instant::now();
+        let a = http::get(addr, "/metrics").unwrap();
+        let took = t0.elapsed();
+        assert_eq!(a.status, 200, "{}", a.headers);
+        has_line(&a.body, &format!("{USER0} 10.0"));
         assert!(
-            out.status.success(),
-            "promtool: {}{}\n{m}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+            took < Duration::from_secs(2),
+            "a scrape took {took:?} behind held connections"
         );
-    } else {
-        panic!("promtool not found: install Debian's prometheus package (scripts/test does)");
+    }
+}
+
+#[test]
+fn two_scrapers_get_the_same_monotonic_counters() {
+    if common::emulated() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = rk3588(dir.path());
+    let (_server, addr) = serve(&root);
+    let scrape = || http::get(addr, "/metrics").unwrap().body;
+    http::get_when_up(addr, "/metrics", Duration::from_secs(20));
+
+    // What one scraper sees does not depend on how often the other one scraped.
+    let a: Vec<String> = (0..3).map(|_| scrape()).collect();
+    let b = scrape();
+    for m in a.iter().chain([&b]) {
+        assert_eq!(value(m, USER0), 10.0);
+        assert_eq!(value(m, IDLE0), 90.0);
+    }
+    write(&root, "/proc/stat", &stat(1500, 9500));
+    assert_eq!(value(&scrape(), USER0), 15.0);
+    assert_eq!(value(&scrape(), USER0), 15.0);
+
+    // Both scrape while the counters advance: each sees them only grow, in the file's steps.
+    let steps = 40u64;
+    let writer = {
+        let root = root.clone();
+        std::thread::spawn(move || {
+            for k in 1..=steps {
+                write(&root, "/proc/stat", &stat(1500 + 10 * k, 9500 + 90 * k));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let scrapers: Vec<_> = (0..2)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let t0 = Instant::now();
+                let mut seen = Vec::new();
+                while seen
+                    .last()
+                    .is_none_or(|&(u, _)| u < 15.0 + 0.1 * steps as f64 - 1e-9)
+                {
+                    assert!(t0.elapsed() < Duration::from_secs(20), "{seen:?}");
+                    let m = http::get(addr, "/metrics").unwrap().body;
+                    seen.push((value(&m, USER0), value(&m, IDLE0)));
+                }
+                seen
+            })
+        })
+        .collect();
+    writer.join().unwrap();
+    for s in scrapers {
+        let seen = s.join().unwrap();
+        for w in seen.windows(2) {
+            assert!(w[0].0 <= w[1].0 && w[0].1 <= w[1].1, "{seen:?}");
+        }
+        for &(user, idle) in &seen {
+            // Whole steps of the writer: 0.1 s user to 0.9 s idle.
+            let k = ((user - 15.0) * 10.0).round();
+            assert!((user - (15.0 + k / 10.0)).abs() < 1e-9, "{seen:?}");
+            assert!((idle - (95.0 + 0.9 * k)).abs() < 1e-9, "{seen:?}");
+        }
+    }
+
+    // A counter the kernel moved backwards (iowait under NO_HZ) is not answered lower.
+    let with_iowait =
+        |io: u64| format!("cpu  1 0 0 1 {io} 0 0 0 0 0\ncpu0 2000 0 0 20000 {io} 0 0 0 0 0\n");
+    write(&root, "/proc/stat", &with_iowait(500));
+    assert_eq!(value(&scrape(), IOWAIT0), 5.0);
+    write(&root, "/proc/stat", &with_iowait(450));
+    let m = scrape();
+    assert_eq!(value(&m, IOWAIT0), 5.0);
+    assert_eq!(value(&m, USER0), 20.0);
+}
+
+#[test]
+fn paths_and_methods() {
+    if common::emulated() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = rk3588(dir.path());
+    let (_server, addr) = serve(&root);
+    http::get_when_up(addr, "/metrics", Duration::from_secs(20));
+    assert_eq!(http::get(addr, "/nothing").unwrap().status, 404);
+    let index = http::get(addr, "/").unwrap();
+    assert_eq!(index.status, 200);
+    assert!(index.headers.contains("text/html"), "{}", index.headers);
+    assert!(index.body.contains("href=\"/metrics\""), "{}", index.body);
+    // A query string does not change the path.
+    assert_eq!(http::get(addr, "/metrics?x=1").unwrap().status, 200);
+
+    let head = exchange(addr, "HEAD /metrics HTTP/1.0\r\n\r\n");
+    assert!(
+        head.starts_with("HTTP/1.") && head.contains(" 200 OK\r\n"),
+        "{head}"
+    );
+    assert!(head.ends_with("\r\n\r\n"), "HEAD has no body: {head}");
+    for path in ["/metrics", "/nothing"] {
+        let post = exchange(
+            addr,
+            &format!("POST {path} HTTP/1.0\r\nContent-Length: 0\r\n\r\n"),
+        );
+        assert!(post.contains(" 405 Method Not Allowed\r\n"), "{post}");
+    }
+}
+
+#[test]
+fn a_signal_ends_the_listener_with_its_exit_code() {
+    if common::emulated() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = rk3588(dir.path());
+    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let (mut server, addr) = serve(&root);
+        http::get_when_up(addr, "/metrics", Duration::from_secs(20));
+        // Held connections are closed at the shutdown deadline (1 s), not waited for.
+        let _held = half_open(addr, 3);
+        std::thread::sleep(Duration::from_millis(100));
+        // SAFETY: kill(2) on our own child.
+        unsafe {
+            libc::kill(server.0.id() as libc::pid_t, sig);
+        }
+        let t0 = Instant::now();
+        // 128 + the signal, as the text monitor.
+        assert_eq!(
+            exit_code_within(&mut server, Duration::from_secs(5)),
+            Some(code)
+        );
+        assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
     }
 }
 

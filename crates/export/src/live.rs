@@ -5,6 +5,11 @@
 //! names and encodes it (with the prometheus-client crate, which writes the OpenMetrics text
 //! format Prometheus negotiates). A fresh registry per scrape keeps values that were not read
 //! this time out of the answer instead of repeating a stale one.
+//!
+//! Every value is a gauge of the current state or a counter since boot — never a figure "since
+//! the previous scrape", which would depend on who scraped last (two Prometheus servers, or a
+//! curl in between, would distort each other's). CPU time is counted per CPU and mode as
+//! node_exporter does (`boardbench_cpu_seconds_total`); PromQL's `rate()` turns it into shares.
 
 use document::machine::Throttled;
 use document::run::ThermalThrottle;
@@ -23,12 +28,38 @@ type FloatGauges = Family<Labels, Gauge<f64, AtomicU64>>;
 #[derive(Debug, Clone)]
 pub struct LiveReading {
     pub layout: MonitorLayout,
-    /// The monitor sample; its CPU states cover the time since the previous scrape.
+    /// The monitor sample: clocks, temperature, load, Raspberry Pi readings. Its CPU states
+    /// (shares since the sampler's previous sample) are not exported: [`LiveReading::cpu_ticks`]
+    /// are.
     pub sample: MonitorSample,
+    /// Each CPU's time per mode since boot (/proc/stat's `cpuN` lines).
+    pub cpu_ticks: Vec<CpuTicks>,
     /// x86 `thermal_throttle` counters (empty elsewhere).
     pub thermal_throttle: Vec<ThermalThrottle>,
     /// Raspberry Pi `vcgencmd get_throttled`, when the board is one.
     pub rpi_throttled: Option<Throttled>,
+}
+
+/// The modes of [`CpuTicks::ticks`], in /proc/stat's column order (the `mode` label, as
+/// node_exporter's `node_cpu_seconds_total`). Guest time is left out: the kernel already counts
+/// it in user and nice.
+pub const CPU_MODES: [&str; 8] = [
+    "user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+];
+
+/// The unit of /proc/stat's CPU times: the kernel's USER_HZ (`getconf CLK_TCK`), 100 per second
+/// on every architecture boardbench runs on, whatever the kernel's own tick rate.
+pub const USER_HZ: f64 = 100.0;
+
+/// One CPU's time in each mode since boot, in USER_HZ ticks: a `cpuN` line of /proc/stat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CpuTicks {
+    pub cpu: u32,
+    /// The cluster the CPU belongs to, named as `cpu_clock`'s `cluster` label (`cpu4`), so a
+    /// dashboard can sum by cluster; `None` when the topology does not say.
+    pub cluster: Option<String>,
+    /// In [`CPU_MODES`] order.
+    pub ticks: [u64; 8],
 }
 
 /// The content type of [`metrics`]'s answer.
@@ -115,26 +146,26 @@ pub fn metrics(r: &LiveReading) -> String {
         reg.register("load1", "1-minute load average", g);
     }
 
-    if let Some(c) = r.sample.cpu {
-        let usage = FloatGauges::default();
-        for (state, pct) in [
-            ("busy", c.cpu),
-            ("system", c.sys),
-            ("user", c.usr),
-            ("nice", c.nice),
-            ("iowait", c.io),
-            ("irq", c.irq),
-            ("steal", c.steal),
-        ] {
-            usage
-                .get_or_create(&vec![("state", state.into())])
-                .set(pct / 100.0);
+    if !r.cpu_ticks.is_empty() {
+        let seconds = Family::<Labels, Counter<f64, AtomicU64>>::default();
+        for c in &r.cpu_ticks {
+            for (mode, ticks) in CPU_MODES.iter().zip(c.ticks) {
+                let mut labels: Labels = Vec::with_capacity(3);
+                if let Some(cluster) = &c.cluster {
+                    labels.push(("cluster", cluster.clone()));
+                }
+                labels.push(("cpu", c.cpu.to_string()));
+                labels.push(("mode", (*mode).into()));
+                seconds
+                    .get_or_create(&labels)
+                    .inc_by(ticks as f64 / USER_HZ);
+            }
         }
         reg.register_with_unit(
-            "cpu_usage",
-            "Share of all CPU time since the previous scrape (busy counts iowait and steal, as sbc-bench)",
-            Unit::Other("ratio".into()),
-            usage,
+            "cpu",
+            "Seconds each CPU spent in each mode since boot (/proc/stat; rate() gives the share)",
+            Unit::Seconds,
+            seconds,
         );
     }
 
@@ -254,6 +285,7 @@ mod tests {
                 core_throttle_count: Some(7),
                 package_throttle_count: None,
             }],
+            cpu_ticks: Vec::new(),
             rpi_throttled: Some(document::machine::Throttled {
                 under_voltage_occurred: true,
                 ..Default::default()
@@ -265,7 +297,6 @@ mod tests {
             "boardbench_cpu_clock_hertz{cluster=\"arm\",source=\"firmware\"} 1500000000.0",
             "boardbench_temperature_celsius 41.5",
             "boardbench_load1 0.5",
-            "boardbench_cpu_usage_ratio{state=\"busy\"} 0.5",
             "boardbench_rpi_core_voltage_volts 0.85",
             "boardbench_thermal_throttle_events_total{cpu=\"1\",scope=\"core\"} 7",
             "boardbench_rpi_throttled{flag=\"under_voltage\",when=\"since_boot\"} 1",
@@ -275,9 +306,91 @@ mod tests {
             assert!(text.lines().any(|l| l == want), "{want:?} not in\n{text}");
         }
         assert!(!text.contains("cluster=\"cpu4\""), "{text}");
+        // The sample's shares since the sampler's previous sample are not exported.
+        assert!(!text.contains("usage") && !text.contains("busy"), "{text}");
         let c = classic(&text);
         assert!(c.contains("# TYPE boardbench_thermal_throttle_events_total counter\n"));
         assert!(c.contains("# HELP boardbench_thermal_throttle_events_total x86"));
         assert!(!c.contains("# EOF") && !c.contains("# UNIT"), "{c}");
+    }
+
+    #[test]
+    fn cpu_time_is_a_counter_per_cpu_and_mode_in_seconds() {
+        let r = LiveReading {
+            layout: MonitorLayout {
+                columns: ClockColumns::Single,
+                clusters: Vec::new(),
+                display_order: Vec::new(),
+                thermal_path: None,
+                raspberry_pi: false,
+            },
+            sample: MonitorSample {
+                unix_ms: 0,
+                interval_s: 1.0,
+                clocks_mhz: Vec::new(),
+                load1: None,
+                cpu: None,
+                temp_c: None,
+                rpi: None,
+            },
+            cpu_ticks: vec![
+                CpuTicks {
+                    cpu: 0,
+                    cluster: Some("cpu0".into()),
+                    ticks: [1234, 5, 67, 900_000, 8, 0, 3, 0],
+                },
+                CpuTicks {
+                    cpu: 1,
+                    cluster: None,
+                    ticks: [u64::from(u32::MAX), 0, 0, 1, 0, 0, 0, 0],
+                },
+            ],
+            thermal_throttle: Vec::new(),
+            rpi_throttled: None,
+        };
+        let text = metrics(&r);
+        for want in [
+            "# TYPE boardbench_cpu_seconds counter",
+            "# UNIT boardbench_cpu_seconds seconds",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"user\"} 12.34",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"nice\"} 0.05",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"system\"} 0.67",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"idle\"} 9000.0",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"iowait\"} 0.08",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"irq\"} 0.0",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"softirq\"} 0.03",
+            "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",mode=\"steal\"} 0.0",
+            // Years of uptime keep their hundredths.
+            "boardbench_cpu_seconds_total{cpu=\"1\",mode=\"user\"} 42949672.95",
+            "boardbench_cpu_seconds_total{cpu=\"1\",mode=\"idle\"} 0.01",
+            "# EOF",
+        ] {
+            assert!(text.lines().any(|l| l == want), "{want:?} not in\n{text}");
+        }
+        let series = |t: &str| {
+            t.lines()
+                .filter(|l| l.starts_with("boardbench_cpu_seconds_total{"))
+                .count()
+        };
+        assert_eq!(series(&text), 2 * CPU_MODES.len(), "{text}");
+        // The classic format names the family with its suffix, as the samples are.
+        let c = classic(&text);
+        assert!(
+            c.contains("# TYPE boardbench_cpu_seconds_total counter\n"),
+            "{c}"
+        );
+        assert!(
+            c.contains("# HELP boardbench_cpu_seconds_total Seconds"),
+            "{c}"
+        );
+        assert!(!c.contains("# UNIT") && !c.contains("# EOF"), "{c}");
+        assert_eq!(series(&c), 2 * CPU_MODES.len(), "{c}");
+
+        // No CPU line read, no family (rather than an empty one).
+        let none = metrics(&LiveReading {
+            cpu_ticks: Vec::new(),
+            ..r
+        });
+        assert!(!none.contains("cpu_seconds"), "{none}");
     }
 }

@@ -1,4 +1,5 @@
-//! Load and CPU states: /proc/loadavg and the deltas of /proc/stat's aggregate `cpu` line.
+//! Load and CPU states: /proc/loadavg and the deltas of /proc/stat's aggregate `cpu` line
+//! (and the per-CPU lines' counters as they are, for `monitor --listen`).
 //!
 //! The formulas (sbc-bench's ProcessStats, with two deliberate differences):
 //!
@@ -48,9 +49,37 @@ pub fn parse_cpu_times(text: &[u8]) -> Option<CpuTimes> {
     let line = text
         .split(|&b| b == b'\n')
         .find(|l| l.starts_with(b"cpu ") || l.starts_with(b"cpu\t"))?;
+    parse_fields(&line[3..])
+}
+
+/// Parses the per-CPU lines (`cpu0 …`, `cpu1 …`) of /proc/stat: each CPU's counters with its
+/// number, in the kernel's order. An offline CPU has no line; a line that does not parse is left
+/// out (as is a last line cut short, when only the beginning of the file was read).
+pub fn parse_per_cpu_times(text: &[u8]) -> Vec<(u32, CpuTimes)> {
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    if !text.ends_with(b"\n") {
+        lines.pop();
+    }
+    lines
+        .into_iter()
+        .filter_map(|l| {
+            let rest = l.strip_prefix(b"cpu")?;
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            let (number, fields) = rest.split_at(digits);
+            if !fields.first().is_some_and(u8::is_ascii_whitespace) {
+                return None;
+            }
+            let cpu = u32::try_from(parse_u64(number)?).ok()?;
+            Some((cpu, parse_fields(fields)?))
+        })
+        .collect()
+}
+
+/// The counters after a `cpu…` line's name.
+fn parse_fields(line: &[u8]) -> Option<CpuTimes> {
     let mut fields = [0u64; 10];
     let mut n = 0;
-    for word in line[3..]
+    for word in line
         .split(|b| b.is_ascii_whitespace())
         .filter(|w| !w.is_empty())
     {
@@ -165,6 +194,25 @@ mod tests {
         assert_eq!(parse_cpu_times(b"cpu0 10 0 5 100\n"), None);
         assert_eq!(parse_cpu_times(b"cpu 1 2\n"), None);
         assert_eq!(parse_cpu_times(b""), None);
+    }
+
+    #[test]
+    fn per_cpu_lines_with_their_numbers() {
+        let text = b"cpu  30 0 6 300 0 0 0 0 0 0\n\
+cpu0 10 1 2 100 3 4 5 6 0 0\n\
+cpu2 20 0 4 200 0 0 0 0 0 0\n\
+cpux 1 2 3 4\n\
+intr 12345 0 0\n\
+cpu3 7 7";
+        let per = parse_per_cpu_times(text);
+        assert_eq!(per.len(), 2, "{per:?}");
+        assert_eq!(per[0].0, 0);
+        assert_eq!(
+            (per[0].1.user, per[0].1.nice, per[0].1.idle, per[0].1.steal),
+            (10, 1, 100, 6)
+        );
+        assert_eq!((per[1].0, per[1].1.user), (2, 20));
+        assert!(parse_per_cpu_times(b"cpu  1 2 3 4\n").is_empty());
     }
 
     #[test]

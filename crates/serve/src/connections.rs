@@ -3,9 +3,14 @@
 //! tower-http (in [`crate::app`]), a cap on open connections (one more is answered 503 and
 //! closed at once, so the file limit is never reached and `/healthz` keeps answering once a
 //! held connection times out), and a graceful shutdown with a deadline.
+//!
+//! This is the one place that says how boardbench serves HTTP: the results service and
+//! `boardbench monitor --listen` both hand their axum [`Router`] to [`serve`]. Every connection
+//! is its own task, so a client that holds one half-open delays no other request.
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -18,12 +23,36 @@ use tokio::sync::Semaphore;
 use crate::access_log;
 use crate::config::Limits;
 
+/// What [`serve`] holds every client to.
+#[derive(Debug, Clone)]
+pub struct ConnectionLimits {
+    /// A request's headers must arrive within this, counted from the first byte, or — on a
+    /// kept-alive connection — from the end of the previous response (the idle limit).
+    pub header_timeout: Duration,
+    /// Connections served at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// After the shutdown signal: how long requests in flight (and connections still sending
+    /// their headers) may take before every connection is closed.
+    pub shutdown_deadline: Duration,
+}
+
+impl Limits {
+    /// The results service's connection limits.
+    pub fn connections(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            header_timeout: self.header_timeout,
+            max_connections: self.max_connections,
+            shutdown_deadline: self.shutdown_deadline,
+        }
+    }
+}
+
 /// Serves `app` on `listener` until `shutdown` completes, then waits for the requests in
 /// flight at most `limits.shutdown_deadline` and closes every connection left.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    limits: &Limits,
+    limits: &ConnectionLimits,
     shutdown: impl Future<Output = ()>,
 ) {
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -41,7 +70,7 @@ pub async fn serve(
                     // Out of file descriptors (or another transient error): say so, wait a
                     // little rather than spin, and go on.
                     log(serde_json::json!({"event": "accept-error", "error": e.to_string()}));
-                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
             },
@@ -83,7 +112,7 @@ async fn refuse(mut stream: TcpStream) {
     const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
 Retry-After: 1\r\nConnection: close\r\nContent-Length: 44\r\n\r\n\
 {\"error\":\"too many connections; try again\"}\n";
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
         let _ = stream.write_all(BUSY).await;
         let _ = stream.shutdown().await;
     })

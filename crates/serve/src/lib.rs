@@ -10,7 +10,7 @@
 //! Module map:
 //! - [`config`]: what the operator sets (listen address, database, limits, read protection).
 //! - [`connections`]: accepting connections within the limits (time-outs, connection cap,
-//!   shutdown deadline).
+//!   shutdown deadline); `boardbench monitor --listen` serves through it too.
 //! - [`pool`]: the database connections shared by the handlers.
 //! - [`api`]: `/api/v1` (upload, list, fetch, report, table, OpenAPI).
 //! - [`auth`]: bearer tokens (upload always, reading with `--read-token`).
@@ -117,7 +117,13 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         );
         let limits = config.limits.clone();
         let state = Arc::new(AppState::new(config, pool));
-        connections::serve(listener, app(state), &limits, shutdown_signal()).await;
+        connections::serve(
+            listener,
+            app(state),
+            &limits.connections(),
+            shutdown_signal(),
+        )
+        .await;
         Ok::<(), anyhow::Error>(())
     });
     // A database call still running after the deadline is not waited for without end.

@@ -1,48 +1,147 @@
 //! `boardbench monitor --listen ADDR`: the live monitor served as Prometheus metrics, for lab
 //! dashboards that watch boards for weeks.
 //!
-//! The machine is read only when a scrape asks (GET /metrics): one sample of the same sampler
-//! the text view uses (clock per cluster, temperature, load, CPU states since the previous
-//! scrape), the x86 thermal_throttle counters and, on a Raspberry Pi, `get_throttled`'s flags
-//! — all through `probe::Root`, so `--sysroot` serves a fixture tree. Between scrapes the
-//! process sleeps in accept(). The server is a few lines of std: one request at a time (a
-//! scrape is small and Prometheus does not scrape one target in parallel), 5 s to send the
-//! request, HTTP/1.0-style answers with Connection: close. OpenMetrics when the scraper asks for it
-//! (Prometheus does), else the classic text format (curl, promtool). The names are in `export::live`.
+//! The machine is read only when a scrape asks (GET /metrics): the clock per cluster,
+//! temperature and load of the sampler the text view uses, each CPU's time per mode since boot
+//! (/proc/stat, a counter as node_exporter's: `rate()` gives the shares), the x86
+//! thermal_throttle counters and, on a Raspberry Pi, `get_throttled`'s flags — all through
+//! `probe::Root`, so `--sysroot` serves a fixture tree. Every figure is a current value or a
+//! counter since boot: nothing depends on when the previous scrape was or who made it, so two
+//! Prometheus servers and a curl do not distort each other. The names are in `export::live`.
+//!
+//! HTTP is the results service's stack (`serve::connections`: hyper with a header time-out that
+//! also ends idle kept-alive connections, a connection cap, a graceful shutdown with a deadline),
+//! with an axum router of three answers: `/metrics` (OpenMetrics when the scraper asks for it, as
+//! Prometheus does, else the classic text format for curl and promtool), `/` (a small page), 404
+//! for any other path, 405 for any other method. Requests are answered concurrently, so
+//! connections held half-open do not delay a scrape. Reading the machine is blocking work: it
+//! runs on tokio's blocking pool, one scrape at a time (a mutex around the sampler). The runtime
+//! is single-threaded, and every thread runs at nice 19 on the host (set before any thread
+//! starts, since Linux keeps a nice value per thread): never compete with what is observed.
+//!
+//! SIGINT, SIGTERM and SIGHUP end it as they end the text monitor: requests in flight are
+//! finished (at most [`LIMITS`]`.shutdown_deadline`, reads of the machine are given up at once),
+//! and the exit status is 128 + the signal (130 for Ctrl-C, 143 for SIGTERM). A second signal
+//! ends it at once.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::Context;
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use export::live::CpuTicks;
 use probe::sampler::{Sampler, SamplerConfig};
+use serve::connections::ConnectionLimits;
 
 use crate::cli::Globals;
+
+/// How the listener holds its clients: the request head within 5 s (also the idle limit of a
+/// kept-alive connection), 32 connections at once (a board is scraped by one or two servers),
+/// and 1 s for requests in flight after a signal (a scrape takes milliseconds).
+pub const LIMITS: ConnectionLimits = ConnectionLimits {
+    header_timeout: Duration::from_secs(5),
+    max_connections: 32,
+    shutdown_deadline: Duration::from_secs(1),
+};
 
 /// Everything a scrape reads through.
 struct Scrape {
     root: probe::Root,
     sampler: Sampler,
     rpi: Option<probe::rpi::VcGenCmd>,
+    /// CPU number → the `cluster` label of `cpu_clock` (the cluster's first CPU).
+    clusters: BTreeMap<u32, String>,
+    /// The highest CPU ticks answered so far: a counter never goes backwards, even where the
+    /// kernel's iowait and idle do (NO_HZ accounting on some kernels).
+    highest: BTreeMap<u32, [u64; 8]>,
 }
+
+type Shared = Arc<Mutex<Scrape>>;
 
 impl Scrape {
     fn metrics(&mut self) -> String {
-        let sample = self.sampler.sample();
+        let mut sample = self.sampler.sample();
+        // Shares since the sampler's previous sample: they would depend on the previous scrape.
+        sample.cpu = None;
+        let cpu_ticks = self.cpu_ticks();
         let mut notes = probe::Notes(Vec::new());
         let thermal_throttle = probe::runstate::x86::read_thermal_throttle(&self.root, &mut notes);
         let rpi_throttled = self.rpi.as_mut().and_then(|vc| vc.throttled().ok());
         export::live::metrics(&export::live::LiveReading {
             layout: self.sampler.layout().clone(),
             sample,
+            cpu_ticks,
             thermal_throttle,
             rpi_throttled,
         })
     }
+
+    /// Each CPU's counters from /proc/stat's `cpuN` lines (none when it cannot be read).
+    fn cpu_ticks(&mut self) -> Vec<CpuTicks> {
+        let Ok(text) = self.root.read_bytes("/proc/stat") else {
+            return Vec::new();
+        };
+        probe::stat::parse_per_cpu_times(&text)
+            .into_iter()
+            .map(|(cpu, t)| {
+                // In CPU_MODES order.
+                let now = [
+                    t.user, t.nice, t.system, t.idle, t.iowait, t.irq, t.softirq, t.steal,
+                ];
+                let highest = self.highest.entry(cpu).or_insert(now);
+                for (h, n) in highest.iter_mut().zip(now) {
+                    *h = (*h).max(n);
+                }
+                CpuTicks {
+                    cpu,
+                    cluster: self.clusters.get(&cpu).cloned(),
+                    ticks: *highest,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Each CPU of a monitored cluster, named as `cpu_clock` names its cluster (`cpu4`).
+fn cluster_names(
+    machine: &document::machine::MachineInfo,
+    layout: &document::samples::MonitorLayout,
+) -> BTreeMap<u32, String> {
+    let mut names = BTreeMap::new();
+    for monitored in &layout.clusters {
+        let name = format!("cpu{}", monitored.first_cpu);
+        if let Some(c) = machine
+            .clusters
+            .iter()
+            .find(|c| c.cpus.contains(&monitored.first_cpu))
+        {
+            for &cpu in &c.cpus {
+                names.insert(cpu, name.clone());
+            }
+        }
+    }
+    names
 }
 
 pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
     let root = g.root();
+    if root.is_host() {
+        // Never compete with what is being observed (as the text view). First: Linux keeps a
+        // nice value per thread, and the threads started later (the probe's readers, the
+        // runtime's) inherit it.
+        // SAFETY: setpriority only changes the nice value of this thread (and of the threads
+        // it starts).
+        unsafe {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+        }
+    }
     let machine = probe::snapshot::take(&root);
     let config = SamplerConfig::from_machine(&machine);
     let sampler = super::monitor::sampler_for(&config, &root);
@@ -50,120 +149,162 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
         .layout()
         .raspberry_pi
         .then(|| probe::rpi::VcGenCmd::for_root(&root));
-    let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    let clusters = cluster_names(&machine, sampler.layout());
+    let listener =
+        std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    listener.set_nonblocking(true)?;
     let bound = listener.local_addr()?;
-    if root.is_host() {
-        // Never compete with what is being observed (as the text view).
-        // SAFETY: setpriority only changes this process's nice value.
-        unsafe {
-            libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-        }
-    }
-    eprintln!("monitor: serving Prometheus metrics on http://{bound}/metrics (Ctrl-C ends)");
-    let mut scrape = Scrape { root, sampler, rpi };
-    for stream in listener.incoming() {
-        match stream {
-            Ok(s) => {
-                if let Err(e) = answer(s, &mut scrape) {
-                    eprintln!("monitor: a request failed: {e}");
-                }
-            }
-            Err(e) => eprintln!("monitor: accept failed: {e}"),
-        }
-    }
-    Ok(0)
-}
-
-/// Reads one request (its head, at most 8 KiB) and answers it.
-fn answer(mut s: TcpStream, scrape: &mut Scrape) -> std::io::Result<()> {
-    s.set_read_timeout(Some(Duration::from_secs(5)))?;
-    s.set_write_timeout(Some(Duration::from_secs(5)))?;
-    let mut head = Vec::with_capacity(1024);
-    let mut buf = [0u8; 1024];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && !head.windows(2).any(|w| w == b"\n\n") {
-        let n = s.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        head.extend_from_slice(&buf[..n]);
-        if head.len() > 8192 {
-            return respond(
-                &mut s,
-                "431 Request Header Fields Too Large",
-                "text/plain",
-                "",
-                true,
-            );
-        }
-    }
-    let head = String::from_utf8_lossy(&head);
-    let mut words = head.lines().next().unwrap_or("").split_whitespace();
-    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-    let path = target.split('?').next().unwrap_or("");
-    let with_body = method != "HEAD";
-    // Prometheus asks for OpenMetrics; anything else (curl, promtool) gets the classic format.
-    let openmetrics = head.lines().any(|l| {
-        l.split_once(':').is_some_and(|(k, v)| {
-            k.eq_ignore_ascii_case("accept") && v.contains("application/openmetrics-text")
-        })
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .max_blocking_threads(4)
+        .thread_name("boardbench-monitor")
+        .build()?;
+    let scrape = Arc::new(Mutex::new(Scrape {
+        root,
+        sampler,
+        rpi,
+        clusters,
+        highest: BTreeMap::new(),
+    }));
+    let signal = Arc::new(AtomicI32::new(0));
+    let ended_by = Arc::clone(&signal);
+    let served: anyhow::Result<()> = rt.block_on(async move {
+        let shutdown = shutdown_on_signal(ended_by)?;
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        eprintln!("monitor: serving Prometheus metrics on http://{bound}/metrics (Ctrl-C ends)");
+        serve::connections::serve(listener, app(scrape), &LIMITS, shutdown).await;
+        Ok(())
     });
-    match (method, path) {
-        ("GET" | "HEAD", "/metrics") => {
-            let body = scrape.metrics();
-            if openmetrics {
-                respond(
-                    &mut s,
-                    "200 OK",
-                    export::live::CONTENT_TYPE,
-                    &body,
-                    with_body,
-                )
-            } else {
-                let body = export::live::classic(&body);
-                let ct = export::live::CLASSIC_CONTENT_TYPE;
-                respond(&mut s, "200 OK", ct, &body, with_body)
-            }
-        }
-        ("GET" | "HEAD", "/") => respond(
-            &mut s,
-            "200 OK",
-            "text/html; charset=utf-8",
-            "<!doctype html><title>boardbench monitor</title>\
-             <p>boardbench monitor: <a href=\"/metrics\">/metrics</a></p>\n",
-            with_body,
-        ),
-        ("GET" | "HEAD", _) => respond(
-            &mut s,
-            "404 Not Found",
-            "text/plain",
-            "not found\n",
-            with_body,
-        ),
-        _ => respond(
-            &mut s,
-            "405 Method Not Allowed",
-            "text/plain",
-            "only GET and HEAD\n",
-            true,
-        ),
+    // A read of the machine still running is not waited for without end.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    served?;
+    Ok(match signal.load(Ordering::Relaxed) {
+        0 => 0,
+        sig => 128 + sig,
+    })
+}
+
+/// Installs the handlers of SIGINT, SIGTERM and SIGHUP and returns what completes on the first
+/// of them (storing its number in `which`). The signal also gives up the probe's reads in
+/// progress, and a second one ends the process at once (128 + N, as the text monitor).
+fn shutdown_on_signal(
+    which: Arc<AtomicI32>,
+) -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use tokio::signal::unix::{SignalKind, signal};
+    // tokio's handlers first: from the moment signal-hook replaces the default action, a signal
+    // must reach the shutdown future.
+    let handler = |sig| signal(SignalKind::from_raw(sig)).context("installing signal handler");
+    let (mut int, mut term, mut hup) = (handler(SIGINT)?, handler(SIGTERM)?, handler(SIGHUP)?);
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))
+            .context("installing signal handler")?;
+        signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing signal handler")?;
+        signal_hook::flag::register(sig, probe::bounded_read::cancel_flag())
+            .context("installing signal handler")?;
+    }
+    Ok(async move {
+        let sig = tokio::select! {
+            _ = int.recv() => SIGINT,
+            _ = term.recv() => SIGTERM,
+            _ = hup.recv() => SIGHUP,
+        };
+        which.store(sig, Ordering::Relaxed);
+    })
+}
+
+fn app(scrape: Shared) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .route("/", get(index))
+        .fallback(other)
+        .with_state(scrape)
+}
+
+/// GET/HEAD /metrics: one reading of the machine.
+async fn metrics(State(scrape): State<Shared>, headers: HeaderMap) -> Response {
+    // Prometheus asks for OpenMetrics; anything else (curl, promtool) gets the classic format.
+    let openmetrics = headers.get_all(header::ACCEPT).iter().any(|v| {
+        v.to_str()
+            .is_ok_and(|v| v.contains("application/openmetrics-text"))
+    });
+    let read = tokio::task::spawn_blocking(move || {
+        scrape
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .metrics()
+    })
+    .await;
+    let Ok(body) = read else {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "reading the machine failed\n",
+        )
+            .into_response();
+    };
+    if openmetrics {
+        ([(header::CONTENT_TYPE, export::live::CONTENT_TYPE)], body).into_response()
+    } else {
+        let body = export::live::classic(&body);
+        let ct = export::live::CLASSIC_CONTENT_TYPE;
+        ([(header::CONTENT_TYPE, ct)], body).into_response()
     }
 }
 
-fn respond(
-    s: &mut TcpStream,
-    status: &str,
-    content_type: &str,
-    body: &str,
-    with_body: bool,
-) -> std::io::Result<()> {
-    let mut out = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
+async fn index() -> Html<&'static str> {
+    Html(
+        "<!doctype html><title>boardbench monitor</title>\
+         <p>boardbench monitor: <a href=\"/metrics\">/metrics</a></p>\n",
     )
-    .into_bytes();
-    if with_body {
-        out.extend_from_slice(body.as_bytes());
+}
+
+/// Any other path: 404 for GET and HEAD, 405 for any other method.
+async fn other(method: Method) -> Response {
+    if method == Method::GET || method == Method::HEAD {
+        (StatusCode::NOT_FOUND, "not found\n").into_response()
+    } else {
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+            "only GET and HEAD\n",
+        )
+            .into_response()
     }
-    s.write_all(&out)?;
-    s.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use document::machine::{Cluster, MachineInfo};
+    use document::samples::{ClockColumns, MonitorLayout, MonitoredCluster};
+
+    #[test]
+    fn cpus_are_named_by_their_clusters_first_cpu() {
+        let cluster = |cpus: Vec<u32>| Cluster {
+            cpus,
+            ..Default::default()
+        };
+        let machine = MachineInfo {
+            clusters: vec![cluster(vec![0, 1, 2, 3]), cluster(vec![4, 5])],
+            ..Default::default()
+        };
+        let monitored = |first_cpu| MonitoredCluster {
+            first_cpu,
+            policy: None,
+            max_khz: None,
+        };
+        let layout = MonitorLayout {
+            columns: ClockColumns::BigLittle,
+            // cpu4 offline: the cluster's column shows cpu5.
+            clusters: vec![monitored(0), monitored(5)],
+            display_order: vec![1, 0],
+            thermal_path: None,
+            raspberry_pi: false,
+        };
+        let names = cluster_names(&machine, &layout);
+        assert_eq!(names.get(&2).map(String::as_str), Some("cpu0"));
+        assert_eq!(names.get(&4).map(String::as_str), Some("cpu5"));
+        assert_eq!(names.get(&6), None);
+    }
 }

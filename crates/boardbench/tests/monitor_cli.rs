@@ -238,3 +238,47 @@ fn rejects_a_zero_interval() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("interval"));
 }
+
+/// On the host the monitor never competes with what it observes: every one of its threads runs
+/// at nice 19. Linux keeps a nice value per thread, so it must be set before the probe's reader
+/// threads start (they used to run at nice 0). Native only (under qemu the threads are qemu's).
+#[test]
+fn every_thread_of_the_host_monitor_runs_at_nice_19() {
+    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+        return;
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .args(["monitor", "--interval", "0.5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("boardbench starts");
+    let pid = child.id();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // The header and a first sample: the snapshot (and its reader threads) is behind us.
+        for line in BufReader::new(stdout).lines().take(3) {
+            let _ = tx.send(line.is_ok());
+        }
+    });
+    for _ in 0..3 {
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the monitor prints its header and a sample");
+    }
+    let mut nice = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
+        let stat = std::fs::read_to_string(task.unwrap().path().join("stat")).unwrap_or_default();
+        // Fields after the command (which may hold spaces) end with ") ": nice is the 19th field.
+        if let Some((_, rest)) = stat.rsplit_once(") ") {
+            nice.push(rest.split(' ').nth(16).unwrap_or("").to_string());
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(!nice.is_empty());
+    assert!(
+        nice.iter().all(|n| n == "19"),
+        "nice values of the monitor's threads: {nice:?}"
+    );
+}

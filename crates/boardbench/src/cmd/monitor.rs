@@ -51,6 +51,16 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         return super::monitor_listen::serve(addr, g);
     }
     let root = g.root();
+    if root.is_host() {
+        // Like sbc-bench's monitor: never compete with what is being observed. First, before
+        // any thread starts: Linux keeps a nice value per thread, and the probe's reader
+        // threads (started by the snapshot) inherit it from this one.
+        // SAFETY: setpriority only changes the nice value of this thread (and of the threads
+        // it starts).
+        unsafe {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+        }
+    }
     let machine = probe::snapshot::take(&root);
     let config = SamplerConfig::from_machine(&machine);
 
@@ -75,13 +85,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         signal_hook::flag::register(sig, probe::bounded_read::cancel_flag())
             .context("installing signal handler")?;
         got.push((sig, this));
-    }
-    if root.is_host() {
-        // Like sbc-bench's monitor: never compete with what is being observed.
-        // SAFETY: setpriority only changes this process's nice value.
-        unsafe {
-            libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-        }
     }
 
     let mut sampler = sampler_for(&config, &root);

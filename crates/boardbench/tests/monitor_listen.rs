@@ -143,15 +143,24 @@ fn half_open(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
         .collect()
 }
 
-#[test]
-fn rk3588_tree_is_read_at_each_scrape() {
+/// The RK3588 fixture tree (its directory, root) served; `None` under qemu (a server: native
+/// only).
+fn rk3588_served() -> Option<(tempfile::TempDir, PathBuf, http::KillOnDrop, SocketAddr)> {
     if common::emulated() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().unwrap();
     let root = rk3588(dir.path());
-    let (_server, addr) = serve(&root);
+    let (server, addr) = serve(&root);
+    Some((dir, root, server, addr))
+}
+
+#[test]
+fn rk3588_tree_is_read_at_each_scrape() {
+    let Some((_dir, root, _server, addr)) = rk3588_served() else {
+        return;
+    };
     let first = http::get_when_up(addr, "/metrics", Duration::from_secs(20));
     assert!(first.headers.contains("version=0.0.4"), "{}", first.headers);
     assert!(!first.body.contains("# EOF"), "{}", first.body);
@@ -242,13 +251,9 @@ fn promtool_accepts(m: &str) {
 
 #[test]
 fn connections_held_half_open_do_not_delay_a_scrape() {
-    if common::emulated() {
-        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+    let Some((_dir, _root, _server, addr)) = rk3588_served() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let root = rk3588(dir.path());
-    let (_server, addr) = serve(&root);
+    };
     http::get_when_up(addr, "/metrics", Duration::from_secs(20));
     // The std server of before answered one connection at a time with a 5 s read deadline:
     // eight of these held a scrape for 40 s, beyond Prometheus's 10 s scrape timeout.
@@ -268,13 +273,9 @@ fn connections_held_half_open_do_not_delay_a_scrape() {
 
 #[test]
 fn two_scrapers_get_the_same_monotonic_counters() {
-    if common::emulated() {
-        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+    let Some((_dir, root, _server, addr)) = rk3588_served() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let root = rk3588(dir.path());
-    let (_server, addr) = serve(&root);
+    };
     let scrape = || http::get(addr, "/metrics").unwrap().body;
     http::get_when_up(addr, "/metrics", Duration::from_secs(20));
 
@@ -344,13 +345,9 @@ fn two_scrapers_get_the_same_monotonic_counters() {
 
 #[test]
 fn paths_and_methods() {
-    if common::emulated() {
-        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+    let Some((_dir, _root, _server, addr)) = rk3588_served() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let root = rk3588(dir.path());
-    let (_server, addr) = serve(&root);
+    };
     http::get_when_up(addr, "/metrics", Duration::from_secs(20));
     assert_eq!(http::get(addr, "/nothing").unwrap().status, 404);
     let index = http::get(addr, "/").unwrap();

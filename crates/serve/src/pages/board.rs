@@ -50,11 +50,7 @@ pub async fn page(
         return Err(ApiError::new(400, "which device? /board?device=NAME").into());
     };
     // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = state
-        .document_pages
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(503, "the service is stopping"))?;
+    let _permit = super::document_page_permit(&state).await?;
     let name = device.clone();
     let (runs, total) = state
         .pool
@@ -97,11 +93,7 @@ pub async fn page(
         let kernel = r.kernel.as_deref().unwrap_or("-");
         let changed = last_kernel.is_some_and(|k| k != kernel);
         last_kernel = Some(kernel);
-        let class = if r.worst.as_deref() == Some("invalid") {
-            " class=\"invalid\""
-        } else {
-            ""
-        };
+        let class = super::row_class(r.worst.as_deref());
         body.push_str(&format!(
             "<tr{class}><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\
              <td class=\"num\"><a href=\"/runs/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}{}</td><td class=\"clip\" title=\"{distro}\">{distro}</td>",
@@ -129,27 +121,19 @@ pub async fn page(
     // The bars: the first run against the latest ones.
     let first = api::document(&state, runs[0].id).await?;
     let mut others = Vec::new();
-    for r in runs.iter().skip(1).rev().take(MAX_BARS - 1).rev() {
-        let label = format!(
+    let label = |r: &store::TableRow| {
+        format!(
             "run {} {} {}",
             r.id,
-            r.started
-                .as_deref()
-                .map_or("", |s| s.get(..10).unwrap_or(s)),
+            super::day(r.started.as_deref()),
             r.kernel.as_deref().unwrap_or("")
-        );
-        others.push((label, api::document(&state, r.id).await?));
+        )
+    };
+    for r in runs.iter().skip(1).rev().take(MAX_BARS - 1).rev() {
+        others.push((label(r), api::document(&state, r.id).await?));
     }
     if !others.is_empty() {
-        let first_label = format!(
-            "run {} {} {}",
-            runs[0].id,
-            runs[0]
-                .started
-                .as_deref()
-                .map_or("", |s| s.get(..10).unwrap_or(s)),
-            runs[0].kernel.as_deref().unwrap_or("")
-        );
+        let first_label = label(&runs[0]);
         body.push_str("<h2>Against the first run</h2>");
         body.push_str(&report::chart::compare::render(
             &report::chart::compare::from_docs(&first_label, &first, &others),

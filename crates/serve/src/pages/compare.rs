@@ -53,11 +53,7 @@ pub async fn page(
     auth::may_read(&state, &headers).await?;
     let ids = ids(query.as_deref())?;
     // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = state
-        .document_pages
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(503, "the service is stopping"))?;
+    let _permit = super::document_page_permit(&state).await?;
     if let [id] = ids[..] {
         // One run named: it must exist, like every run of a comparison.
         let found = state.pool.with(move |s| s.document_text(id)).await?;

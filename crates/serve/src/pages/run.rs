@@ -16,11 +16,7 @@ pub async fn page(
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
     // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = state
-        .document_pages
-        .acquire()
-        .await
-        .map_err(|_| api::ApiError::new(503, "the service is stopping"))?;
+    let _permit = super::document_page_permit(&state).await?;
     let doc = api::document(&state, id).await?;
     let html = report::html(&doc, &[]);
     let mut links = format!(

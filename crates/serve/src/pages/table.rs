@@ -147,11 +147,7 @@ pub async fn page(
     body.push_str("</tr></thead><tbody>");
     for r in &rows {
         let c = cells(r, &marks);
-        let class = if r.worst.as_deref() == Some("invalid") {
-            " class=\"invalid\""
-        } else {
-            ""
-        };
+        let class = super::row_class(r.worst.as_deref());
         body.push_str(&format!(
             "<tr{class}><td><input type=\"checkbox\" name=\"id\" value=\"{id}\" aria-label=\"compare run {id}\"></td>\
              <td class=\"num\"><a href=\"/runs/{id}\">{id}</a></td>",

@@ -215,3 +215,52 @@ fn unknown_sections_and_cpus_are_refused_before_anything_changes() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("CPU 99 not online"));
     assert_eq!(common::tunable_files(&root), original);
 }
+
+/// lat_proc's fork and exec rows are measured from a small, freshly started copy of the binary
+/// (as lmbench forks from its small lat_proc), and the section says so.
+#[test]
+fn lat_proc_forks_from_a_small_freshly_started_process() {
+    if common::emulated() {
+        eprintln!("skipped under emulation: forks and execs on the host only");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let doc_path = tmp.path().join("guide.json");
+    let out = guide_cmd(tmp.path())
+        .args(["guide", "--quick", "--no-idle-gate", "--no-store"])
+        .args(["--sections", "lmbench"])
+        .env("BOARDBENCH_LMBENCH_ROWS", "lat_proc-fork,lat_proc-exec")
+        .arg("-o")
+        .arg(&doc_path)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "exit {:?}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = read_doc(&doc_path);
+    let section = &doc["guide"]["sections"][0];
+    let text = section.to_string();
+    assert!(
+        text.contains("forked from a small, freshly started process"),
+        "{text}"
+    );
+    let rows = section["tables"][0]["rows"].as_array().unwrap();
+    for name in ["lat_proc-fork (us)", "lat_proc-exec (us)"] {
+        let row = rows
+            .iter()
+            .find(|r| r.to_string().contains(name))
+            .unwrap_or_else(|| panic!("no {name} row: {text}"));
+        assert!(row.to_string().contains("\"value\""), "{row}");
+    }
+    // The hidden entry refuses what it does not understand, as a usage error.
+    let out = common::boardbench_cmd()
+        .unwrap()
+        .args([guide::lmbench::small_process::ARG, "fork", "{"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("usage"));
+}

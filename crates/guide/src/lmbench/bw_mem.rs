@@ -1,9 +1,11 @@
 //! bw_mem: memory bandwidth in MB/s (10^6 bytes) of lmbench's nine operations over a buffer of
 //! `size` bytes, counting `size` bytes per pass for every operation (copies count the bytes
 //! copied; the strided rd/wr/rdwr/cp touch one int in four but every cache line). Work unit:
-//! 512-byte chunks of 128 4-byte ints. The reads (rd, frd) sum into one dependent chain, as
-//! lmbench's single expression does: with several accumulators frd read 1.5–1.9× lmbench's
-//! figure inside the caches (bench-against, issue 21). The word loops use volatile accesses so the compiler
+//! 512-byte chunks of 128 4-byte ints. The reads (rd, frd) sum each chunk into one dependent
+//! chain that is then added to the total, as lmbench's single expression compiles (with several
+//! accumulators frd read 1.5–1.9× lmbench's figure inside the caches; with one chain across all
+//! chunks 0.75–0.85×: bench-against, issue 21); fwr stores each chunk from its last int down, as
+//! lmbench's chained assignment compiles (ascending stores wrote 1.5× lmbench's). The word loops use volatile accesses so the compiler
 //! neither vectorises them nor turns them into memcpy/memset; bzero and bcopy call the C
 //! library's memset/memmove, as lmbench.
 
@@ -30,14 +32,18 @@ fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 
         match op {
             "rd" => {
                 // One dependent chain of adds per chunk, as lmbench's expression
-                // `p[0] + p[4] + … + p[124]` compiles: the loads overlap, the adds do not.
+                // `sum += p[0] + p[4] + … + p[124]` compiles (GCC 12 -O2): the chunk's chain
+                // starts afresh from its first load and is added to the total at its end, so
+                // the chains of neighbouring chunks overlap; the adds inside one do not.
                 for c in 0..chunks {
                     let p = a.add(c * 128);
-                    let mut k = 0;
+                    let mut chunk = rd(p);
+                    let mut k = 4;
                     while k < 128 {
-                        sum = sum.wrapping_add(rd(p.add(k)));
+                        chunk = chunk.wrapping_add(rd(p.add(k)));
                         k += 4;
                     }
+                    sum = sum.wrapping_add(chunk);
                 }
             }
             "wr" => {
@@ -66,27 +72,31 @@ fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 
                 }
             }
             "frd" => {
-                // Every int of the chunk into one running sum: a chain of 128 dependent adds,
-                // as lmbench's `p[0] + p[1] + … + p[127]` compiles (GCC -O2: one `add reg, mem`
-                // after the other). On a fast core that chain, not memory, limits the figure
-                // inside the caches — which is what lmbench's frd reports.
+                // Every int of the chunk into the chunk's own chain of 128 dependent adds, then
+                // into the total, as lmbench's `sum += p[0] + p[1] + … + p[127]` compiles (GCC
+                // 12 -O2: `mov` of one int, then one `add reg, mem` after the other, then one
+                // add to the total). Inside the caches the chains, not memory, limit the figure.
                 for c in 0..chunks {
                     let p = a.add(c * 128);
-                    for k in 0..128 {
-                        sum = sum.wrapping_add(rd(p.add(k)));
+                    let mut chunk = rd(p);
+                    for k in 1..128 {
+                        chunk = chunk.wrapping_add(rd(p.add(k)));
                     }
+                    sum = sum.wrapping_add(chunk);
                 }
             }
             "fwr" => {
+                // lmbench's `p[0] = p[1] = … = p[127] = 1` assigns right to left: GCC 12 -O2
+                // emits 128 4-byte stores from the chunk's last int down to its first.
                 for c in 0..chunks {
                     let p = a.add(c * 128);
-                    let mut k = 0;
-                    while k < 128 {
-                        wr(p.add(k), 1);
-                        wr(p.add(k + 1), 1);
-                        wr(p.add(k + 2), 1);
-                        wr(p.add(k + 3), 1);
-                        k += 4;
+                    let mut k = 128;
+                    while k > 0 {
+                        wr(p.add(k - 1), 1);
+                        wr(p.add(k - 2), 1);
+                        wr(p.add(k - 3), 1);
+                        wr(p.add(k - 4), 1);
+                        k -= 4;
                     }
                 }
             }

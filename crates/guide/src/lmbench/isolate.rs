@@ -57,7 +57,7 @@ impl Drop for SharedFlag {
     }
 }
 
-fn encode<T: Serialize>(r: &Result<T>) -> String {
+pub(crate) fn encode<T: Serialize>(r: &Result<T>) -> String {
     let v = match r {
         Ok(v) => serde_json::json!({ "ok": v }),
         Err(Error::Cancelled) => serde_json::json!({ "cancelled": true }),
@@ -66,7 +66,7 @@ fn encode<T: Serialize>(r: &Result<T>) -> String {
     v.to_string()
 }
 
-fn decode<T: DeserializeOwned>(text: &str) -> Result<T> {
+pub(crate) fn decode<T: DeserializeOwned>(text: &str) -> Result<T> {
     let v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| Error::Failed(format!("the measuring child's report is unreadable: {e}")))?;
     if let Some(ok) = v.get("ok") {

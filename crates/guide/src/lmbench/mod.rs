@@ -25,6 +25,7 @@ pub mod lat_sig;
 pub mod lat_syscall;
 pub mod lat_tcp;
 pub mod lat_unix;
+pub mod small_process;
 pub mod sys;
 pub mod timing;
 
@@ -358,19 +359,30 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
         || isolated(t, |t| lat_proc::measure(t, Kind::Procedure)),
     )
     .then_some(())?;
-    c.put(&["lat_proc-fork (us)"], || {
-        isolated(t, |t| lat_proc::measure(t, Kind::Fork))
-    })
-    .then_some(())?;
+    // fork, exec and shell from a small, freshly started process when the host binary can
+    // start one (see small_process), else from the measuring child.
+    let from_small = |t: &Timing, kind: Kind| {
+        small_process::measure(t, kind)
+            .unwrap_or_else(|| isolated(t, |t| lat_proc::measure(t, kind)))
+    };
+    c.put(&["lat_proc-fork (us)"], || from_small(t, Kind::Fork))
+        .then_some(())?;
+    if c.wants("lat_proc-fork (us)") {
+        c.notes.push(if small_process::available() {
+            "lat_proc fork/exec/shell: forked from a small, freshly started process, as lmbench's \
+         lat_proc forks."
+                .to_string()
+        } else {
+            "lat_proc fork/exec/shell: forked from the measuring child, a copy of the whole \
+         program (fork copies more page tables than lmbench's small lat_proc does)."
+                .to_string()
+        });
+    }
     if plan.exec {
-        c.put(&["lat_proc-exec (us)"], || {
-            isolated(t, |t| lat_proc::measure(t, Kind::Exec))
-        })
-        .then_some(())?;
-        c.put(&["lat_proc-shell (us)"], || {
-            isolated(t, |t| lat_proc::measure(t, Kind::Shell))
-        })
-        .then_some(())?;
+        c.put(&["lat_proc-exec (us)"], || from_small(t, Kind::Exec))
+            .then_some(())?;
+        c.put(&["lat_proc-shell (us)"], || from_small(t, Kind::Shell))
+            .then_some(())?;
         c.notes.push(format!(
             "lat_proc exec/shell start {} (and {} -c {}), not lmbench's own hello program.",
             lat_proc::HELLO,

@@ -1,0 +1,252 @@
+//! lat_proc's fork, exec and shell rows measured from a small, freshly started process.
+//!
+//! What `fork` costs is mostly the copy of the forking process's page tables for its private,
+//! written memory. lmbench forks from its own small `lat_proc`; the guide's measuring child
+//! (`isolate`) is a copy of the guide's whole process — heap, thread stacks, buffers of earlier
+//! rows — so the same fork cost it 1.6–1.95× lmbench's (exec 1.2–1.3×: an exec starts with a
+//! fork). Dropping mappings in a forked copy is not safe (glibc's fork handlers touch the
+//! allocator everywhere), so the binary that hosts the guide re-executes itself instead: with
+//! [`ARG`] as its first argument it does nothing but this measurement, before parsing its command
+//! line, and reports on standard output. A binary enables that with [`serve_or_enable`] as the
+//! first statement of `main`; without it (library tests) the rows are measured from the measuring
+//! child as before and the section's note says which.
+//!
+//! Protocol: `PROGRAM ARG KIND PARAMS`, KIND `fork|exec|shell`, PARAMS the harness's settings as
+//! JSON ([`Params`]); the report is `isolate`'s one JSON document on standard output, exit 0. A
+//! cancel (Ctrl-C in the guide) kills the process group of the small process (it and the
+//! processes it forked), so nothing is left.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use document::guide::GuideValue;
+use serde::{Deserialize, Serialize};
+
+use super::isolate;
+use super::lat_proc::{self, Kind};
+use super::timing::{Error, Result, Timing};
+
+/// The first argument that makes a binary the small measuring process.
+pub const ARG: &str = "__boardbench-lmbench-small-process";
+
+static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+
+/// The harness's settings the small process needs (it does not calibrate again).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Params {
+    pub enough_us: f64,
+    pub timer_overhead_us: f64,
+    pub loop_overhead_us: f64,
+    pub tries: usize,
+    pub floor_scale: f64,
+    pub enough_cap_us: Option<f64>,
+}
+
+impl Params {
+    pub fn of(t: &Timing) -> Params {
+        Params {
+            enough_us: t.enough_us,
+            timer_overhead_us: t.timer_overhead_us,
+            loop_overhead_us: t.loop_overhead_us,
+            tries: t.tries,
+            floor_scale: t.floor_scale,
+            enough_cap_us: t.enough_cap_us,
+        }
+    }
+
+    pub fn timing(&self) -> Timing {
+        let mut t = Timing::with_enough(self.enough_us);
+        t.timer_overhead_us = self.timer_overhead_us;
+        t.loop_overhead_us = self.loop_overhead_us;
+        t.tries = self.tries.max(1);
+        t.floor_scale = self.floor_scale;
+        t.enough_cap_us = self.enough_cap_us;
+        t
+    }
+}
+
+fn kind_word(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::Fork => Some("fork"),
+        Kind::Exec => Some("exec"),
+        Kind::Shell => Some("shell"),
+        Kind::Procedure => None,
+    }
+}
+
+fn kind_of(word: &str) -> Option<Kind> {
+    match word {
+        "fork" => Some(Kind::Fork),
+        "exec" => Some(Kind::Exec),
+        "shell" => Some(Kind::Shell),
+        _ => None,
+    }
+}
+
+/// The first statement of a `main` that hosts the guide: with [`ARG`] first, runs the
+/// measurement and returns the exit code for `main` to exit with; otherwise records that this
+/// program can be re-executed for it and returns None.
+pub fn serve_or_enable(argv: &[OsString]) -> Option<i32> {
+    if argv.get(1).is_some_and(|a| a == ARG) {
+        let args: Vec<String> = argv[2..]
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let (code, out) = serve(&args);
+        use std::io::Write;
+        let _ = if code == 0 {
+            std::io::stdout().write_all(out.as_bytes())
+        } else {
+            std::io::stderr().write_all(out.as_bytes())
+        };
+        return Some(code);
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        let _ = PROGRAM.set(exe);
+    }
+    None
+}
+
+/// The small process's work: `args` are KIND and PARAMS; returns the exit code and the report
+/// (standard output) or a usage message (exit 64, standard error).
+pub fn serve(args: &[String]) -> (i32, String) {
+    let usage = format!("usage: boardbench {ARG} fork|exec|shell PARAMS-JSON (internal)\n");
+    let (Some(kind), Some(params)) = (
+        args.first().and_then(|w| kind_of(w)),
+        args.get(1)
+            .and_then(|p| serde_json::from_str::<Params>(p).ok()),
+    ) else {
+        return (64, usage);
+    };
+    if args.len() != 2 || !params.enough_us.is_finite() || params.enough_us <= 0.0 {
+        return (64, usage);
+    }
+    let r = lat_proc::measure(&params.timing(), kind);
+    (0, isolate::encode(&r))
+}
+
+/// Whether this process can start the small process (a binary called [`serve_or_enable`]).
+pub fn available() -> bool {
+    PROGRAM.get().is_some()
+}
+
+/// Measures `kind` in a freshly started small process; None when this program cannot host one
+/// (the caller then measures it in the measuring child).
+pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
+    let program = PROGRAM.get()?;
+    let word = kind_word(kind)?;
+    if t.cancelled() {
+        return Some(Err(Error::Cancelled));
+    }
+    let params = serde_json::to_string(&Params::of(t)).unwrap_or_default();
+    let mut cmd = Command::new(program);
+    cmd.arg(ARG)
+        .arg(word)
+        .arg(params)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0);
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            return Some(Err(Error::Failed(format!(
+                "cannot start {} for lat_proc: {e}",
+                program.display()
+            ))));
+        }
+    };
+    let pid = child.id() as libc::pid_t;
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if t.cancelled() => {
+                // SAFETY: signals the process group the small process leads (it and its forks).
+                unsafe { libc::kill(-pid, libc::SIGKILL) };
+                let _ = child.wait();
+                let _ = reader.join();
+                return Some(Err(Error::Cancelled));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break None,
+        }
+    };
+    let report = reader.join().unwrap_or_default();
+    if report.trim().is_empty() {
+        return Some(Err(Error::Failed(format!(
+            "the small lat_proc process ended without a report ({})",
+            status.map_or("unknown status".to_string(), |s| s.to_string())
+        ))));
+    }
+    Some(isolate::decode(&report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_carry_the_harness_settings() {
+        let mut t = Timing::with_enough(1234.0);
+        t.timer_overhead_us = 0.05;
+        t.loop_overhead_us = 0.001;
+        t.tries = 5;
+        t.floor_scale = 0.1;
+        t.enough_cap_us = Some(20_000.0);
+        let p = Params::of(&t);
+        let back: Params = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+        let u = back.timing();
+        assert_eq!(u.enough_us, 1234.0);
+        assert_eq!(u.tries, 5);
+        assert_eq!(u.enough_cap_us, Some(20_000.0));
+        assert_eq!(u.loop_overhead_us, 0.001);
+    }
+
+    #[test]
+    fn bad_requests_are_usage_errors() {
+        let good = serde_json::to_string(&Params::of(&Timing::with_enough(100.0))).unwrap();
+        for args in [
+            vec![],
+            vec!["fork".to_string()],
+            vec!["procedure".to_string(), good.clone()],
+            vec!["fork".to_string(), "{".to_string()],
+            vec!["fork".to_string(), good.replace("100.0", "-1.0")],
+            vec!["fork".to_string(), good.clone(), "extra".to_string()],
+        ] {
+            let (code, out) = serve(&args);
+            assert_eq!(code, 64, "{args:?}");
+            assert!(out.contains("usage"), "{out}");
+        }
+    }
+
+    #[test]
+    fn the_small_process_reports_a_fork_figure() {
+        if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+            return;
+        }
+        let p = serde_json::to_string(&Params::of(&Timing::with_enough(2000.0))).unwrap();
+        let (code, out) = serve(&["fork".to_string(), p]);
+        assert_eq!(code, 0);
+        let v: GuideValue = isolate::decode(&out).expect("a figure");
+        assert!(v.value > 0.0, "{v:?}");
+    }
+
+    #[test]
+    fn without_a_host_binary_nothing_is_started() {
+        // The test binary never calls serve_or_enable.
+        assert!(!available());
+        assert!(measure(&Timing::with_enough(100.0), Kind::Fork).is_none());
+    }
+}

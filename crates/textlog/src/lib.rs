@@ -15,6 +15,8 @@
 //! - [`machine`]: the report `info` prints of a machine snapshot.
 //! - [`membw`], [`memlat`], [`sha256`]: the reports the `membw`, `memlat` and `sha256` commands
 //!   print, each a pure function of its result type in the document.
+//! - [`thermal`]: the report `thermal` prints, from the thermal run's document (a stored run
+//!   renders it again).
 //! - `logfile`: the log, one module per section; its very last line is the summary row.
 //! - `terminal`: the end-of-run summary for the terminal (colour optional).
 //! - [`text`]: small formatting helpers and the rules every renderer shares (CPU lists, sizes,
@@ -28,6 +30,7 @@ pub mod memlat;
 pub mod results_row;
 pub mod sha256;
 pub mod text;
+pub mod thermal;
 
 mod logfile;
 mod terminal;

@@ -31,7 +31,7 @@ use crate::util::{after, leading_u64s};
 use crate::{Found, ParseError, RunContext};
 
 pub const FAMILY: &str = "7-Zip";
-pub const SUITE: &str = "7zip";
+pub use document::row_names::sevenzip::SUITE;
 /// Program names, in order of preference when none of them is comparable with sbc-bench:
 /// the official 7-Zip (`7zz`), then p7zip's names.
 pub const CANDIDATES: &[&str] = &["7zz", "7z", "7za", "7zr"];
@@ -40,16 +40,12 @@ pub const SMALL_DICTIONARY_BELOW_KB: u64 = 350_000;
 /// The newest version whose scores sbc-bench's database compares.
 pub const SBC_BENCH_REFERENCE: (u32, u32) = (16, 2);
 
-/// Test names of the measurement rows (suite "7zip", unit "MIPS").
+/// Test names of the measurement rows (suite "7zip", unit "MIPS"); their home is
+/// [`document::row_names::sevenzip`], where readers (headline, findings) find them too.
 pub mod test_names {
-    /// `Tot:` 4th column, the sbc-bench score.
-    pub const TOTAL_RATING: &str = "total rating";
-    /// `Avr:` compress rating (sbc-bench's "Compression:" list).
-    pub const COMPRESS_RATING: &str = "compress rating";
-    /// `Avr:` decompress rating (sbc-bench's "Decompression:" list).
-    pub const DECOMPRESS_RATING: &str = "decompress rating";
-    /// `Tot:` R/U column: the rating per 100 % of CPU usage, i.e. per busy core.
-    pub const TOTAL_RATING_PER_USAGE: &str = "total rating/usage";
+    pub use document::row_names::sevenzip::{
+        COMPRESS_RATING, DECOMPRESS_RATING, TOTAL_RATING, TOTAL_RATING_PER_USAGE,
+    };
 }
 
 /// The 7-Zip that actually runs.

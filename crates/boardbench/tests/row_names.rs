@@ -1,6 +1,7 @@
-//! headline repeats two row names of the tool adapters (so it stays free of them); the binary,
-//! which depends on both, checks that they agree — a renamed adapter row would otherwise
-//! silently empty the 7-Zip and AES headline figures.
+//! headline reads two row names the tool adapters write (it stays free of them): 7-Zip's is
+//! `document::row_names`, which both use; the AES row is repeated in headline. The binary, which
+//! depends on both, checks that they agree — a renamed adapter row would otherwise silently
+//! empty the 7-Zip and AES headline figures.
 
 #[test]
 fn headline_reads_the_rows_the_adapters_write() {

@@ -16,6 +16,8 @@
 //! - [`imported`]: what an imported sbc-bench log contributes beyond a normal run.
 //! - [`guide`]: the tables of a board performance guide (`boardbench guide`).
 //! - [`run`]: what a `boardbench run` records: phases, samples, tool output, before/after state.
+//! - [`row_names`]: the suite and test names that writers and readers of rows spell alike.
+//! - [`thermal`]: what `boardbench thermal` concluded beyond its figures (its verdict).
 //! - [`redaction`]: what `upload` removed from a document before it left the machine.
 //! - [`version`]: whether this build can read a document's `schema_version` (the one check).
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
@@ -29,8 +31,10 @@ pub mod imported;
 pub mod machine;
 pub mod measure;
 pub mod redaction;
+pub mod row_names;
 pub mod run;
 pub mod samples;
 pub mod stats;
 pub mod text;
+pub mod thermal;
 pub mod version;

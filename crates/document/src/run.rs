@@ -53,6 +53,9 @@ pub struct RunRecord {
     /// The kernel and its support status on the day of the run (sbc-bench's "Kernel info").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernel: Option<KernelStatus>,
+    /// `boardbench thermal`'s verdict beyond its figures (absent in other runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thermal: Option<crate::thermal::ThermalVerdict>,
 }
 
 /// Whether one headline figure (a Results.md column) compares with sbc-bench's figure.
@@ -204,6 +207,10 @@ pub mod kind {
     pub const GRAPH_POINT: &str = "graph-point";
     /// `graph`: the idle consumption before the sweep.
     pub const GRAPH_IDLE: &str = "graph-idle";
+    /// `thermal`: waiting until the SoC cooled to the target temperature (`--target-temp`).
+    pub const THERMAL_COOL: &str = "thermal-cool";
+    /// `thermal`: the sustained all-core load.
+    pub const THERMAL_HEAT: &str = "thermal-heat";
 }
 
 /// One phase of the run.

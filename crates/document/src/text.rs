@@ -1,5 +1,6 @@
 //! Rules every renderer applies to text that came from outside (a device name, a kernel
-//! string, an uploader's tag): what may not reach a reader as it is, whatever the format.
+//! string, an uploader's tag): what may not reach a reader as it is, whatever the format; and
+//! sizes with binary units, which the kernels' messages share with the renderers.
 
 /// Unicode's bidirectional controls (embeddings, overrides, isolates and marks). Left in a name
 /// they reorder what a reader sees — `Raspberry Pi 5 \u{202e}B8 ledoM` displays as
@@ -18,8 +19,33 @@ pub fn neutralise_bidi(s: &str) -> String {
         .collect()
 }
 
+/// A size in bytes with a binary unit: "512 KiB", "32 MiB", "1.5 MiB" (one decimal unless
+/// whole). The one rule of the kernels' messages and the text renderers.
+pub fn format_bytes(b: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if v.fract() == 0.0 {
+        format!("{} {}", v as u64, UNITS[u])
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sizes_with_binary_units() {
+        assert_eq!(super::format_bytes(512 << 10), "512 KiB");
+        assert_eq!(super::format_bytes(32 << 20), "32 MiB");
+        assert_eq!(super::format_bytes(3 << 19), "1.5 MiB");
+        assert_eq!(super::format_bytes(100), "100 B");
+    }
+
     #[test]
     fn an_override_cannot_reorder_a_name() {
         let shown = super::neutralise_bidi("Raspberry Pi 5 \u{202e}B8 ledoM");

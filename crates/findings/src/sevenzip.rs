@@ -3,6 +3,7 @@
 //! cannot compare.
 
 use document::imported::ImportedLog;
+use document::row_names::sevenzip;
 use document::run::kind;
 use document::{Finding, ResultDocument, Severity};
 
@@ -18,8 +19,8 @@ pub(crate) fn run(cx: &RunCx, doc: &ResultDocument) -> Vec<Finding> {
                 .iter()
                 .filter_map(|&i| doc.measurements.get(i))
                 .filter(|m| {
-                    m.suite == adapters::sevenzip::SUITE
-                        && m.test == adapters::sevenzip::test_names::TOTAL_RATING
+                    m.suite == sevenzip::SUITE
+                        && m.test == sevenzip::TOTAL_RATING
                         && m.value.is_finite()
                         && m.value > 0.0
                 })

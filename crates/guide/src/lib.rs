@@ -9,8 +9,6 @@
 //! - [`registry`]: every section with its `--sections` name, title and whether `--quick` runs it.
 //! - [`build_info`]: how the built-in methods were compiled (recorded in every guide).
 //! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
-//! - [`render`]: the tables of several runs merged into one column per run, as
-//!   reStructuredText, Markdown, CSV or HTML.
 //! - CPU sections, written from the published algorithms: [`dhrystone`], [`whetstone`],
 //!   [`linpack`], [`stream`]; driving installed tools: [`openssl`] (speed table and CPU load),
 //!   [`coremark`], [`coremark_pro`], [`nbench`].
@@ -26,7 +24,6 @@ pub mod build_info;
 pub mod context;
 pub mod lmbench;
 pub mod registry;
-pub mod render;
 pub mod stub;
 
 // CPU and memory sections.

@@ -6,9 +6,9 @@ use document::Measurement;
 use document::run::{Phase, kind};
 use document::stats;
 
-/// The 7-Zip adapter's row for a run's overall rating (repeated here so headline stays free
-/// of the adapters; `crates/boardbench/tests/row_names.rs` checks the two agree).
-pub const TOTAL_RATING: &str = "total rating";
+/// The 7-Zip adapter's row for a run's overall rating (its one home is
+/// [`document::row_names`], which the adapter writes with).
+pub use document::row_names::sevenzip::TOTAL_RATING;
 /// The OpenSSL adapter's row for aes-256-cbc with 16 KiB blocks.
 pub const AES_16K_RUN: &str = "aes-256-cbc 16384 bytes";
 /// The headline AES row.
@@ -21,7 +21,7 @@ pub fn add_rows(phases: &mut [Phase], measurements: &mut Vec<Measurement>) {
         p.measurements
             .iter()
             .filter_map(|&i| measurements.get(i))
-            .find(|m| m.suite == "7zip" && m.test == TOTAL_RATING)
+            .find(|m| m.suite == document::row_names::sevenzip::SUITE && m.test == TOTAL_RATING)
             .map(|m| m.value)
     };
     let multi: Vec<f64> = phases

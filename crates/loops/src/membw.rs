@@ -100,10 +100,9 @@ pub fn read_reference(src: &[u8]) -> u64 {
     unsafe { portable::read_tail(src.as_ptr(), src.len()) }
 }
 
-/// Name of the libc copy as sbc-bench's database knows it.
-pub const LIBC_MEMCPY: &str = "libc memcpy copy";
-/// Name of the libc fill as sbc-bench's database knows it.
-pub const LIBC_MEMSET: &str = "libc memset fill";
+/// The names of libc's copy and fill as sbc-bench's database knows them (their home is the
+/// document, which renderers read).
+pub use document::measure::membw::{LIBC_MEMCPY, LIBC_MEMSET};
 
 /// Every routine this CPU can run: libc, scalar, then the architecture's own (runtime-detected).
 pub fn available_variants() -> Vec<Variant> {

@@ -28,16 +28,8 @@ pub fn watched<R>(f: impl FnOnce() -> R) -> (R, bool) {
     (r, is_disturbed(&iv))
 }
 
-/// "7 of 15 rows disturbed" — one line for a table instead of a remark on each row; `None`
-/// when nothing was disturbed.
-pub fn count_note(disturbed: usize, total: usize, what: &str) -> Option<String> {
-    (disturbed > 0).then(|| {
-        format!("{disturbed} of {total} {what} disturbed (another task used the measured CPU)")
-    })
-}
-
-/// The remark next to a single figure.
-pub const REMARK: &str = "disturbed: another task used the measured CPU";
+// How a disturbed figure reads (the remark beside it, the count under a table) is the text
+// renderers' (`textlog::text::DISTURBED_REMARK`, `disturbed_note`).
 
 #[cfg(test)]
 mod tests {
@@ -67,14 +59,5 @@ mod tests {
         // Sleeping is what a preempted thread looks like from inside: off the CPU.
         let ((), d) = watched(|| std::thread::sleep(std::time::Duration::from_millis(20)));
         assert!(d);
-    }
-
-    #[test]
-    fn tables_say_it_once() {
-        assert_eq!(count_note(0, 15, "rows"), None);
-        assert_eq!(
-            count_note(7, 15, "rows").unwrap(),
-            "7 of 15 rows disturbed (another task used the measured CPU)"
-        );
     }
 }

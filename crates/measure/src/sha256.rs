@@ -244,16 +244,12 @@ pub fn normalise(r: &mut Sha256Result, clock_mhz: Option<f64>) {
 
 /// Every result of a report in the order they are shown: Fast, Reference, Portable.
 pub fn results(r: &Sha256Report) -> Vec<&Sha256Result> {
-    r.fast
-        .iter()
-        .chain(std::iter::once(&r.reference))
-        .chain(r.portable.iter())
-        .collect()
+    r.results()
 }
 
 /// True when every result's digests were verified.
 pub fn all_verified(r: &Sha256Report) -> bool {
-    results(r).iter().all(|x| x.verified)
+    r.all_verified()
 }
 
 #[cfg(test)]

@@ -229,25 +229,7 @@ pub fn decode_throttled(raw: u32) -> Throttled {
     }
 }
 
-/// Names of the set bits, for display ("under-voltage now", "throttled occurred").
-pub fn throttled_names(t: &Throttled) -> Vec<&'static str> {
-    [
-        (t.under_voltage_now, "under-voltage now"),
-        (t.arm_freq_capped_now, "arm frequency capped now"),
-        (t.throttled_now, "throttled now"),
-        (t.soft_temp_limit_now, "soft temperature limit now"),
-        (t.under_voltage_occurred, "under-voltage occurred"),
-        (t.arm_freq_capped_occurred, "arm frequency capping occurred"),
-        (t.throttled_occurred, "throttling occurred"),
-        (
-            t.soft_temp_limit_occurred,
-            "soft temperature limit occurred",
-        ),
-    ]
-    .into_iter()
-    .filter_map(|(b, n)| b.then_some(n))
-    .collect()
-}
+// The names of the set bits, for display, are the renderer's: `textlog::machine::throttled_names`.
 
 #[cfg(test)]
 mod bounded_command_tests {

@@ -143,15 +143,10 @@ fn recorded_vcgencmd_outputs_parse() {
     assert_eq!(rpi::parse_volts("volt=0.8563V\n"), Some(0.8563));
     assert_eq!(rpi::parse_volts("volt=1.2000V"), Some(1.2));
     let t = rpi::parse_throttled("throttled=0x50005\n").unwrap();
-    assert_eq!(
-        rpi::throttled_names(&t),
-        [
-            "under-voltage now",
-            "throttled now",
-            "under-voltage occurred",
-            "throttling occurred"
-        ]
-    );
+    assert!(t.under_voltage_now && t.throttled_now);
+    assert!(t.under_voltage_occurred && t.throttled_occurred);
+    assert!(!t.arm_freq_capped_now && !t.soft_temp_limit_now);
+    assert!(!t.arm_freq_capped_occurred && !t.soft_temp_limit_occurred);
     // Under-voltage alone is reported (sbc-bench's pattern decode says nothing for it).
     let uv = rpi::parse_throttled("throttled=0x10000").unwrap();
     assert!(uv.under_voltage_occurred && !uv.throttled_occurred);

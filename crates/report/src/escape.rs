@@ -9,8 +9,8 @@
 ///
 /// Control characters other than tab and newline are replaced by U+FFFD: they are not allowed in
 /// XML (inline SVG) and would only hide text. One rule for every page: the guide's HTML tables
-/// (rendered in the guide crate, which the report builds on) escape with the same function.
-pub use guide::render::html::esc;
+/// (rendered in `guidetables`, which the report builds on) escape with the same function.
+pub use guidetables::html::esc;
 
 #[cfg(test)]
 mod tests {

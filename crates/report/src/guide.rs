@@ -3,7 +3,7 @@
 //! comparing the runs (`chart::guide`). Every string is escaped; the page keeps the report's
 //! Content-Security-Policy (no scripts, nothing fetched).
 
-use guide::render::{self, Guide};
+use guidetables::{self as render, Guide};
 
 use crate::escape::esc;
 
@@ -68,16 +68,16 @@ mod tests {
         let a = doc("<script>alert(1)</script>", 1000.0);
         let b = doc("board b", 1500.0);
         let runs = [
-            guide::render::Run {
+            guidetables::Run {
                 board: a.device.clone().unwrap(),
                 doc: &a,
             },
-            guide::render::Run {
+            guidetables::Run {
                 board: "board b".into(),
                 doc: &b,
             },
         ];
-        let page = super::page(&guide::render::merge(&runs), "Guide & co");
+        let page = super::page(&guidetables::merge(&runs), "Guide & co");
         assert!(!page.contains("<script"), "{page}");
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;: perf"));
         assert!(page.contains("Content-Security-Policy"));

@@ -118,7 +118,7 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
 
 /// The guide tables of this run beside the other runs that are guides too.
 fn guide_section(name: &str, doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String {
-    let mut runs = vec![::guide::render::Run {
+    let mut runs = vec![::guidetables::Run {
         board: name.to_string(),
         doc,
     }];
@@ -126,12 +126,12 @@ fn guide_section(name: &str, doc: &ResultDocument, others: &[(String, ResultDocu
         others
             .iter()
             .filter(|(_, d)| d.guide.is_some())
-            .map(|(n, d)| ::guide::render::Run {
+            .map(|(n, d)| ::guidetables::Run {
                 board: n.clone(),
                 doc: d,
             }),
     );
-    guide::section(&::guide::render::merge(&runs))
+    guide::section(&::guidetables::merge(&runs))
 }
 
 fn subtitle(doc: &ResultDocument) -> String {

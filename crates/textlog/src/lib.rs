@@ -10,16 +10,30 @@
 //! - [`results_row`]: the Results.md row (`| Device | MHz | Kernel | Distro arch | 7-zip multi | … |`)
 //!   with sbc-bench's clock-cell and rounding rules.
 //! - [`health_lines`]: sbc-bench's monitor lines ("System health while running …" tables).
+//! - [`clock`]: the line of a clock reading — one rule for the log's clock checks and the
+//!   `clock` command (deviation beyond 1 %, as sbc-bench).
+//! - [`machine`]: the report `info` prints of a machine snapshot.
+//! - [`membw`], [`memlat`], [`sha256`]: the reports the `membw`, `memlat` and `sha256` commands
+//!   print, each a pure function of its result type in the document.
+//! - [`thermal`]: the report `thermal` prints, from the thermal run's document (a stored run
+//!   renders it again).
 //! - `logfile`: the log, one module per section; its very last line is the summary row.
 //! - `terminal`: the end-of-run summary for the terminal (colour optional).
-//! - `text`: small formatting helpers (CPU lists, sizes, control characters).
+//! - [`text`]: small formatting helpers and the rules every renderer shares (CPU lists, sizes,
+//!   control characters, when a spread is shown, how a disturbed figure reads).
 
+pub mod clock;
 pub mod health_lines;
+pub mod machine;
+pub mod membw;
+pub mod memlat;
 pub mod results_row;
+pub mod sha256;
+pub mod text;
+pub mod thermal;
 
 mod logfile;
 mod terminal;
-mod text;
 
 pub use logfile::log;
 pub use results_row::{ResultsRowCells, results_row, results_row_cells};

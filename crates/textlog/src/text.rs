@@ -87,6 +87,27 @@ pub fn one_line(s: &str) -> String {
         .join(" ")
 }
 
+/// The remark next to a single figure measured while another task used the measured CPU
+/// (`disturbed` in the document).
+pub const DISTURBED_REMARK: &str = "disturbed: another task used the measured CPU";
+
+/// "7 of 15 rows disturbed" — one line for a table instead of a remark on each row; `None`
+/// when nothing was disturbed.
+pub fn disturbed_note(disturbed: usize, total: usize, what: &str) -> Option<String> {
+    (disturbed > 0).then(|| {
+        format!("{disturbed} of {total} {what} disturbed (another task used the measured CPU)")
+    })
+}
+
+/// A spread (sample standard deviation, percent) is shown only above this: below it the
+/// figure is as steady as a measurement gets. One rule for every figure of every renderer.
+pub const SPREAD_SHOWN_PCT: f64 = 0.1;
+
+/// The spread when it is worth showing ([`SPREAD_SHOWN_PCT`]).
+pub fn shown_spread(spread_pct: Option<f64>) -> Option<f64> {
+    spread_pct.filter(|s| s.is_finite() && *s > SPREAD_SHOWN_PCT)
+}
+
 /// How a severity reads in the log and on the terminal.
 pub fn severity_word(s: Severity) -> &'static str {
     match s {
@@ -189,6 +210,19 @@ mod tests {
         assert_eq!(strip_ansi("cut\u{1b}["), "cut");
         assert_eq!(one_line(" a\n b\t\u{1b}[31mc "), "a b c");
         assert_eq!(clean_block("\n\nx\r\ny\rz  \n\n"), "x\ny\nz");
+    }
+
+    #[test]
+    fn tables_say_disturbance_once_and_spread_only_above_a_tenth_of_a_percent() {
+        assert_eq!(disturbed_note(0, 15, "rows"), None);
+        assert_eq!(
+            disturbed_note(7, 15, "rows").unwrap(),
+            "7 of 15 rows disturbed (another task used the measured CPU)"
+        );
+        assert_eq!(shown_spread(Some(0.4)), Some(0.4));
+        assert_eq!(shown_spread(Some(0.1)), None);
+        assert_eq!(shown_spread(Some(f64::NAN)), None);
+        assert_eq!(shown_spread(None), None);
     }
 
     #[test]

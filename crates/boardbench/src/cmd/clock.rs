@@ -1,17 +1,18 @@
 //! `boardbench clock`: the real clock of each cluster (its first online core, or `--cpu`), and
 //! with `--opp-walk` of every cpufreq OPP of each cluster.
 //!
-//! Output lines follow sbc-bench, so people and parsers that know its logs read them unchanged:
+//! Output lines are the log's (`textlog::clock`, sbc-bench's), so people and parsers that know
+//! its logs read them unchanged:
 //!
 //! ```text
-//! Cpufreq OPP: 1992    Measured: 1793 (1796.339/1793.356/1789.489)    (-10.0%)
-//! No cpufreq support available. Measured on cpu1: 3580 MHz (3579.412/3581.007/3580.530)
+//! Cpufreq OPP: 1992    Measured: 1793 (1796.339/1793.356/1789.489)     (-10.0%)
+//! No cpufreq support available. Measured on cpu1: 3580 MHz (3581.007/3580.530/3579.412)
 //! ```
 //!
-//! "Measured" is the mean of the samples (three by default, each a mhz-method measurement of
-//! ~60 ms, `measure::clock_reading`: a whole reading takes ~0.2 s of CPU); the deviation from the OPP is shown beyond ±2.5 % (sbc-bench itself shows it
-//! beyond ±1 %, which flags ordinary PLL granularity on many boards). A spread (sample standard
-//! deviation) above 0.1 % is appended as `spread N.N%`: background activity.
+//! "Measured" is the truncated mean of the samples (three by default, each a mhz-method
+//! measurement of ~60 ms, `measure::clock_reading`: a whole reading takes ~0.2 s of CPU); the
+//! deviation from the OPP is shown beyond ±1 %, as sbc-bench and the log. A spread (sample
+//! standard deviation) above 0.1 % is appended as `spread N.N%`: background activity.
 //! Without `--opp-walk` on a cpufreq system the line compares with the policy's current
 //! `scaling_max_freq`.
 //!
@@ -20,23 +21,18 @@
 //! undone after each policy, on Ctrl-C/SIGTERM/SIGHUP and on panic. A reading taken while
 //! another task used the CPU ends in `disturbed`.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use anyhow::bail;
 use document::machine::{Cluster, Policy};
-use document::measure::clock::{ClockReading, ClockReport};
+use document::measure::clock::ClockReport;
 use measure::clock_reading::{ReadingOptions, Target, reading};
 use measure::opp_walk::WalkOptions;
+use textlog::clock::{current_line, line, walk_heading};
 
 use crate::cli::Globals;
 use engine::opp_writer::RestorerWrites;
 use tune::Restorer;
-
-/// Deviation from the OPP (percent) beyond which the line shows it.
-pub const DEVIATION_SHOWN_PCT: f64 = 2.5;
-/// Spread (percent) beyond which the line shows it.
-pub const SPREAD_SHOWN_PCT: f64 = 0.1;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -120,7 +116,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                     },
                     &opts,
                 )?;
-                emit(args, &no_cpufreq_line(&r));
+                emit(args, &line(&r));
                 report.readings.push(r);
                 continue;
             };
@@ -152,11 +148,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
                 },
                 &opts,
             )?;
-            let line = match p {
-                None => no_cpufreq_line(&r),
-                Some(p) => current_line(&r, p),
+            let text = match p {
+                None => line(&r),
+                Some(_) => current_line(&r),
             };
-            emit(args, &line);
+            emit(args, &text);
             report.readings.push(r);
         }
     }
@@ -206,88 +202,6 @@ fn check_cpu(cpu: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn samples_text(r: &ClockReading) -> String {
-    r.samples
-        .iter()
-        .map(|s| format!("{:.3}", s.mhz))
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// `    (-10.0%)` when the deviation is beyond ±2.5 %, ` spread 0.4%` beyond 0.1 %, and the
-/// disturbance remark when another task used the CPU.
-fn suffix(r: &ClockReading) -> String {
-    let mut s = String::new();
-    if let Some(d) = r.deviation_pct.filter(|d| d.abs() > DEVIATION_SHOWN_PCT) {
-        let _ = write!(s, "{:>12}", format!("({d:+.1}%)"));
-    }
-    if let Some(sp) = r.spread_pct.filter(|&sp| sp > SPREAD_SHOWN_PCT) {
-        let _ = write!(s, "    spread {sp:.1}%");
-    }
-    if r.disturbed {
-        let _ = write!(s, "    ({})", measure::disturbance::REMARK);
-    }
-    s
-}
-
-/// sbc-bench's OPP line: `Cpufreq OPP: 1992    Measured: 1793 (a/b/c)    (-10.0%)`.
-pub fn opp_line(r: &ClockReading) -> String {
-    format!(
-        "Cpufreq OPP: {:4}    Measured: {:4.0} ({}){}",
-        r.opp_khz.unwrap_or(0) / 1000,
-        r.mhz,
-        samples_text(r),
-        suffix(r)
-    )
-}
-
-/// sbc-bench's line without cpufreq (its 2023+ form, with the MHz before the samples).
-pub fn no_cpufreq_line(r: &ClockReading) -> String {
-    format!(
-        "No cpufreq support available. Measured on cpu{}: {:.0} MHz ({}){}",
-        r.cpu,
-        r.mhz,
-        samples_text(r),
-        suffix(r)
-    )
-}
-
-/// A cpufreq system without a walk: the clock as it runs, against the policy's current cap.
-fn current_line(r: &ClockReading, p: &Policy) -> String {
-    let cap = p
-        .scaling_max_khz
-        .map(|k| format!(", scaling_max_freq {} MHz", k / 1000))
-        .unwrap_or_default();
-    format!(
-        "Measured on cpu{} (policy{}{cap}): {:.0} MHz ({}){}",
-        r.cpu,
-        p.policy,
-        r.mhz,
-        samples_text(r),
-        suffix(r)
-    )
-}
-
-fn walk_heading(p: &Policy, clusters: &[Cluster]) -> String {
-    let cpus = if p.related_cpus.is_empty() {
-        &p.affected_cpus
-    } else {
-        &p.related_cpus
-    };
-    let core = clusters
-        .iter()
-        .find(|c| c.policy == Some(p.policy) || cpus.iter().any(|x| c.cpus.contains(x)))
-        .and_then(|c| c.core_name.clone())
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default();
-    let range = match (cpus.first(), cpus.last()) {
-        (Some(a), Some(b)) if a != b => format!(" for cpu{a}-cpu{b}"),
-        (Some(a), _) => format!(" for cpu{a}"),
-        _ => String::new(),
-    };
-    format!("Checking cpufreq OPP{range}{core}:")
-}
-
 fn walk_policy(
     args: &Args,
     opts: &ReadingOptions,
@@ -315,7 +229,7 @@ fn walk_policy(
             opp_khz: Some(opp),
         };
         let r = reading(target, opts)?;
-        emit(args, &opp_line(&r));
+        emit(args, &line(&r));
         report.readings.push(r);
         if args.pause_ms > 0 && Some(opp) != last {
             std::thread::sleep(Duration::from_millis(args.pause_ms));
@@ -324,63 +238,4 @@ fn walk_policy(
     })
     .map_err(|e| e.context("the OPP walk writes cpufreq limits: run it as root"))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use document::measure::clock::ClockSample;
-    use measure::clock_reading::summarise;
-
-    fn at(cpu: u32, opp_khz: Option<u64>) -> Target {
-        Target {
-            cpu,
-            policy: opp_khz.map(|_| 0),
-            opp_khz,
-        }
-    }
-
-    fn sample(mhz: f64) -> ClockSample {
-        ClockSample {
-            method: "test".into(),
-            exact: true,
-            count: 1,
-            short_ops: 50,
-            long_ops: 150,
-            short_ns: vec![1],
-            long_ns: vec![2],
-            mhz,
-            elapsed_ns: 1,
-        }
-    }
-
-    #[test]
-    fn opp_lines_have_sbc_bench_columns_and_show_big_deviations_only() {
-        let r = summarise(
-            at(0, Some(1_992_000)),
-            vec![sample(1796.339), sample(1793.356), sample(1789.489)],
-        );
-        assert_eq!(
-            opp_line(&r),
-            "Cpufreq OPP: 1992    Measured: 1793 (1796.339/1793.356/1789.489)    (-10.0%)    spread 0.2%"
-        );
-        let r = summarise(at(0, Some(600_000)), vec![sample(590.0), sample(590.0)]);
-        assert_eq!(
-            opp_line(&r),
-            "Cpufreq OPP:  600    Measured:  590 (590.000/590.000)"
-        );
-        let r = summarise(at(1, None), vec![sample(3580.0)]);
-        assert_eq!(
-            no_cpufreq_line(&r),
-            "No cpufreq support available. Measured on cpu1: 3580 MHz (3580.000)"
-        );
-        let mut r = summarise(at(0, Some(1_000_000)), vec![sample(1100.0)]);
-        assert!(opp_line(&r).ends_with("     (+10.0%)") || opp_line(&r).ends_with("    (+10.0%)"));
-        r.disturbed = true;
-        assert!(
-            opp_line(&r).ends_with("(+10.0%)    (disturbed: another task used the measured CPU)"),
-            "{}",
-            opp_line(&r)
-        );
-    }
 }

@@ -1,12 +1,12 @@
 //! `boardbench membw`: memory bandwidth by tinymembench's method — sbc-bench's headline
 //! `libc memcpy copy` / `libc memset fill`, read bandwidth, the architecture's best variants and
-//! the all-cores aggregate.
+//! the all-cores aggregate. The kernel is `loops::membw`, the text `textlog::membw`.
 //!
 //! Also home of the small parsers `memlat` shares: CPU lists checked against the CPUs this
 //! process may use, and sizes with binary units.
 
 use anyhow::{Context, bail};
-use document::measure::membw::{BwKind, BwTest, MembwResult};
+use document::measure::membw::BwKind;
 use loops::membw::{self, Config};
 
 use crate::cli::Globals;
@@ -99,93 +99,9 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        print!("{}", render(&r));
+        print!("{}", textlog::membw::render(&r));
     }
     Ok(0)
-}
-
-/// tinymembench's "(samples, stddev %)" suffix, the spread shown only above 0.1 %.
-fn spread_suffix(n: usize, spread: Option<f64>) -> String {
-    match spread {
-        Some(s) if s >= 0.1 => format!(" ({n}, {s:.1}%)"),
-        _ => String::new(),
-    }
-}
-
-fn line(t: &BwTest) -> String {
-    let disturbed = if t.disturbed {
-        format!("   ({})", measure::disturbance::REMARK)
-    } else {
-        String::new()
-    };
-    format!(
-        " {:<32} : {:>9.1} MB/s{}{disturbed}\n",
-        t.name,
-        t.best_mb_s,
-        spread_suffix(t.samples_mb_s.len(), t.spread_pct)
-    )
-}
-
-/// The text report.
-pub fn render(r: &MembwResult) -> String {
-    let cpus = loops::affinity::format_cpu_list(&r.cpus);
-    let mut out = format!(
-        "Memory bandwidth on CPU {cpus} ({} mode, {} buffers; MB/s, 1 MB = 10^6 B, a copy counts each byte once)\n",
-        r.mode,
-        loops::memlat::caches::format_bytes(r.buffer_bytes)
-    );
-    for t in &r.tests {
-        out += &line(t);
-    }
-    let find = |name: &Option<String>| {
-        name.as_ref()
-            .and_then(|n| r.tests.iter().find(|t| &t.name == n))
-    };
-    let libc = |n: &str| r.tests.iter().find(|t| t.name == n);
-    for (what, best, head) in [
-        ("copy", find(&r.best_copy), libc(membw::LIBC_MEMCPY)),
-        ("fill", find(&r.best_fill), libc(membw::LIBC_MEMSET)),
-        ("read", find(&r.best_read), None),
-    ] {
-        let Some(b) = best else { continue };
-        out += &format!("Best {what}: {} {:.1} MB/s", b.name, b.best_mb_s);
-        if let Some(h) = head.filter(|h| h.name != b.name && b.best_mb_s > 0.0) {
-            out += &format!(
-                " ({} reaches {:.0} % of it)",
-                h.name,
-                h.best_mb_s / b.best_mb_s * 100.0
-            );
-        }
-        out += "\n";
-    }
-    if let Some(a0) = r.aggregate.first() {
-        out += &format!(
-            "All cores (CPUs {}, one pinned thread each, own buffers, started together):\n",
-            loops::affinity::format_cpu_list(&a0.cpus)
-        );
-        for a in &r.aggregate {
-            let per: Vec<String> = a
-                .cpus
-                .iter()
-                .zip(&a.per_thread_mb_s)
-                .map(|(c, v)| format!("CPU {c} {v:.1}"))
-                .collect();
-            out += &format!(
-                " {:<32} : {:>9.1} MB/s{} = {}\n",
-                a.name,
-                a.total_mb_s,
-                spread_suffix(a.samples_mb_s.len(), a.spread_pct),
-                per.join(" + ")
-            );
-        }
-    }
-    out += &format!(
-        "Took {:.1} s (single-threaded {:.1} s, aggregate {:.1} s)\n",
-        r.single_wall_s + r.aggregate_wall_s,
-        r.single_wall_s,
-        r.aggregate_wall_s
-    );
-    out
 }
 
 /// A CPU list from the command line, checked against the CPUs this process may use; without
@@ -260,37 +176,5 @@ mod tests {
         assert!(resolve_cpus(Some("x")).is_err());
         let allowed = loops::affinity::allowed_cpus();
         assert_eq!(resolve_cpus(None).unwrap(), vec![*allowed.last().unwrap()]);
-    }
-
-    #[test]
-    fn a_disturbed_test_says_so_next_to_its_figure() {
-        let mut t = BwTest {
-            name: "libc memcpy copy".into(),
-            kind: BwKind::Copy,
-            headline: true,
-            samples_mb_s: vec![2931.0],
-            best_mb_s: 2931.0,
-            median_mb_s: 2931.0,
-            spread_pct: None,
-            calls_per_sample: 1,
-            descheduled_retries: 3,
-            disturbed: true,
-        };
-        assert_eq!(
-            line(&t),
-            " libc memcpy copy                 :    2931.0 MB/s   (disturbed: another task used the measured CPU)\n"
-        );
-        t.disturbed = false;
-        assert_eq!(
-            line(&t),
-            " libc memcpy copy                 :    2931.0 MB/s\n"
-        );
-    }
-
-    #[test]
-    fn spread_is_shown_only_above_a_tenth_of_a_percent() {
-        assert_eq!(spread_suffix(3, Some(3.71)), " (3, 3.7%)");
-        assert_eq!(spread_suffix(3, Some(0.05)), "");
-        assert_eq!(spread_suffix(1, None), "");
     }
 }

@@ -5,14 +5,16 @@
 //! "before" → optionally wait until the SoC cooled to `--target-temp` (phase `thermal-cool`) →
 //! the load (phase `thermal-heat`): one pinned recursive SHA-256 thread per usable CPU (or
 //! `--load CMD`), sampled every `--interval` (clocks, temperature, CPU use; the score of each
-//! interval) → snapshot "after" → restore → analysis → document, store, text report.
+//! interval) → snapshot "after" → restore → analysis → document, store, text report (a pure
+//! function of the document: `textlog::thermal`, so a stored run renders it again).
 //!
 //! The document: the heat phase's monitor samples are the temperature and clock curve; the
 //! per-interval score series is the built-in load's output (its tool run: "t_s hashes_per_s"
 //! lines — compact, and one measurement per interval would flood the measurement table); the
 //! measurements (suite "thermal") are the conclusions: initial and sustained score, score drop,
-//! sustained clock per cluster, time to throttling, the temperature then, peak temperature. The
-//! rules are in [`analysis`].
+//! sustained clock per cluster, time to throttling, the temperature then, peak temperature; the
+//! verdict beyond them (stability, the first throttled sample, time below the top clock) is
+//! `run.thermal`. The rules are in [`analysis`].
 //!
 //! Unlike sbc-bench, no temperature source is not a reason to abort: the score still shows
 //! whether the machine keeps its speed, and the report says there were no readings.
@@ -26,16 +28,17 @@ mod analysis;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use document::Measurement;
 use document::run::{Phase, PhaseStatus, RunOptions, ToolRun};
 use document::samples::MonitorSample;
-use document::{Measurement, ResultDocument};
+use document::thermal::{ThermalVerdict, TimeBelowMax};
 use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
 use crate::session::lifecycle::{Closed, Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session, phase, phase_recorder, stamp};
-use analysis::{ScoreInterval, Stability};
+use analysis::ScoreInterval;
 use tune::tuning;
 
 /// Standard (-t) and long (-T) durations in seconds.
@@ -123,7 +126,6 @@ struct Test<'a> {
     cfg: SamplerConfig,
     interval: Duration,
     duration: f64,
-    tune: bool,
 }
 
 /// What the heat step leaves for the conclusions.
@@ -180,7 +182,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         cfg,
         interval: Duration::from_secs_f64(args.interval.max(0.05)),
         duration,
-        tune,
     };
 
     let mut phases = Vec::new();
@@ -206,7 +207,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     {
         p.measurements = (0..c.measurements.len()).collect();
     }
-    let document = closed.document(Record {
+    let mut document = closed.document(Record {
         comparability: Vec::new(),
         profile: if args.long {
             "thermal-long".into()
@@ -225,9 +226,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         device: args.out.device.clone(),
         settings: Vec::new(),
     });
+    if let Some(run) = document.run.as_mut() {
+        run.thermal = Some(c.verdict);
+    }
     outputs.save(&document)?;
 
-    let r = report(&t, &heated, &c, &document);
+    let r = textlog::thermal::report(&document);
     print!("{r}");
     if let Some(log) = &args.log {
         use std::io::Write;
@@ -439,15 +443,10 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
     ))
 }
 
-/// What the test found: the figures (suite "thermal") and what the report says about them.
+/// What the test found: the figures (suite "thermal") and the verdict beyond them, both
+/// recorded in the document, from which `textlog::thermal` writes the report.
 struct Conclusions {
-    verdict: analysis::ScoreVerdict,
-    throttle: Option<analysis::Throttle>,
-    sustained_clocks: Vec<Option<f64>>,
-    below_max: Vec<(u32, f64)>,
-    has_clocks: bool,
-    has_temps: bool,
-    peak: Option<f64>,
+    verdict: ThermalVerdict,
     measurements: Vec<Measurement>,
 }
 
@@ -460,7 +459,6 @@ fn conclude(t: &Test, h: &Heat, ceil: &[Option<u32>], closed: &Closed) -> Conclu
     let throttle = analysis::first_throttle(&h.samples, ceil);
     let sustained_clocks = analysis::sustained_clocks(&h.samples);
     let below_max = analysis::time_below_max(&before, &after);
-    let (has_clocks, has_temps) = analysis::has_readings(&h.samples);
     let peak = h
         .samples
         .iter()
@@ -534,125 +532,22 @@ fn conclude(t: &Test, h: &Heat, ceil: &[Option<u32>], closed: &Closed) -> Conclu
         ));
     }
     Conclusions {
-        verdict,
-        throttle,
-        sustained_clocks,
-        below_max,
-        has_clocks,
-        has_temps,
-        peak,
+        verdict: ThermalVerdict {
+            load_s: t.duration,
+            interval_s: t.args.interval,
+            external_load: t.args.load.is_some(),
+            score_intervals: h.series.len(),
+            stability: verdict.stability,
+            first_slope_pct_per_min: verdict.first_slope_pct_per_min,
+            last_slope_pct_per_min: verdict.last_slope_pct_per_min,
+            throttle,
+            below_max: below_max
+                .into_iter()
+                .map(|(policy, seconds)| TimeBelowMax { policy, seconds })
+                .collect(),
+        },
         measurements,
     }
-}
-
-/// The text report (printed, and appended to `--log`).
-fn report(t: &Test, h: &Heat, c: &Conclusions, doc: &ResultDocument) -> String {
-    let mut r = String::new();
-    r.push_str(&format!(
-        "Thermal test: {:.0} s of load, a sample every {:.1} s\n",
-        t.duration, t.args.interval
-    ));
-    if !c.has_clocks && !c.has_temps {
-        r.push_str("  No clock/temperature readings on this machine (no cpufreq, no thermal sensor): throttling cannot be seen directly; only the score tells.\n");
-    } else {
-        if !c.has_temps {
-            r.push_str("  No temperature readings on this machine.\n");
-        }
-        if !c.has_clocks {
-            r.push_str("  No clock readings on this machine.\n");
-        }
-    }
-    if c.has_temps {
-        let first = h.samples.iter().find_map(|s| s.temp_c);
-        let last = h.samples.iter().rev().find_map(|s| s.temp_c);
-        if let (Some(a), Some(b), Some(p)) = (first, last, c.peak) {
-            r.push_str(&format!(
-                "  Temperature: {a:.1} °C at start, {p:.1} °C peak, {b:.1} °C at the end\n"
-            ));
-        }
-    }
-    if c.has_clocks {
-        match &c.throttle {
-            Some(th) => {
-                let name = t
-                    .cfg
-                    .layout
-                    .clusters
-                    .get(th.cluster)
-                    .map_or(String::new(), |c| format!("cpu{} ", c.first_cpu));
-                r.push_str(&format!(
-                    "  Throttling after {:.0} s: {name}at {} MHz instead of {} MHz{}\n",
-                    th.after_s,
-                    th.mhz,
-                    th.ceiling_mhz,
-                    th.temp_c
-                        .map_or(String::new(), |c| format!(", at {c:.1} °C"))
-                ));
-            }
-            None => r.push_str("  No throttling: every clock stayed at its ceiling.\n"),
-        }
-        if !t.tune {
-            r.push_str("  (Governors were not set to performance: lower clocks need not mean throttling.)\n");
-        }
-        let sc: Vec<String> = c
-            .sustained_clocks
-            .iter()
-            .zip(&t.cfg.layout.clusters)
-            .filter_map(|(m, c)| m.map(|m| format!("cpu{} {m:.0} MHz", c.first_cpu)))
-            .collect();
-        if !sc.is_empty() {
-            r.push_str(&format!(
-                "  Sustained clock (last third): {}\n",
-                sc.join(", ")
-            ));
-        }
-    }
-    for (policy, s) in &c.below_max {
-        r.push_str(&format!(
-            "  policy{policy} spent {s:.1} s below its top clock (time_in_state)\n"
-        ));
-    }
-    if t.args.load.is_some() {
-        r.push_str("  External load: no score.\n");
-    } else if let (Some(i), Some(s)) = (c.verdict.initial, c.verdict.sustained) {
-        r.push_str(&format!(
-            "  Score: {:.2} MH/s at first, {:.2} MH/s sustained (last third, ±{:.1} %), {:+.1} %\n",
-            i / 1e6,
-            s / 1e6,
-            c.verdict.sustained_spread_pct.unwrap_or(0.0),
-            -c.verdict.drop_pct.unwrap_or(0.0)
-        ));
-        let slope = |v: Option<f64>| v.map_or("n/a".into(), |v| format!("{v:+.1} %/min"));
-        r.push_str(&match c.verdict.stability {
-            Stability::TooShort => format!(
-                "  Too short to say whether it stabilises ({} intervals; the last third needs {} s and the test {} intervals).\n",
-                h.series.len(),
-                analysis::MIN_WINDOW_S,
-                analysis::MIN_INTERVALS
-            ),
-            Stability::Stable => format!(
-                "  Stable: no significant fall over the last third (slope {}, first third {}; \"keeps falling\" needs a slope below −{:.1} %/min by more than {:.0} standard errors)\n",
-                slope(c.verdict.last_slope_pct_per_min),
-                slope(c.verdict.first_slope_pct_per_min),
-                analysis::FALLING_PCT_PER_MIN,
-                analysis::SIGNIFICANCE
-            ),
-            Stability::KeepsFalling => format!(
-                "  Keeps falling: the score's slope over the last third is {} (first third {}){}\n",
-                slope(c.verdict.last_slope_pct_per_min),
-                slope(c.verdict.first_slope_pct_per_min),
-                if c.has_clocks || c.has_temps {
-                    ": a longer test or better cooling is needed"
-                } else {
-                    ": without clock or temperature readings the cause may be other load, not heat"
-                }
-            ),
-        });
-    }
-    for f in &doc.findings {
-        r.push_str(&format!("  [{:?}] {}\n", f.severity, f.message));
-    }
-    r
 }
 
 /// A figure of the thermal test (suite "thermal").

@@ -310,6 +310,8 @@ impl Closed {
             duration_s: self.duration_s,
             // Filled in by assemble::document.
             kernel: None,
+            // A mode's own record (thermal's verdict) is set by the mode on the document.
+            thermal: None,
         };
         assemble::document(
             &self.root,

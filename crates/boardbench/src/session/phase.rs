@@ -9,10 +9,9 @@ use crate::session::stamp::{self, Stamp};
 
 /// Phase kinds of these sessions (the model's `run::kind` list is the full run's).
 pub mod kind {
-    /// Waiting until the SoC cooled to the target temperature (`--target-temp`, sbc-bench -t C).
-    pub const THERMAL_COOL: &str = "thermal-cool";
-    /// The sustained all-core load.
-    pub const THERMAL_HEAT: &str = "thermal-heat";
+    /// Waiting until the SoC cooled (`--target-temp`, sbc-bench -t C) and the sustained
+    /// all-core load: the document's kinds, which the thermal report reads.
+    pub use document::run::kind::{THERMAL_COOL, THERMAL_HEAT};
     /// The controlled environment while a third-party suite runs (or until Ctrl-C).
     pub const ENV_WAIT: &str = "env-wait";
 }

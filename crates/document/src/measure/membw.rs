@@ -5,6 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Name of the libc copy as sbc-bench's database knows it (the kernel measures it, renderers
+/// compare the best copy with it).
+pub const LIBC_MEMCPY: &str = "libc memcpy copy";
+/// Name of the libc fill as sbc-bench's database knows it.
+pub const LIBC_MEMSET: &str = "libc memset fill";
+
 /// What a bandwidth test does to memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

@@ -99,3 +99,19 @@ pub struct Sha256Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub portable: Option<Sha256Result>,
 }
+
+impl Sha256Report {
+    /// The results in the order they are shown: Fast, Reference (or Portable alone), Portable.
+    pub fn results(&self) -> Vec<&Sha256Result> {
+        self.fast
+            .iter()
+            .chain(std::iter::once(&self.reference))
+            .chain(self.portable.iter())
+            .collect()
+    }
+
+    /// True when every result's digests were verified.
+    pub fn all_verified(&self) -> bool {
+        self.results().iter().all(|x| x.verified)
+    }
+}

@@ -116,18 +116,5 @@ pub fn analyse(ladder: &[(u64, f64)], advertised: &[AdvertisedCache]) -> CacheAn
     }
 }
 
-/// "512 KiB", "32 MiB", "1.5 MiB".
-pub fn format_bytes(b: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if v.fract() == 0.0 {
-        format!("{} {}", v as u64, UNITS[u])
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
+/// "512 KiB", "32 MiB", "1.5 MiB" (its home is the document, which renderers read).
+pub use document::text::format_bytes;

@@ -3,7 +3,7 @@
 //! only ratios share an axis); with one run, a table whose rows share one unit (STREAM's MB/s)
 //! is drawn in that unit, any other gets no chart (its table says it all).
 
-use guide::render::{Cell, Table};
+use guidetables::{Cell, Table};
 
 use super::{legend, series_class};
 use crate::svg::{self, Anchor, Plot, Scale, Svg};
@@ -39,7 +39,7 @@ pub fn from_table(t: &Table) -> Vec<Bars> {
         let idx: Vec<usize> = (0..t.columns.len())
             .filter(|&i| t.columns[i].name == name)
             .collect();
-        let value = |row: &guide::render::Row, i: usize| match row.cells.get(i) {
+        let value = |row: &guidetables::Row, i: usize| match row.cells.get(i) {
             Some(Some(Cell::Value(v))) if v.value.is_finite() => Some(v.value),
             _ => None,
         };
@@ -203,7 +203,7 @@ pub fn render(b: &Bars) -> String {
 mod tests {
     use super::*;
     use document::guide::GuideValue;
-    use guide::render::{Column, Row};
+    use guidetables::{Column, Row};
 
     fn col(run: usize, board: &str) -> Column {
         Column {

@@ -12,7 +12,7 @@ use document::{Measurement, ResultDocument};
 
 use super::clock_check;
 use crate::health_lines;
-use crate::text::{clean_block, offset_of, one_line, span};
+use crate::text::{clean_block, offset_of, one_line, shown_spread, span};
 
 pub fn render(doc: &ResultDocument) -> Vec<String> {
     let Some(run) = &doc.run else {
@@ -236,7 +236,7 @@ fn membw(out: &mut String, m: &MembwResult) {
         crate::text::kib(m.buffer_bytes / 1024)
     );
     for t in &m.tests {
-        let spread = match t.spread_pct.filter(|s| s.is_finite() && *s > 0.1) {
+        let spread = match shown_spread(t.spread_pct) {
             Some(s) => format!(" ({}, {s:.1}%)", t.samples_mb_s.len()),
             None => format!(" ({})", t.samples_mb_s.len()),
         };

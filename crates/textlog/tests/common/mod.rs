@@ -612,6 +612,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
         }),
         duration_s: (after_ms - T0_MS) as f64 / 1000.0,
         kernel: None,
+        thermal: None,
     });
     b.doc
 }

@@ -1,6 +1,6 @@
 //! `boardbench guide render RUN… --format rst|md|csv|html [-o FILE]`: the guide tables of one
 //! or more runs, one column per run (`"<board>: perf"`). RUN is a result-document file or a run
-//! id in the results database, as for `report`. The formats are the guide crate's renderers;
+//! id in the results database, as for `report`. The formats are `guidetables`' renderers;
 //! HTML is the report's guide page (tables and a bar chart per table).
 
 use std::path::PathBuf;
@@ -73,20 +73,14 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The documents in `format`.
+/// The documents in `format`: the tables merged by `guidetables`, written by its renderer of
+/// that format (HTML: the report's guide page).
 pub fn render(docs: &[ResultDocument], format: Format, title: &str) -> String {
-    let refs: Vec<&ResultDocument> = docs.iter().collect();
-    let labels = guide::render::board_labels(&refs);
-    let runs: Vec<guide::render::Run> = labels
-        .into_iter()
-        .zip(docs)
-        .map(|(board, doc)| guide::render::Run { board, doc })
-        .collect();
-    let merged = guide::render::merge(&runs);
+    let merged = guidetables::merge_documents(docs);
     match format {
-        Format::Rst => guide::render::rst::render(&merged, title),
-        Format::Md => guide::render::md::render(&merged, title),
-        Format::Csv => guide::render::csv::render(&merged),
+        Format::Rst => guidetables::rst::render(&merged, title),
+        Format::Md => guidetables::md::render(&merged, title),
+        Format::Csv => guidetables::csv::render(&merged),
         Format::Html => report::guide::page(&merged, title),
     }
 }

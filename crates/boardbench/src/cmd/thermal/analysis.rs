@@ -23,16 +23,12 @@ use document::samples::MonitorSample;
 
 /// A clock this far below its ceiling (fraction) counts as throttled.
 pub const CLOCK_TOLERANCE: f64 = 0.02;
-/// A last-third score slope steeper than this (percent of the mean per minute, negative) means
-/// the score keeps falling.
-pub const FALLING_PCT_PER_MIN: f64 = 1.0;
-/// How many standard errors below zero the slope must be to count.
-pub const SIGNIFICANCE: f64 = 2.0;
-/// Below this many score intervals no stability verdict is given (the last third needs three
-/// points for a standard error).
-pub const MIN_INTERVALS: usize = 9;
-/// The last third must span at least this many seconds for a stability verdict.
-pub const MIN_WINDOW_S: f64 = 20.0;
+
+// The thresholds of the stability verdict, and its type and the throttle's, are the document's:
+// the report renders them from a stored run (`textlog::thermal`).
+pub use document::thermal::{
+    FALLING_PCT_PER_MIN, MIN_INTERVALS, MIN_WINDOW_S, SIGNIFICANCE, Stability, Throttle,
+};
 
 /// The built-in load's rate over one interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,19 +37,6 @@ pub struct ScoreInterval {
     pub t_s: f64,
     /// Recursive SHA-256 hashes per second, all threads together.
     pub per_s: f64,
-}
-
-/// The first sample with a clock below its ceiling.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Throttle {
-    pub sample: usize,
-    /// Seconds since the first sample of the series.
-    pub after_s: f64,
-    /// Index of the cluster (monitor layout order).
-    pub cluster: usize,
-    pub mhz: u32,
-    pub ceiling_mhz: u32,
-    pub temp_c: Option<f64>,
 }
 
 /// First throttled sample; `ceilings_mhz[i]` is cluster i's ceiling (`None`: unknown, never judged).
@@ -105,15 +88,6 @@ pub fn time_below_max(before: &[PolicyState], after: &[PolicyState]) -> Vec<(u32
         }
     }
     out
-}
-
-/// Whether any clock or temperature was read at all (a VM has neither).
-pub fn has_readings(samples: &[MonitorSample]) -> (bool, bool) {
-    let clocks = samples
-        .iter()
-        .any(|s| s.clocks_mhz.iter().any(Option::is_some));
-    let temps = samples.iter().any(|s| s.temp_c.is_some());
-    (clocks, temps)
 }
 
 /// The median of the finite readings (`document::stats::median`).
@@ -182,14 +156,6 @@ pub fn slope_with_error(series: &[ScoreInterval]) -> Option<(f64, f64)> {
         f64::INFINITY
     };
     Some((b * scale, se))
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Stability {
-    TooShort,
-    /// The last third's slope is within the threshold.
-    Stable,
-    KeepsFalling,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -325,8 +291,6 @@ mod tests {
         ];
         assert_eq!(first_throttle(&s, &[Some(2400), None]), None);
         assert_eq!(first_throttle(&[], &[Some(1)]), None);
-        assert_eq!(has_readings(&s), (true, false));
-        assert_eq!(has_readings(&[sample(0, &[None], None)]), (false, false));
     }
 
     #[test]

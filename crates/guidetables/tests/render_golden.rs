@@ -3,7 +3,7 @@
 //! interrupted section, and names that need escaping. The reStructuredText is also checked with
 //! docutils (strict: any warning fails), as Sphinx would read it.
 //!
-//! To accept a deliberate change: `UPDATE_GOLDEN=1 cargo test -p boardbench-guide --test
+//! To accept a deliberate change: `UPDATE_GOLDEN=1 cargo test -p boardbench-guidetables --test
 //! render_golden`, then review the diff.
 
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use document::guide::{
     GuideBuild, GuideRecord, GuideRow, GuideSection, GuideTable, GuideValue, SectionStatus,
 };
 use document::run::{Phase, RunRecord};
-use guide::render::{self, Run};
+use guidetables::Run;
 
 fn fixture_machine(name: &str) -> document::machine::MachineInfo {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -157,11 +157,11 @@ fn doc(device: &str, machine: &str, mhz: f64, factor: f64, second: bool) -> Resu
     }
 }
 
-fn guide() -> render::Guide {
+fn guide() -> guidetables::Guide {
     let a = doc("am62axx_sk-fs", "rk3588", 2352.4, 1.0, false);
     let b = doc("rpi4 *beta* | `x`", "rpi4", 1800.2, 1.5, true);
-    let labels = render::board_labels(&[&a, &b]);
-    render::merge(&[
+    let labels = guidetables::board_labels(&[&a, &b]);
+    guidetables::merge(&[
         Run {
             board: labels[0].clone(),
             doc: &a,
@@ -202,7 +202,7 @@ fn golden(name: &str, actual: &str) {
 fn rst_matches_the_golden_file() {
     golden(
         "guide.rst",
-        &render::rst::render(&guide(), "Performance Guide"),
+        &guidetables::rst::render(&guide(), "Performance Guide"),
     );
 }
 
@@ -210,13 +210,13 @@ fn rst_matches_the_golden_file() {
 fn markdown_matches_the_golden_file() {
     golden(
         "guide.md",
-        &render::md::render(&guide(), "Performance Guide"),
+        &guidetables::md::render(&guide(), "Performance Guide"),
     );
 }
 
 #[test]
 fn csv_matches_the_golden_file() {
-    golden("guide.csv", &render::csv::render(&guide()));
+    golden("guide.csv", &guidetables::csv::render(&guide()));
 }
 
 #[test]
@@ -224,9 +224,9 @@ fn html_tables_match_the_golden_file() {
     let g = guide();
     let mut html: String = std::iter::once(&g.header)
         .chain(g.sections.iter().flat_map(|s| &s.tables))
-        .map(|t| render::html::table(t) + "\n")
+        .map(|t| guidetables::html::table(t) + "\n")
         .collect();
-    html.push_str(&render::html::notes(&g));
+    html.push_str(&guidetables::html::notes(&g));
     html.push('\n');
     golden("guide.html", &html);
 }
@@ -234,7 +234,7 @@ fn html_tables_match_the_golden_file() {
 /// The seed's exact header line and value form.
 #[test]
 fn rst_uses_the_seeds_header_and_value_form() {
-    let rst = render::rst::render(&guide(), "Performance Guide");
+    let rst = guidetables::rst::render(&guide(), "Performance Guide");
     assert!(
         rst.contains("    :header: \"Benchmarks\",\"am62axx_sk-fs: perf\","),
         "{rst}"
@@ -253,7 +253,11 @@ fn rst_is_valid_restructuredtext() {
         return;
     }
     let tmp = std::env::temp_dir().join(format!("boardbench-guide-rst-{}", std::process::id()));
-    std::fs::write(&tmp, render::rst::render(&guide(), "Performance Guide")).unwrap();
+    std::fs::write(
+        &tmp,
+        guidetables::rst::render(&guide(), "Performance Guide"),
+    )
+    .unwrap();
     let check = "import sys, docutils.core\n\
                  docutils.core.publish_doctree(open(sys.argv[1]).read(), \
                  settings_overrides={'halt_level': 2, 'report_level': 2})\n";
@@ -281,12 +285,15 @@ fn an_untrusted_runs_verdict_is_shown() {
         message: "Throttling: the clock fell below its top OPP.".into(),
         evidence: Vec::new(),
     });
-    let labels = render::board_labels(&[&a]);
-    let g = render::merge(&[Run {
+    let labels = guidetables::board_labels(&[&a]);
+    let g = guidetables::merge(&[Run {
         board: labels[0].clone(),
         doc: &a,
     }]);
-    for text in [render::rst::render(&g, "T"), render::md::render(&g, "T")] {
+    for text in [
+        guidetables::rst::render(&g, "T"),
+        guidetables::md::render(&g, "T"),
+    ] {
         assert!(
             text.contains(
                 "NOT TO BE TRUSTED: Throttling: the clock fell below its top OPP (throttling)"
@@ -295,5 +302,5 @@ fn an_untrusted_runs_verdict_is_shown() {
         );
     }
     // A clean run has no such note (the golden files above).
-    assert!(!render::rst::render(&guide(), "T").contains("NOT TO BE TRUSTED"));
+    assert!(!guidetables::rst::render(&guide(), "T").contains("NOT TO BE TRUSTED"));
 }

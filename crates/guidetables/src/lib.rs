@@ -117,6 +117,18 @@ pub fn board_labels(docs: &[&ResultDocument]) -> Vec<String> {
     out
 }
 
+/// The tables of these documents merged, one column per run labelled by [`board_labels`]: what
+/// `boardbench guide render` writes in each format.
+pub fn merge_documents(docs: &[ResultDocument]) -> Guide {
+    let refs: Vec<&ResultDocument> = docs.iter().collect();
+    let runs: Vec<Run> = board_labels(&refs)
+        .into_iter()
+        .zip(docs)
+        .map(|(board, doc)| Run { board, doc })
+        .collect();
+    merge(&runs)
+}
+
 /// The figure as the guides print it: `4733.08`, or `4733.08 (min 2024.29, max 7441.86)` for a
 /// repeated measurement.
 pub fn format_value(v: &GuideValue) -> String {

@@ -1,0 +1,715 @@
+//! `boardbench info`'s report of a machine snapshot ([`MachineInfo`]): what the machine is, as
+//! sbc-bench prints it when monitoring starts, and more — SoC and CPU, device, kernel and
+//! userland, the CPU topology table, caches, the chosen temperature source and why, memory and
+//! swap, virtualisation, and the notes of everything that could not be read. With a foreign
+//! cpuinfo (`--cpuinfo-file`) the CPU line and a core-type table describe the file's
+//! processors, and the topology below is said to be this machine's.
+//!
+//! A pure function of the snapshot, so fixture trees pin it (`crates/boardbench/tests/
+//! info_snapshots.rs`). The log's system block (`logfile::system`) is the sbc-bench-shaped
+//! summary of the same snapshot.
+
+use std::fmt::Write as _;
+
+use document::machine::{
+    Cache, Cluster, MachineInfo, OppSource, Policy, SensorKind, SwapKind, ThermalSensor, Throttled,
+};
+use document::text::format_bytes;
+
+use crate::text::span;
+
+/// The text report.
+pub fn render(m: &MachineInfo) -> String {
+    let mut o = String::new();
+    identity(&mut o, m);
+    o.push('\n');
+    foreign_processors(&mut o, m);
+    topology(&mut o, m);
+    caches(&mut o, m);
+    o.push('\n');
+    thermal(&mut o, m);
+    o.push('\n');
+    memory(&mut o, m);
+    rpi(&mut o, m);
+    if !m.notes.is_empty() {
+        let _ = writeln!(o, "\nNotes (values that could not be read):");
+        for n in &m.notes {
+            let _ = writeln!(o, "  {}: {}", n.path, n.reason);
+        }
+    }
+    o
+}
+
+fn line(o: &mut String, key: &str, value: impl std::fmt::Display) {
+    let _ = writeln!(o, "{:<11} {value}", format!("{key}:"));
+}
+
+fn identity(o: &mut String, m: &MachineInfo) {
+    let id = &m.identity;
+    let dmi_model = match (&id.dmi.sys_vendor, &id.dmi.product_name) {
+        (Some(v), Some(p)) => Some(match &id.dmi.product_version {
+            Some(ver) if ver != p && !ver.is_empty() => format!("{v} {p} ({ver})"),
+            _ => format!("{v} {p}"),
+        }),
+        (Some(v), None) => Some(v.clone()),
+        (None, Some(p)) => Some(p.clone()),
+        (None, None) => None,
+    };
+    match headline::device::device_name_with_source(m) {
+        Some((name, source)) => line(o, "Device", format!("{name} ({})", source.label())),
+        None => line(o, "Device", "unknown"),
+    }
+    if let Some(d) = dmi_model {
+        line(o, "DMI", d);
+    }
+    if let Some(b) = &id.dmi.board_name {
+        let vendor = id.dmi.board_vendor.as_deref().unwrap_or("");
+        line(o, "Board", format!("{vendor} {b}").trim());
+    }
+    match &id.soc {
+        Some(s) => line(o, "SoC guess", format!("{} ({})", s.name, s.why)),
+        None => line(o, "SoC guess", no_soc_guess(m)),
+    }
+    line(o, "CPU", core_counts(m));
+    if let Some(dt) = id.device_tree.as_ref().filter(|d| !d.compatible.is_empty()) {
+        line(o, "DT compat", dt.compatible.join(" "));
+    }
+    let k = &id.kernel;
+    let kernel = [k.ostype.as_deref(), k.release.as_deref(), k.arch.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kernel = match &k.version {
+        Some(v) => format!("{kernel} ({v})"),
+        None => kernel,
+    };
+    line(
+        o,
+        "Kernel",
+        if kernel.is_empty() {
+            "unknown".into()
+        } else {
+            kernel
+        },
+    );
+    match &id.userland {
+        Some(u) => {
+            let mut s = u.arch.clone().unwrap_or_else(|| "unknown".into());
+            if let (Some(bits), Some(bin)) = (u.bits, &u.binary) {
+                let _ = write!(s, " ({bits}-bit, from {bin})");
+            }
+            if !u.dpkg_architectures.is_empty() {
+                let _ = write!(s, ", dpkg: {}", u.dpkg_architectures.join(" "));
+            }
+            if u.mixed {
+                s.push_str(", 32-bit userland on a 64-bit kernel");
+            }
+            line(o, "Userland", s);
+        }
+        None => line(o, "Userland", "unknown"),
+    }
+    match id
+        .distro
+        .as_ref()
+        .and_then(|d| d.pretty_name.clone().or(d.name.clone()))
+    {
+        Some(d) => line(o, "Distro", d),
+        None => line(o, "Distro", "unknown"),
+    }
+    match &id.virtualization {
+        Some(v) => line(
+            o,
+            "Virtual",
+            format!("{} ({})", virtualization(v), v.evidence.join("; ")),
+        ),
+        None => line(o, "Virtual", "none detected"),
+    }
+}
+
+/// Without a guess, what the core types are ("unknown: 4× Cortex-A55 + 4× Cortex-A76"): they
+/// fit several SoCs or none the table knows. x86 and unnamed cores give "none".
+fn no_soc_guess(m: &MachineInfo) -> String {
+    if m.cpuinfo.family.as_deref() == Some("x86") {
+        return "none".into();
+    }
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for name in m
+        .cpuinfo
+        .processors
+        .iter()
+        .filter_map(|p| p.core_name.as_deref())
+    {
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => groups.push((name, 1)),
+        }
+    }
+    if groups.is_empty() {
+        return "none".into();
+    }
+    let set = groups
+        .iter()
+        .map(|(n, k)| format!("{k}× {n}"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    format!("unknown: {set} (core types alone do not single out a SoC)")
+}
+
+/// The hypervisor and the container, each named: "kvm guest", "kvm guest in a docker
+/// container", "docker container", "guest of an unknown hypervisor".
+fn virtualization(v: &document::machine::Virtualization) -> String {
+    let guest = match v.kind.as_str() {
+        "container" => None,
+        "vm" => Some("guest of an unknown hypervisor".to_string()),
+        k => Some(format!("{k} guest")),
+    };
+    match (guest, v.container.as_deref()) {
+        (Some(g), Some(c)) => format!("{g} in a {c} container"),
+        (Some(g), None) => g,
+        (None, Some(c)) => format!("{c} container"),
+        (None, None) => "container".into(),
+    }
+}
+
+/// With a foreign cpuinfo, the file's processors: counted per core type as sbc-bench counts
+/// them ("4× Cortex-A53 / r0p4, 4× Cortex-A73 / r0p2"), in the order they first appear.
+fn file_core_counts(m: &MachineInfo) -> String {
+    let c = &m.cpuinfo;
+    let n = c.processors.len();
+    let count = match n {
+        0 => "no processors".to_string(),
+        1 => "1 processor".to_string(),
+        n => format!("{n} processors"),
+    };
+    // The MIDR joined with '&' (HiSilicon vendor kernels): the core types, not who has them.
+    if c.processors.iter().all(|p| p.core_name.is_none()) && c.shared_cores.len() > 1 {
+        let shared: Vec<String> = c
+            .shared_cores
+            .iter()
+            .map(|s| match (&s.core_name, &s.stepping) {
+                (Some(n), Some(st)) => format!("{n} / {st}"),
+                (Some(n), None) => n.clone(),
+                (None, _) => "unknown core".into(),
+            })
+            .collect();
+        return format!(
+            "{count}: {} (which processor has which is unknown)",
+            shared.join(" + ")
+        );
+    }
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for p in &c.processors {
+        let label = processor_label(p);
+        match parts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += 1,
+            None => parts.push((label, 1)),
+        }
+    }
+    if parts.is_empty() {
+        return format!("unknown ({count} in the file)");
+    }
+    let list = parts
+        .iter()
+        .map(|(l, n)| format!("{n}× {l}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("{count}: {list}")
+}
+
+/// "Cortex-A76 / r4p0", else the model name, else "unknown core".
+fn processor_label(p: &document::cpu::Processor) -> String {
+    p.core_label()
+        .or_else(|| p.model_name.clone())
+        .unwrap_or_else(|| "unknown core".into())
+}
+
+/// The core-type table of a foreign cpuinfo's processors, and what the rest describes.
+fn foreign_processors(o: &mut String, m: &MachineInfo) {
+    let Some(file) = &m.cpuinfo.foreign_file else {
+        return;
+    };
+    let _ = writeln!(o, "Processors in {file} (core types from the file)");
+    let _ = writeln!(o, " CPU   core type");
+    for p in &m.cpuinfo.processors {
+        let _ = writeln!(o, "{:>4}   {}", p.index, processor_label(p));
+    }
+    if let Some(note) = &m.cpuinfo.midr_note {
+        let _ = writeln!(o, "Note: {note}.");
+    }
+    let _ = writeln!(
+        o,
+        "The file is not this machine's /proc/cpuinfo: the topology, cpufreq, caches and \
+         temperatures below are this machine's, not the file's machine's (which are absent).\n"
+    );
+}
+
+/// "4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0".
+fn core_counts(m: &MachineInfo) -> String {
+    if m.cpuinfo.foreign_file.is_some() {
+        return file_core_counts(m);
+    }
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for c in &m.clusters {
+        let label = c.core_label().unwrap_or_else(|| {
+            if c.online_cpus().is_empty() {
+                "offline".into()
+            } else {
+                "unknown core".into()
+            }
+        });
+        match parts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += c.cpus.len(),
+            None => parts.push((label, c.cpus.len())),
+        }
+    }
+    if parts.is_empty() {
+        return "unknown".into();
+    }
+    parts
+        .iter()
+        .map(|(l, n)| format!("{n}× {l}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn mhz(khz: Option<u64>) -> String {
+    khz.map_or("-".into(), |k| ((k + 500) / 1000).to_string())
+}
+
+/// "0-3,6" from a CPU list ("-" when empty).
+fn cpu_range(cpus: &[u32]) -> String {
+    span(cpus)
+}
+
+fn topology(o: &mut String, m: &MachineInfo) {
+    let _ = writeln!(
+        o,
+        "CPU topology{} (clusters, cpufreq policies, clock speeds; online: {}{})",
+        if m.cpuinfo.foreign_file.is_some() {
+            " of this machine"
+        } else {
+            ""
+        },
+        cpu_range(&m.cpus.online),
+        if m.cpus.offline.is_empty() {
+            String::new()
+        } else {
+            format!(", offline: {}", cpu_range(&m.cpus.offline))
+        }
+    );
+    let _ = writeln!(o, "                 cpufreq   min    max");
+    let _ = writeln!(
+        o,
+        " CPU    cluster  policy   speed  speed   governor     core type"
+    );
+    let policy = |n: Option<u32>| n.and_then(|n| m.policies.iter().find(|p| p.policy == n));
+    for t in &m.topology {
+        let p = policy(t.policy);
+        let core = t
+            .core_label
+            .clone()
+            .or_else(|| t.cluster.and_then(|c| m.clusters[c].core_label()))
+            .unwrap_or_else(|| "-".into());
+        let core = match (&t.hybrid, t.core_label.is_some()) {
+            (Some(h), true) => format!("{core} / {h}"),
+            _ => core,
+        };
+        let _ = writeln!(
+            o,
+            "{:>4}    {:>5}    {:>5}   {:>5}  {:>5}   {:<12} {}{}",
+            t.cpu,
+            t.cluster.map_or("-".into(), |c| c.to_string()),
+            t.policy.map_or("-".into(), |p| p.to_string()),
+            mhz(p.and_then(|p| p.cpuinfo_min_khz)),
+            mhz(p.and_then(|p| p.cpuinfo_max_khz)),
+            p.and_then(|p| p.governor.as_deref()).unwrap_or("-"),
+            core,
+            if t.online { "" } else { "  (offline)" },
+        );
+    }
+    if m.policies.is_empty() {
+        let _ = writeln!(o, "No cpufreq support.");
+    } else {
+        let mut drivers: Vec<&str> = m
+            .policies
+            .iter()
+            .filter_map(|p| p.driver.as_deref())
+            .collect();
+        drivers.dedup();
+        let mut s = format!(
+            "cpufreq: {} {} ({})",
+            m.policies.len(),
+            if m.policies.len() == 1 {
+                "policy"
+            } else {
+                "policies"
+            },
+            if drivers.is_empty() {
+                "driver unknown".into()
+            } else {
+                drivers.join(", ")
+            }
+        );
+        if let Some(b) = m.cpufreq.boost {
+            let _ = write!(s, ", boost {}", if b { "on" } else { "off" });
+        }
+        if let Some(st) = &m.cpufreq.intel_pstate_status {
+            let _ = write!(s, ", intel_pstate {st}");
+        }
+        if let Some(nt) = m.cpufreq.intel_no_turbo {
+            let _ = write!(s, ", turbo {}", if nt { "off" } else { "on" });
+        }
+        if let Some(st) = &m.cpufreq.amd_pstate_status {
+            let _ = write!(s, ", amd_pstate {st}");
+        }
+        let _ = writeln!(o, "{s}");
+        for (i, c) in m.clusters.iter().enumerate() {
+            if let Some(p) = policy(c.policy) {
+                let what = if c.online_cpus().is_empty() {
+                    format!("policy{} inactive, all its CPUs are offline", p.policy)
+                } else {
+                    opps(p)
+                };
+                let _ = writeln!(o, "  cluster {i} (cpu{}): {what}", cpu_range(&c.cpus));
+            }
+        }
+    }
+    devfreq(o, m);
+}
+
+/// "devfreq: dmc dmc_ondemand 528-2112 MHz, fb000000.gpu simple_ondemand 300-1000 MHz".
+fn devfreq(o: &mut String, m: &MachineInfo) {
+    for d in &m.devfreq {
+        let mhz =
+            |hz: Option<u64>| hz.map_or("?".into(), |h| ((h + 500_000) / 1_000_000).to_string());
+        let _ = writeln!(
+            o,
+            "devfreq {}: governor {}, {}-{} MHz",
+            d.name,
+            d.governor.as_deref().unwrap_or("?"),
+            mhz(d.min_hz),
+            mhz(d.max_hz)
+        );
+    }
+}
+
+fn opps(p: &Policy) -> String {
+    let list = |v: &[u64]| {
+        v.iter()
+            .map(|k| mhz(Some(*k)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let src = match p.opp_source {
+        OppSource::Available => "",
+        OppSource::TimeInState => " (from stats/time_in_state)",
+        OppSource::MinMax => " (min/max only)",
+        OppSource::None => "",
+    };
+    let mut s = if p.frequencies_khz.is_empty() {
+        "no operating points known".to_string()
+    } else {
+        format!("OPPs {} MHz{src}", list(&p.frequencies_khz))
+    };
+    if !p.boost_khz.is_empty() {
+        let _ = write!(s, ", boost {} MHz", list(&p.boost_khz));
+    }
+    if !p.available_governors.is_empty() {
+        let _ = write!(s, "; governors: {}", p.available_governors.join(" "));
+    }
+    s
+}
+
+/// A size in KiB with a binary unit ("3 MiB", "1.2 MiB"): the one rule,
+/// [`document::text::format_bytes`].
+fn size(kib: u64) -> String {
+    if kib == 0 {
+        return "0 KiB".into();
+    }
+    format_bytes(kib.saturating_mul(1024))
+}
+
+fn cache_name(c: &Cache) -> String {
+    let suffix = match c.kind.as_str() {
+        "Data" => "d",
+        "Instruction" => "i",
+        _ => "",
+    };
+    format!("L{}{suffix}", c.level)
+}
+
+fn caches(o: &mut String, m: &MachineInfo) {
+    let with: Vec<(usize, &Cluster)> = m
+        .clusters
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.caches.is_empty())
+        .collect();
+    if with.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "Caches:");
+    for (i, c) in with {
+        let list = c
+            .caches
+            .iter()
+            .map(|k| {
+                let mut s = format!("{} {}", cache_name(k), k.size_kib.map_or("?".into(), size));
+                if k.shared_cpus.len() > 1 {
+                    let _ = write!(s, " (cpu{})", cpu_range(&k.shared_cpus));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(o, "  cluster {i} (cpu{}): {list}", cpu_range(&c.cpus));
+    }
+}
+
+fn temp(t: Option<f64>) -> String {
+    t.map_or("n/a".into(), |t| format!("{t:.1}°C"))
+}
+
+fn thermal(o: &mut String, m: &MachineInfo) {
+    let reading = |path: &str| m.thermal_sensors.iter().find(|s| s.path == path);
+    match &m.thermal_source {
+        Some(t) => {
+            let _ = writeln!(
+                o,
+                "Thermal source: {} ({}, {})",
+                t.path,
+                t.name,
+                temp(reading(&t.path).and_then(|s| s.temp_c))
+            );
+            let _ = writeln!(o, "  why: {}", t.why);
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "Thermal source: none ({})",
+                if m.thermal_sensors.is_empty() {
+                    "no thermal zone or hwmon temperature found"
+                } else {
+                    "no eligible sensor with a plausible reading"
+                }
+            );
+        }
+    }
+    if m.thermal_sensors.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "Sensors (ranked):");
+    for s in &m.thermal_sensors {
+        let _ = writeln!(
+            o,
+            "  {:<28} {:>8}  {:<6} {}",
+            sensor_name(s),
+            temp(s.temp_c),
+            s.tier.map_or("-".into(), |t| format!("tier {t}")),
+            s.path
+        );
+    }
+}
+
+fn sensor_name(s: &ThermalSensor) -> String {
+    let kind = match s.kind {
+        SensorKind::Zone => "zone",
+        SensorKind::Hwmon => "hwmon",
+    };
+    match &s.label {
+        Some(l) => format!("{kind} {} {l}", s.name),
+        None => format!("{kind} {}", s.name),
+    }
+}
+
+fn memory(o: &mut String, m: &MachineInfo) {
+    let mem = &m.memory;
+    match (mem.total_kib, mem.available_kib) {
+        (Some(t), Some(a)) => line(
+            o,
+            "Memory",
+            format!("{} total, {} available", size(t), size(a)),
+        ),
+        (Some(t), None) => line(o, "Memory", format!("{} total", size(t))),
+        _ => line(o, "Memory", "unknown"),
+    }
+    if mem.swaps.is_empty() {
+        line(o, "Swap", "none");
+    }
+    for s in &mem.swaps {
+        let kind = match s.kind {
+            SwapKind::Zram => "zram",
+            SwapKind::File => "file",
+            SwapKind::Partition => "partition",
+            SwapKind::Unknown => "unknown kind",
+        };
+        let mut v = format!("{} ({kind})", s.path);
+        if let Some(sz) = s.size_kib {
+            let _ = write!(v, " {}", size(sz));
+        }
+        if let Some(u) = s.used_kib {
+            let _ = write!(v, ", {} used", size(u));
+        }
+        if let Some(p) = s.priority {
+            let _ = write!(v, ", priority {p}");
+        }
+        if s.kind == SwapKind::Zram {
+            let name = s.path.rsplit('/').next().unwrap_or("");
+            if let Some(alg) = mem
+                .zram
+                .iter()
+                .find(|z| z.name == name)
+                .and_then(|z| z.algorithm.as_deref())
+            {
+                let _ = write!(v, ", {alg}");
+            }
+        }
+        line(o, "Swap", v);
+    }
+    for z in &mem.zram {
+        let used_as_swap = mem
+            .swaps
+            .iter()
+            .any(|s| s.path.ends_with(&format!("/{}", z.name)));
+        if used_as_swap {
+            continue;
+        }
+        let mut v = format!("{} not used as swap", z.name);
+        if let Some(d) = z.disksize_bytes {
+            let _ = write!(v, ", disksize {}", size(d / 1024));
+        }
+        if let Some(a) = &z.algorithm {
+            let _ = write!(v, ", {a}");
+        }
+        line(o, "zram", v);
+    }
+    if let Some(z) = &mem.zswap {
+        let state = match z.enabled {
+            Some(true) => {
+                let mut s = format!(
+                    "enabled ({}/{}",
+                    z.compressor.as_deref().unwrap_or("?"),
+                    z.zpool.as_deref().unwrap_or("?")
+                );
+                if let Some(p) = z.max_pool_percent {
+                    let _ = write!(s, ", max pool {p}%");
+                }
+                s.push(')');
+                if mem.swaps.iter().any(|s| s.kind == SwapKind::Zram) {
+                    s.push_str(" — WARNING: zswap on top of zram harms performance when swapping");
+                }
+                s
+            }
+            Some(false) => "disabled".into(),
+            None => "unknown".into(),
+        };
+        line(o, "zswap", state);
+    }
+}
+
+fn rpi(o: &mut String, m: &MachineInfo) {
+    let Some(r) = &m.rpi else {
+        return;
+    };
+    let mut s = String::new();
+    if let Some(hz) = r.arm_clock_hz {
+        let _ = write!(s, "arm {} MHz", (hz + 500_000) / 1_000_000);
+    }
+    if let Some(v) = r.core_volts {
+        if !s.is_empty() {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "core {v:.4} V");
+    }
+    line(
+        o,
+        "RPi fw",
+        if s.is_empty() {
+            "no readings".into()
+        } else {
+            s
+        },
+    );
+    if let Some(t) = &r.throttled {
+        let names = throttled_names(t);
+        line(
+            o,
+            "Throttled",
+            format!(
+                "0x{:x}{}{}",
+                t.raw,
+                if names.is_empty() { "" } else { ": " },
+                if names.is_empty() {
+                    " (nothing)".into()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        );
+    }
+}
+
+/// Names of the set bits of the firmware's throttled flags, for display ("under-voltage now",
+/// "throttling occurred").
+pub fn throttled_names(t: &Throttled) -> Vec<&'static str> {
+    [
+        (t.under_voltage_now, "under-voltage now"),
+        (t.arm_freq_capped_now, "arm frequency capped now"),
+        (t.throttled_now, "throttled now"),
+        (t.soft_temp_limit_now, "soft temperature limit now"),
+        (t.under_voltage_occurred, "under-voltage occurred"),
+        (t.arm_freq_capped_occurred, "arm frequency capping occurred"),
+        (t.throttled_occurred, "throttling occurred"),
+        (
+            t.soft_temp_limit_occurred,
+            "soft temperature limit occurred",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(b, n)| b.then_some(n))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_sizes() {
+        assert_eq!(cpu_range(&[0, 1, 2, 3, 6, 8, 9]), "0-3,6,8-9");
+        assert_eq!(cpu_range(&[]), "-");
+        assert_eq!(size(3072), "3 MiB");
+        assert_eq!(size(1280), "1.2 MiB");
+        assert_eq!(size(16145796), "15.4 GiB");
+        assert_eq!(size(48), "48 KiB");
+    }
+
+    #[test]
+    fn throttled_flags_are_named() {
+        let t = Throttled {
+            raw: 0x50005,
+            under_voltage_now: true,
+            throttled_now: true,
+            under_voltage_occurred: true,
+            throttled_occurred: true,
+            ..Throttled::default()
+        };
+        assert_eq!(
+            throttled_names(&t),
+            [
+                "under-voltage now",
+                "throttled now",
+                "under-voltage occurred",
+                "throttling occurred"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_snapshot_renders() {
+        let s = render(&MachineInfo::default());
+        assert!(s.contains("No cpufreq support."));
+        assert!(s.contains("Thermal source: none"));
+    }
+}

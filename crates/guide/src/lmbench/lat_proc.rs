@@ -2,13 +2,13 @@
 //! fork+execve of a tiny program (/bin/true: lmbench execs its own "hello"; both are small
 //! dynamically linked programs) and per fork+`/bin/sh -c` of it.
 //!
-//! A deliberate difference that remains: fork's cost grows with the forking process's private
-//! memory (its page tables are copied), and the measuring child (`isolate`) is a copy of the
-//! guide's process — larger than lmbench's small lat_proc. scripts/bench-against measured fork
-//! 1.6–1.95× lmbench's, exec 1.2–1.3×, on the 2-vCPU development VM. Marking the child's large
-//! mappings MADV_DONTFORK before forking was tried and dropped: glibc's fork runs handlers in
-//! the new process that touch the allocator's arenas wherever they are, so the forked process
-//! crashed in the test binary.
+//! fork's cost grows with the forking process's private memory (its page tables are copied), so
+//! the section measures fork, exec and shell from a small, freshly started copy of the binary
+//! (`small_process`), as lmbench forks from its small lat_proc. From the measuring child
+//! (`isolate`, a copy of the guide's whole process; what library tests use) fork measured
+//! 1.6–1.95× lmbench's, exec 1.2–1.3× (scripts/bench-against, issue 21). Marking the child's large
+//! mappings MADV_DONTFORK instead was tried and dropped: glibc's fork runs handlers in the new
+//! process that touch the allocator's arenas wherever they are, so the forked process crashed.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};

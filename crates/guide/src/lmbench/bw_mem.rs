@@ -22,6 +22,14 @@ fn needs_second(op: &str) -> bool {
     matches!(op, "cp" | "fcp" | "bcopy")
 }
 
+/// `x`, hidden from the optimiser: without it LLVM re-associates `sum + (p[0] + p[4] + …)` back
+/// into one chain of adds across all chunks (integer addition is associative), which is not
+/// what lmbench's binary does (a chain per chunk, then one add to the total).
+#[inline(always)]
+fn opaque(x: u32) -> u32 {
+    std::hint::black_box(x)
+}
+
 /// One pass of `op` over `chunks` 512-byte chunks of `a` (and `b` for copies).
 fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 {
     let mut sum = 0u32;
@@ -43,7 +51,7 @@ fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 
                         chunk = chunk.wrapping_add(rd(p.add(k)));
                         k += 4;
                     }
-                    sum = sum.wrapping_add(chunk);
+                    sum = sum.wrapping_add(opaque(chunk));
                 }
             }
             "wr" => {
@@ -82,22 +90,44 @@ fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 
                     for k in 1..128 {
                         chunk = chunk.wrapping_add(rd(p.add(k)));
                     }
-                    sum = sum.wrapping_add(chunk);
+                    sum = sum.wrapping_add(opaque(chunk));
                 }
             }
             "fwr" => {
                 // lmbench's `p[0] = p[1] = … = p[127] = 1` assigns right to left: GCC 12 -O2
-                // emits 128 4-byte stores from the chunk's last int down to its first.
+                // emits 128 4-byte stores, unrolled, from the chunk's last int down to its first
+                // (a loop of a few stores wrote 1.3–1.5× its figure inside the caches on x86:
+                // the unrolled stores with their 4-byte offsets are long instructions).
+                macro_rules! down8 {
+                    ($p:ident, $b:literal) => {
+                        wr($p.add($b + 7), 1);
+                        wr($p.add($b + 6), 1);
+                        wr($p.add($b + 5), 1);
+                        wr($p.add($b + 4), 1);
+                        wr($p.add($b + 3), 1);
+                        wr($p.add($b + 2), 1);
+                        wr($p.add($b + 1), 1);
+                        wr($p.add($b), 1);
+                    };
+                }
                 for c in 0..chunks {
                     let p = a.add(c * 128);
-                    let mut k = 128;
-                    while k > 0 {
-                        wr(p.add(k - 1), 1);
-                        wr(p.add(k - 2), 1);
-                        wr(p.add(k - 3), 1);
-                        wr(p.add(k - 4), 1);
-                        k -= 4;
-                    }
+                    down8!(p, 120);
+                    down8!(p, 112);
+                    down8!(p, 104);
+                    down8!(p, 96);
+                    down8!(p, 88);
+                    down8!(p, 80);
+                    down8!(p, 72);
+                    down8!(p, 64);
+                    down8!(p, 56);
+                    down8!(p, 48);
+                    down8!(p, 40);
+                    down8!(p, 32);
+                    down8!(p, 24);
+                    down8!(p, 16);
+                    down8!(p, 8);
+                    down8!(p, 0);
                 }
             }
             "fcp" => {

@@ -14,6 +14,9 @@ use document::run::ToolRun;
 /// Captured output is cut to its last this many bytes (a long Phoronix run prints a lot).
 const KEEP: usize = 256 * 1024;
 
+/// How long a command the session ends gets between SIGTERM and SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(5);
+
 /// Where the command's own output goes besides the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Echo {
@@ -114,11 +117,21 @@ impl Running {
         }
     }
 
-    /// SIGTERM, then SIGKILL after `grace`; returns how it ended.
-    pub fn terminate(&mut self, grace: Duration) -> String {
+    /// SIGTERM, then SIGKILL after [`GRACE`]; returns how it ended.
+    pub fn terminate(&mut self) -> String {
         self.child
-            .stop(grace)
+            .stop(GRACE)
             .map(|e| describe(e.status))
+            .unwrap_or_else(|e| format!("lost ({e})"))
+    }
+
+    /// The supervision of every mode's command: waits for its end, looking every `poll`
+    /// whether `interrupted()` (a signal ended the session's work; it may wait itself, then
+    /// `poll` is zero) — then ends it as [`Running::terminate`] does. Returns how it ended.
+    pub fn supervise(&mut self, poll: Duration, interrupted: impl FnMut() -> bool) -> String {
+        self.child
+            .supervise(poll, GRACE, interrupted)
+            .map(|(e, _)| describe(e.status))
             .unwrap_or_else(|e| format!("lost ({e})"))
     }
 

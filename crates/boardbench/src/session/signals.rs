@@ -63,7 +63,7 @@ impl Held {
 
 /// The end of a mode's work as its steps see it: a thread takes the held signals (they are
 /// blocked in every thread) and sets [`Stop::cancel`]; the steps check it between
-/// measurements. `guide` and `run` use it.
+/// measurements. `guide`, `run` and review's monitoring window use it.
 pub struct Stop {
     pub cancel: Arc<AtomicBool>,
     signal: Arc<AtomicI32>,

@@ -62,6 +62,7 @@
 
 pub mod cpuminer;
 pub mod openssl;
+pub mod process;
 pub mod replay;
 pub mod sevenzip;
 pub mod stockfish;

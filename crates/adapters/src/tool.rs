@@ -5,7 +5,8 @@
 //! * [`Runner`] runs one [`Invocation`]; [`SystemRunner`] is the real one. It pins the child to
 //!   CPUs in the child itself (`sched_setaffinity` between fork and exec, no `taskset` needed),
 //!   captures stdout/stderr and the wall time, and ends the child's whole process group when a
-//!   time limit is reached (cpuminer never ends by itself; a hung tool must not hang the run).
+//!   time limit is reached (cpuminer never ends by itself; a hung tool must not hang the run) —
+//!   started and ended by the one child runner, [`crate::process::Group`].
 //! * [`Skip`] is what a phase records instead of crashing when a tool is missing or unusable.
 
 use std::ffi::{OsStr, OsString};
@@ -18,6 +19,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
+
+use crate::process::{self, Group};
 
 /// Why a phase did not run. Recorded in the result document; never a crash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -358,39 +361,18 @@ pub fn end_running_tools() {
         }
     };
     for &g in &groups {
-        signal_group(g, libc::SIGTERM);
+        process::signal_group(g, libc::SIGTERM);
     }
-    let alive = |g: libc::pid_t| {
-        // SAFETY: signal 0 only checks that the group still has a member.
-        unsafe { libc::kill(-g, 0) == 0 }
-    };
     let end = Instant::now() + Duration::from_millis(500);
-    while groups.iter().any(|&g| alive(g)) && Instant::now() < end {
+    while groups.iter().any(|&g| process::group_alive(g)) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(10));
     }
-    for &g in groups.iter().filter(|&&g| alive(g)) {
-        signal_group(g, libc::SIGKILL);
+    for &g in groups.iter().filter(|&&g| process::group_alive(g)) {
+        process::signal_group(g, libc::SIGKILL);
     }
 }
 
-/// A mode that holds SIGINT/SIGTERM/SIGHUP (blocked, taken on a thread of its own) would pass
-/// the blocked mask on through exec: the command could then not be ended by them. This
-/// unblocks them in the child between fork and exec.
-pub fn unblock_signals_in_child(cmd: &mut Command) {
-    // SAFETY: only async-signal-safe calls (sigemptyset, sigaddset, sigprocmask) between fork
-    // and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::sigaddset(&mut set, s);
-            }
-            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-            Ok(())
-        });
-    }
-}
+pub use crate::process::unblock_signals_in_child;
 
 fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     // Checked up front because exec failures are not always reported by spawn (glibc's
@@ -409,12 +391,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
             Stdio::piped()
         } else {
             Stdio::null()
-        })
-        // Own process group: at the time limit we end the tool *and* whatever it started
-        // (wrapper scripts like Debian's /usr/bin/7z, stub scripts in tests), and no
-        // grandchild keeps our pipes open.
-        .process_group(0);
-    unblock_signals_in_child(&mut cmd);
+        });
     for (k, v) in &inv.env {
         cmd.env(k, v);
     }
@@ -426,7 +403,10 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     }
 
     let start = Instant::now();
-    let mut child = spawn_when_not_busy(&mut cmd).map_err(|e| {
+    // Its own process group (crate::process): at the time limit we end the tool *and* whatever
+    // it started (wrapper scripts like Debian's /usr/bin/7z, stub scripts in tests), and no
+    // grandchild keeps our pipes open.
+    let mut child = Group::spawn(&mut cmd).map_err(|e| {
         if !inv.cpus.is_empty() && e.raw_os_error() == Some(libc::EINVAL) {
             RunError::Affinity(format!(
                 "CPUs {} not available to this process",
@@ -436,44 +416,26 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
             RunError::Spawn(format!("{}: {e}", inv.program.display()))
         }
     })?;
-    let pgid = child.id() as libc::pid_t;
-    let _running = RunningGroup::register(pgid);
+    let _running = RunningGroup::register(child.id());
 
-    let stdin_writer = match (inv.stdin.clone(), child.stdin.take()) {
+    let stdin_writer = match (inv.stdin.clone(), child.take_stdin()) {
         (Some(input), Some(mut pipe)) => Some(std::thread::spawn(move || {
             // The tool may exit without reading everything: a broken pipe is not an error.
             let _ = pipe.write_all(input.as_bytes());
         })),
         _ => None,
     };
-    let out_reader = spawn_reader(child.stdout.take());
-    let err_reader = spawn_reader(child.stderr.take());
+    let out_reader = spawn_reader(child.take_stdout());
+    let err_reader = spawn_reader(child.take_stderr());
 
-    let mut timed_out = false;
-    let mut term_sent: Option<Instant> = None;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {}
-            Err(e) => return Err(RunError::Io(e.to_string())),
-        }
-        let now = Instant::now();
-        if let Some(limit) = inv.time_limit
-            && term_sent.is_none()
-            && now.duration_since(start) >= limit
-        {
-            timed_out = true;
-            term_sent = Some(now);
-            signal_child_and_group(pgid, libc::SIGTERM);
-        }
-        if let Some(t) = term_sent
-            && now.duration_since(t) >= KILL_GRACE
-        {
-            signal_child_and_group(pgid, libc::SIGKILL);
-            break child.wait().map_err(|e| RunError::Io(e.to_string()))?;
-        }
-        std::thread::sleep(POLL);
-    };
+    // At the time limit the kill rule: SIGTERM, SIGKILL after a grace in which a tool that
+    // flushes its log on SIGTERM (cpuminer) still gets its last lines out.
+    let (ended, timed_out) = child
+        .supervise(POLL, KILL_GRACE, || {
+            inv.time_limit.is_some_and(|limit| start.elapsed() >= limit)
+        })
+        .map_err(|e| RunError::Io(e.to_string()))?;
+    let status = ended.status;
     let wall = start.elapsed();
     // The leader is gone. Whatever it left behind in its group (a stub's `sleep`, a helper
     // that outlived its parent) would keep our pipes open forever: at the time limit it is
@@ -482,7 +444,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     let grace_end = Instant::now() + KILL_GRACE;
     while !(reader_done(&out_reader) && reader_done(&err_reader)) {
         if timed_out || Instant::now() >= grace_end {
-            signal_group(pgid, libc::SIGKILL);
+            child.end_leftovers();
             break;
         }
         std::thread::sleep(POLL);
@@ -529,42 +491,6 @@ fn join_reader(r: Reader) -> Result<String, RunError> {
             // Tools print locale-dependent bytes now and then; never fail on them.
             Ok(String::from_utf8_lossy(&bytes).into_owned())
         }
-    }
-}
-
-/// `spawn`, tried again for a moment while the program file is "busy" (ETXTBSY): some process
-/// still holds it open for writing — a package upgrade replacing the tool, or, in a
-/// multi-threaded program, a child forked elsewhere between another thread's write of a script
-/// and its close (the classic race of tests that write stub tools). Any other error at once.
-fn spawn_when_not_busy(cmd: &mut Command) -> std::io::Result<std::process::Child> {
-    let mut tries = 0;
-    loop {
-        match cmd.spawn() {
-            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 100 => {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            r => return r,
-        }
-    }
-}
-
-/// The child itself and its group, while the child is not yet reaped (so its pid cannot have
-/// been reused). The child joins its own group only once it runs: one stuck between fork and
-/// exec (qemu-user deadlocks there now and then) is not in the group yet, and a group-only
-/// signal would leave it — and the `wait` after it — hanging forever.
-fn signal_child_and_group(pid: libc::pid_t, sig: libc::c_int) {
-    // SAFETY: plain syscall on our own unreaped child.
-    unsafe {
-        libc::kill(pid, sig);
-    }
-    signal_group(pid, sig);
-}
-
-fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
-    // SAFETY: plain syscall; a group that is already gone gives ESRCH, which we ignore.
-    unsafe {
-        libc::kill(-pgid, sig);
     }
 }
 
@@ -637,37 +563,6 @@ pub fn format_cpu_list(cpus: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_program_still_open_for_writing_is_started_once_it_is_closed() {
-        // qemu-user runs a guest's exec its own way: a busy file does not fail the spawn there
-        // (the child just never runs the script), so this is a native-only test.
-        if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
-            return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("tool");
-        let mut f = std::fs::File::create(&path).unwrap();
-        f.write_all(b"#!/bin/sh\necho started\n").unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let mut cmd = Command::new(&path);
-        cmd.stdout(Stdio::piped());
-        // Still open for writing: the kernel refuses to execute it ("Text file busy").
-        assert_eq!(
-            cmd.spawn().err().and_then(|e| e.raw_os_error()),
-            Some(libc::ETXTBSY)
-        );
-        let closer = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            drop(f);
-        });
-        let out = spawn_when_not_busy(&mut cmd)
-            .unwrap()
-            .wait_with_output()
-            .unwrap();
-        closer.join().unwrap();
-        assert_eq!(out.stdout, b"started\n");
-    }
 
     #[test]
     fn cpu_list_notation() {

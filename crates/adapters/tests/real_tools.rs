@@ -9,7 +9,7 @@ use adapters::{Found, RunContext, Runner, SearchPath, SystemRunner};
 use adapters::{openssl, sevenzip, stockfish};
 
 fn available<V>(name: &str, found: Result<Found<V>, adapters::Skip>) -> Option<Found<V>> {
-    if common::emulated() {
+    if testsupport::host_only() {
         eprintln!("note: {name} real run skipped under emulation");
         return None;
     }

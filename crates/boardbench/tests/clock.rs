@@ -1,10 +1,6 @@
 //! `boardbench clock` on the machine itself: structure of the JSON, the sbc-bench line without
 //! cpufreq on a tree that has none, and refusal of nonsense input.
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
 mod common;
 use common::boardbench_cmd;
 
@@ -31,7 +27,7 @@ fn json_has_one_reading_per_requested_cpu_with_its_samples() {
     assert_eq!(samples.len(), 2);
     let mean = (samples[0]["mhz"].as_f64().unwrap() + samples[1]["mhz"].as_f64().unwrap()) / 2.0;
     assert!((r["mhz"].as_f64().unwrap() - mean).abs() < 1e-6);
-    if !emulated() {
+    if !common::timing_unreal() {
         assert!(mean > 20.0 && mean < 10_000.0, "{mean}");
     }
 }

@@ -33,7 +33,7 @@ fn stand_ins() -> PathBuf {
 
 /// Debian's python3 with LAVA's schema code, or `None` under emulation.
 fn lava_python() -> Option<PathBuf> {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return None;
     }
@@ -65,7 +65,7 @@ fn export_lava_prints_calls_the_stand_in_accepts() {
     );
     assert!(lines.contains("lava-test-case finding-vm-guest --result fail\n"));
     assert!(lines.ends_with("lava-test-case run-valid --result fail\n"));
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     // The stand-in checks each call (one shell for all lines).
@@ -358,7 +358,7 @@ fn a_failed_run_is_a_failed_case_and_nothing_else() {
 /// scripts/test: it pulls in systemd-sysv and libguestfs; see docs/export.md). About 30 s.
 #[test]
 fn real_lava_run_against_this_machine_when_lava_dispatcher_is_installed() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return;
     }

@@ -37,7 +37,7 @@ fn two_runs(dir: &Path) -> (PathBuf, PathBuf) {
 
 /// A host program, or `None` under emulation; missing elsewhere is a failure (CI installs it).
 fn host_program(name: &str, package: &str) -> Option<PathBuf> {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return None;
     }

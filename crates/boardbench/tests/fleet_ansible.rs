@@ -25,7 +25,7 @@ fn have(tool: &str) -> bool {
 }
 
 fn skip(tool: &str) -> bool {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped under emulation");
         return true;
     }

@@ -24,7 +24,7 @@ fn read_doc(p: &Path) -> serde_json::Value {
 /// A quick guide on this machine: the test section plus the cheap CPU methods this build has.
 #[test]
 fn quick_guide_on_this_machine_writes_a_valid_document_and_renders() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped under emulation: a real guide run on the host only");
         return;
     }
@@ -220,7 +220,7 @@ fn unknown_sections_and_cpus_are_refused_before_anything_changes() {
 /// (as lmbench forks from its small lat_proc), and the section says so.
 #[test]
 fn lat_proc_forks_from_a_small_freshly_started_process() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped under emulation: forks and execs on the host only");
         return;
     }

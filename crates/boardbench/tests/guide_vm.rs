@@ -78,7 +78,7 @@ fn check_file(dir: &Path, name: &str) -> HashMap<String, String> {
 
 #[test]
 fn kcrypto_ipsec_audio_measured_and_restored_on_a_real_kernel() {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some_and(|v| v == "1") {
+    if testsupport::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return;
     }

@@ -31,7 +31,7 @@ fn roots() -> PathBuf {
 /// pure function of the probe's snapshot, which the probe's own tests cover on every target,
 /// so these end-to-end tests run on the host only.
 fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
+    testsupport::host_only()
 }
 
 fn info(tree: &str, extra: &[&str]) -> String {

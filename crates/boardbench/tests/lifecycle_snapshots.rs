@@ -137,7 +137,7 @@ fn document(path: &Path, tmp: &Path) -> String {
 
 #[test]
 fn run_quick_on_rk3588_with_stub_tools() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -190,7 +190,7 @@ fn run_quick_on_rk3588_with_stub_tools() {
 
 #[test]
 fn thermal_on_rk3588() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -247,7 +247,7 @@ fn env_with_a_command_on_rk3588() {
 
 #[test]
 fn graph_on_rk3588_with_a_power_command() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -301,7 +301,7 @@ fn review_monitoring_on_rk3588_nvme() {
 /// 7-Zip phases after tuning, summarised before the monitor starts.
 #[test]
 fn review_with_its_baseline_on_rk3588_nvme() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

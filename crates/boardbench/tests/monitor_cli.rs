@@ -244,7 +244,7 @@ fn rejects_a_zero_interval() {
 /// threads start (they used to run at nice 0). Native only (under qemu the threads are qemu's).
 #[test]
 fn every_thread_of_the_host_monitor_runs_at_nice_19() {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+    if testsupport::host_only() {
         return;
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))

@@ -146,7 +146,7 @@ fn half_open(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
 /// The RK3588 fixture tree (its directory, root) served; `None` under qemu (a server: native
 /// only).
 fn rk3588_served() -> Option<(tempfile::TempDir, PathBuf, http::KillOnDrop, SocketAddr)> {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return None;
     }
@@ -374,7 +374,7 @@ fn paths_and_methods() {
 
 #[test]
 fn a_signal_ends_the_listener_with_its_exit_code() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return;
     }
@@ -402,7 +402,7 @@ fn a_signal_ends_the_listener_with_its_exit_code() {
 
 #[test]
 fn raspberry_pi_flags_and_firmware_clock() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return;
     }

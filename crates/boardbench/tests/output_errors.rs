@@ -108,7 +108,7 @@ fn commands(tmp: &Path) -> Vec<Vec<String>> {
         s(&["--help"]),
         s(&["info", "--help"]),
     ];
-    if !common::emulated() {
+    if !common::timing_unreal() {
         // Real measurements, with the smallest settings.
         v.push(s(&["clock", "--json"]));
         v.push(s(&[

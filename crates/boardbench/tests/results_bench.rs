@@ -65,7 +65,7 @@ fn document(i: usize) -> ResultDocument {
 #[test]
 #[ignore = "benchmark: generates 10,000 runs"]
 fn results_table_over_10000_runs() {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+    if testsupport::timing_unreal() {
         eprintln!("skipped: timing under emulation is meaningless");
         return;
     }

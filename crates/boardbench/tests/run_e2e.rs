@@ -499,7 +499,7 @@ fn sigint_mid_phase_restores_every_governor_and_cap() {
 /// The real thing on this machine (real 7z and openssl when installed), quick profile.
 #[test]
 fn real_quick_run_on_this_machine() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped under emulation");
         return;
     }

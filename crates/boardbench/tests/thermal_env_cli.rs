@@ -468,7 +468,7 @@ fn sigterm_ends_the_command_under_env_restores_and_writes_the_document() {
 /// The real thing on this machine: 30 s of heat (what CI runs).
 #[test]
 fn real_thirty_second_thermal_test_on_this_machine() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped under emulation");
         return;
     }

@@ -108,7 +108,7 @@ fn posts(s: &TestService) -> usize {
 
 #[test]
 fn stored_runs_are_sent_redacted_once() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let docs = documents();
@@ -207,7 +207,7 @@ fn stored_runs_are_sent_redacted_once() {
 
 #[test]
 fn offline_now_online_later_loses_nothing_and_sends_nothing_twice() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let docs = documents();
@@ -263,7 +263,7 @@ fn offline_now_online_later_loses_nothing_and_sends_nothing_twice() {
 
 #[test]
 fn tokens_and_documents_the_service_refuses() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let docs = documents();
@@ -348,7 +348,7 @@ fn tokens_and_documents_the_service_refuses() {
 
 #[test]
 fn files_dry_run_kept_identifiers_and_this_machines_host_name() {
-    if common::emulated() {
+    if common::host_only() {
         return;
     }
     let mut doc = documents().remove(0);

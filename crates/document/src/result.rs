@@ -115,6 +115,15 @@ impl Severity {
             Severity::Invalid => "invalid",
         }
     }
+
+    /// The word a terminal line shows in brackets ("Info", "Warning", "Invalid").
+    pub fn title(self) -> &'static str {
+        match self {
+            Severity::Info => "Info",
+            Severity::Warning => "Warning",
+            Severity::Invalid => "Invalid",
+        }
+    }
 }
 
 /// The result document of one run (or of one imported sbc-bench log).
@@ -161,6 +170,8 @@ mod tests {
     fn severity_names_are_the_serde_names() {
         for s in [Severity::Info, Severity::Warning, Severity::Invalid] {
             assert_eq!(serde_json::to_value(s).unwrap(), s.name());
+            // The terminal's word was once the Debug form; the lines must not change.
+            assert_eq!(s.title(), format!("{s:?}"));
         }
     }
 

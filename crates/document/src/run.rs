@@ -207,10 +207,23 @@ pub mod kind {
     pub const GRAPH_POINT: &str = "graph-point";
     /// `graph`: the idle consumption before the sweep.
     pub const GRAPH_IDLE: &str = "graph-idle";
-    /// `thermal`: waiting until the SoC cooled to the target temperature (`--target-temp`).
+    /// `thermal`: waiting until the SoC cooled to the target temperature (`--target-temp`,
+    /// sbc-bench -t C).
     pub const THERMAL_COOL: &str = "thermal-cool";
     /// `thermal`: the sustained all-core load.
     pub const THERMAL_HEAT: &str = "thermal-heat";
+    /// `env`: the controlled environment while a third-party suite runs (or until Ctrl-C).
+    pub const ENV_WAIT: &str = "env-wait";
+}
+
+/// How a phase (or a guide section) a signal cut short, or kept from starting, says so in its
+/// `reason`: "interrupted by signal N" ([`interrupted_reason`]). The `interrupted` finding
+/// looks for it.
+pub const INTERRUPTED_REASON: &str = "interrupted by signal";
+
+/// "interrupted by signal N".
+pub fn interrupted_reason(signal: i32) -> String {
+    format!("{INTERRUPTED_REASON} {signal}")
 }
 
 /// One phase of the run.

@@ -42,7 +42,7 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
         .iter()
         .filter_map(|p| {
             let r = p.reason.as_deref()?;
-            r.contains(kinds::INTERRUPTED_REASON).then(|| {
+            r.contains(document::run::INTERRUPTED_REASON).then(|| {
                 let name = if p.title.is_empty() {
                     &p.kind
                 } else {

@@ -61,8 +61,6 @@ pub const VM_GUEST: &str = "vm-guest";
 pub const BUSY_AT_START: &str = "busy-at-start";
 /// A signal ended the run: some phases were cut short or never ran.
 pub const INTERRUPTED: &str = "interrupted";
-/// How a phase a signal cut short (or kept from starting) says so in its `reason`.
-pub const INTERRUPTED_REASON: &str = "interrupted by signal";
 /// A graph sweep point whose clock fell below its cap while its workload ran.
 pub const GRAPH_POINT_THROTTLED: &str = "graph-point-throttled";
 /// The temperature source reads values no working SoC has.

@@ -432,7 +432,7 @@ fn measurement() -> impl Strategy<Value = Measurement> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
-        if std::env::var_os("BOARDBENCH_EMULATED").is_some() { 64 } else { 512 }
+        if testsupport::timing_unreal() { 64 } else { 512 }
     ))]
 
     #[test]

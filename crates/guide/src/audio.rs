@@ -16,11 +16,11 @@
 //! is left out and a note names the rate the device gave; over- and underruns are noted.
 
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use adapters::process::Group;
 use document::guide::{GuideRow, GuideTable, GuideValue};
 
 use crate::exec;
@@ -149,14 +149,12 @@ fn stream(
     } else {
         Stdio::null()
     })
-    .stderr(Stdio::piped())
-    .process_group(0);
-    let mut child = match cmd.spawn() {
+    .stderr(Stdio::piped());
+    let mut child = match Group::spawn(cmd) {
         Ok(c) => c,
         Err(e) => return (Ended::Failed(format!("could not start: {e}")), None),
     };
-    let pid = child.id() as i32;
-    let mut err = child.stderr.take().expect("piped");
+    let mut err = child.take_stderr().expect("piped");
     let (tx_err, rx_err) = mpsc::channel();
     std::thread::spawn(move || {
         let mut s = Vec::new();
@@ -169,7 +167,7 @@ fn stream(
     };
     let (tx_data, rx_data) = mpsc::channel();
     if capture {
-        let mut out = child.stdout.take().expect("piped");
+        let mut out = child.take_stdout().expect("piped");
         std::thread::spawn(move || {
             let mut buf = vec![0u8; 1 << 16];
             let mut counted = 0u64;
@@ -184,7 +182,7 @@ fn stream(
             let _ = tx_data.send(clock.end_at(Instant::now(), counted));
         });
     } else {
-        let mut input = child.stdin.take().expect("piped");
+        let mut input = child.take_stdin().expect("piped");
         std::thread::spawn(move || {
             use std::os::fd::AsRawFd;
             // SAFETY: fcntl on a pipe this thread owns; failure only leaves the default size.
@@ -222,21 +220,23 @@ fn stream(
         });
     }
     let start = Instant::now();
-    let ended = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break Some(st.success()),
-            Ok(None) => {}
-            Err(_) => break None,
+    // Cancelled or over the limit: the one kill rule (SIGTERM to its group, SIGKILL after
+    // exec::GRACE), then whatever is left of its group.
+    let ended = child.supervise(Duration::from_millis(2), exec::GRACE, || {
+        ctx.cancelled() || start.elapsed() > limit
+    });
+    let ok = match ended {
+        Ok((e, false)) => Some(e.status.success()),
+        Ok((_, true)) => {
+            child.end_leftovers();
+            None
         }
-        if ctx.cancelled() || start.elapsed() > limit {
-            break None;
+        Err(_) => {
+            child.end_leftovers();
+            None
         }
-        std::thread::sleep(Duration::from_millis(2));
     };
-    let Some(ok) = ended else {
-        // SAFETY: signals to the process group this function spawned.
-        unsafe { libc::kill(-pid, libc::SIGKILL) };
-        let _ = child.wait();
+    let Some(ok) = ok else {
         let e = if ctx.cancelled() {
             Ended::Cancelled
         } else {

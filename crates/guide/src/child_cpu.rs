@@ -1,13 +1,17 @@
 //! Running an external program and measuring the CPU time it used: what `time -v` reports as
 //! "Percent of CPU this job got" = (user + system) / elapsed. The child is reaped with wait4,
 //! whose rusage covers the child and its own reaped children (`openssl speed -multi` forks),
-//! so the figure is the tool's, not the guide's. Output is captured; Ctrl-C (the context's
-//! cancel flag) or the time limit end the child.
+//! so the figure is the tool's, not the guide's (the one child runner,
+//! [`adapters::process::Group`], reaps that way). Output is captured; Ctrl-C (the context's
+//! cancel flag) or the time limit end the child by the runner's kill rule (SIGTERM to its
+//! process group, SIGKILL after [`crate::exec::GRACE`]).
 
 use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use adapters::process::Group;
 
 /// What one run of a program gave.
 #[derive(Debug, Clone, Default)]
@@ -40,23 +44,18 @@ pub fn cpu_load_pct(cpu: Duration, wall: Duration) -> f64 {
     cpu.as_secs_f64() / wall.as_secs_f64() * 100.0
 }
 
-fn tv(t: libc::timeval) -> Duration {
-    Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
-}
-
 /// Runs `cmd` (restricted to `cpus` when given, set in the child before exec), capturing its
-/// output; ends it with SIGKILL when `cancelled()` turns true or `limit` passes.
+/// output; ends it when `cancelled()` turns true or `limit` passes.
 pub fn run(
     cmd: &mut Command,
     cpus: Option<&[u32]>,
     limit: Duration,
     cancelled: &dyn Fn() -> bool,
 ) -> io::Result<ChildRun> {
-    // Its own process group, so ending it also ends the children it forked.
+    // Its own process group (Group::spawn), so ending it also ends the children it forked.
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
     if let Some(cpus) = cpus {
         let cpus = cpus.to_vec();
         // SAFETY: only async-signal-safe calls (sched_setaffinity) between fork and exec.
@@ -76,10 +75,9 @@ pub fn run(
         }
     }
     let start = Instant::now();
-    let mut child = cmd.spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
+    let mut child = Group::spawn(cmd)?;
+    let mut out = child.take_stdout().expect("piped");
+    let mut err = child.take_stderr().expect("piped");
     let out_t = std::thread::spawn(move || {
         let mut s = Vec::new();
         let _ = out.read_to_end(&mut s);
@@ -90,44 +88,23 @@ pub fn run(
         let _ = err.read_to_end(&mut s);
         s
     });
-    let mut killed = false;
-    let mut status = 0;
-    // SAFETY: rusage is plain data, filled by wait4.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: waiting for our own child; status and ru are valid for writing.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
-        if r == pid {
-            break;
-        }
-        if r < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        if !killed && (cancelled() || start.elapsed() > limit) {
-            // SAFETY: signalling our own child's process group (the child is not reaped yet,
-            // so the group id cannot have been reused).
-            unsafe { libc::kill(-pid, libc::SIGKILL) };
-            killed = true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (ended, killed) = child.supervise(Duration::from_millis(10), crate::exec::GRACE, || {
+        cancelled() || start.elapsed() > limit
+    })?;
     let wall = start.elapsed();
-    // The child is reaped by wait4; dropping std's handle neither waits nor signals.
-    drop(child);
+    if killed {
+        // What it started and left behind would hold the pipes open.
+        child.end_leftovers();
+    }
     let stdout = String::from_utf8_lossy(&out_t.join().unwrap_or_default()).into_owned();
     let stderr = String::from_utf8_lossy(&err_t.join().unwrap_or_default()).into_owned();
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     Ok(ChildRun {
         stdout,
         stderr,
         wall,
-        user: tv(ru.ru_utime),
-        system: tv(ru.ru_stime),
-        code,
+        user: ended.user,
+        system: ended.system,
+        code: ended.status.code(),
         killed,
     })
 }

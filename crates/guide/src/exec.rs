@@ -1,13 +1,22 @@
 //! Running the external tools the I/O sections drive (fio, iperf3, systemd-analyze, arecord):
-//! found on PATH, bounded in time, and killed as soon as the guide is cancelled — so a Ctrl-C
+//! found on PATH, bounded in time, and ended as soon as the guide is cancelled — so a Ctrl-C
 //! during a 60-second fio job ends it within a fraction of a second and the section's cleanup
-//! (its file, its namespaces) runs right after.
+//! (its file, its namespaces) runs right after. Started and ended by the one child runner,
+//! [`adapters::process::Group`]: its own process group; SIGTERM, then SIGKILL after
+//! [`GRACE`].
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use adapters::process::Group;
+
+/// How long a tool the guide ends (cancelled, or over its time limit) gets between SIGTERM and
+/// SIGKILL: fio and iperf3 end their workers (which run in sessions of their own) and remove
+/// nothing of ours on SIGTERM, arecord/aplay close the device.
+pub const GRACE: Duration = Duration::from_secs(3);
 
 /// The first executable called `name` on PATH (the one lookup rule:
 /// [`adapters::tool::SearchPath`], here without its fallback directories).
@@ -52,19 +61,17 @@ impl std::fmt::Display for RunError {
     }
 }
 
-/// Runs `cmd` to its end, at most `limit`; polls `cancel` every 20 ms and kills the tool when
-/// it is set. Output is collected by two reader threads so a chatty tool never blocks.
+/// Runs `cmd` to its end, at most `limit`; polls `cancel` every 20 ms and ends the tool
+/// (SIGTERM, SIGKILL after [`GRACE`]) when it is set. Output is collected by two reader threads so a chatty tool never blocks.
 pub fn run(cmd: &mut Command, limit: Duration, cancel: &AtomicBool) -> Result<Ran, RunError> {
-    use std::os::unix::process::CommandExt;
-    // Its own process group: tools that fork workers (fio runs each job in a child) are killed
+    // Its own process group: tools that fork workers (fio runs each job in a child) are ended
     // as a whole, and a terminal's Ctrl-C reaches only us (we stop the tool ourselves).
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let mut child = cmd.spawn().map_err(|e| RunError::Spawn(e.to_string()))?;
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
+        .stderr(Stdio::piped());
+    let mut child = Group::spawn(cmd).map_err(|e| RunError::Spawn(e.to_string()))?;
+    let mut out = child.take_stdout().expect("piped");
+    let mut err = child.take_stderr().expect("piped");
     let (tx_out, rx_out) = std::sync::mpsc::channel();
     let (tx_err, rx_err) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -78,23 +85,22 @@ pub fn run(cmd: &mut Command, limit: Duration, cancel: &AtomicBool) -> Result<Ra
         let _ = tx_err.send(s);
     });
     let start = Instant::now();
-    let outcome = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break Ok(st.code()),
-            Ok(None) => {}
-            Err(e) => break Err(RunError::Spawn(e.to_string())),
-        }
+    let mut why = None;
+    let outcome = match child.supervise(Duration::from_millis(20), GRACE, || {
         if cancel.load(Ordering::Relaxed) {
-            break Err(RunError::Cancelled);
+            why = Some(RunError::Cancelled);
+        } else if start.elapsed() > limit {
+            why = Some(RunError::TimedOut(limit));
         }
-        if start.elapsed() > limit {
-            break Err(RunError::TimedOut(limit));
+        why.is_some()
+    }) {
+        Ok((_, true)) => Err(why.take().expect("set when stopped")),
+        Ok((ended, false)) => Ok(ended.status.code()),
+        Err(e) => {
+            child.end_leftovers();
+            Err(RunError::Spawn(e.to_string()))
         }
-        std::thread::sleep(Duration::from_millis(20));
     };
-    if outcome.is_err() {
-        stop(&mut child);
-    }
     // A worker the tool left behind (in a session of its own) may hold the pipes open: the
     // output is waited for briefly, never forever.
     let grace = if outcome.is_ok() {
@@ -115,25 +121,6 @@ pub fn run(cmd: &mut Command, limit: Duration, cancel: &AtomicBool) -> Result<Ra
         stdout,
         stderr,
     })
-}
-
-/// Stops a tool: SIGINT first (fio and iperf3 then end their workers, which run in sessions of
-/// their own, and remove nothing of ours), SIGKILL to its process group after 3 s.
-fn stop(child: &mut std::process::Child) {
-    let pid = child.id() as i32;
-    // SAFETY: kill(2) on the process (group) this module spawned; no memory involved.
-    unsafe { libc::kill(pid, libc::SIGINT) };
-    let until = Instant::now() + Duration::from_secs(3);
-    while Instant::now() < until {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // SAFETY: as above.
-    unsafe { libc::kill(-pid, libc::SIGKILL) };
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// The first line a tool prints for `args` (its version), trimmed; None when it fails.

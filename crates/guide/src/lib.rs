@@ -15,10 +15,11 @@
 //! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
 //!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP
 //!   between two namespaces), [`audio`] (arecord/aplay).
-//! - Helpers of the sections: [`pinning`] (sched_setaffinity, the single-thread CPU),
-//!   [`repeat`] (samples until the spread is small or the budget spent), [`child_cpu`] (a
-//!   child's CPU time over wall time via wait4), [`external`] (find and run a tool, or skip),
-//!   [`exec`] (external tools, bounded and cancellable), [`sysload`] (system CPU load).
+//! - Helpers of the sections: [`pinning`] (a thread on one CPU by `loops::affinity`'s rule,
+//!   the single-thread CPU), [`repeat`] (samples until the spread is small or the budget
+//!   spent), [`child_cpu`] (a child's CPU time over wall time), [`external`] (find and run a
+//!   tool, or skip), [`exec`] (external tools, bounded and cancellable; both through
+//!   `adapters::process`, the one child runner), [`sysload`] (system CPU load).
 
 pub mod build_info;
 pub mod context;

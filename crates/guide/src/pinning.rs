@@ -1,32 +1,16 @@
-//! Pinning the calling thread to one CPU (sched_setaffinity on the thread id), and the choice
-//! of the CPU a single-thread CPU method runs on. The guides' CPU figures are single-core figures
-//! taken on one fixed core; an unpinned thread migrates and mixes core types on big.LITTLE.
+//! Pinning the calling thread to one CPU, and the choice of the CPU a single-thread CPU method
+//! runs on. The guides' CPU figures are single-core figures taken on one fixed core; an
+//! unpinned thread migrates and mixes core types on big.LITTLE.
 
-use std::io;
+use loops::affinity::AffinityError;
 
 use crate::Context;
 
-/// Pins the calling thread (not the whole process) to `cpu`.
-pub fn pin_current_thread(cpu: u32) -> io::Result<()> {
-    pin_current_thread_to(&[cpu])
-}
-
-/// Restricts the calling thread to `cpus`.
-pub fn pin_current_thread_to(cpus: &[u32]) -> io::Result<()> {
-    // SAFETY: cpu_set_t is plain data; CPU_ZERO/CPU_SET only write inside it; pid 0 = this thread.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_ZERO(&mut set);
-        for &c in cpus {
-            if (c as usize) < libc::CPU_SETSIZE as usize {
-                libc::CPU_SET(c as usize, &mut set);
-            }
-        }
-        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
+/// Pins the calling thread (not the whole process) to `cpu` — the one pinning rule,
+/// `loops::affinity::pin_current_thread`: a CPU the thread cannot run on (offline, outside the
+/// cpuset, beyond the CPU set) is refused by name, never dropped silently.
+pub fn pin_current_thread(cpu: u32) -> Result<(), AffinityError> {
+    loops::affinity::pin_current_thread(&[cpu])
 }
 
 /// The CPU the single-thread methods run on and its measured clock: the lead CPU of the

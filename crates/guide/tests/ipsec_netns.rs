@@ -33,7 +33,7 @@ fn leftovers() -> Vec<String> {
 
 #[test]
 fn the_section_leaves_nothing_behind_finished_or_cancelled() {
-    if common::emulated() || !common::is_root() || !common::have("ip") || !common::have("iperf3") {
+    if common::host_only() || !common::is_root() || !common::have("ip") || !common::have("iperf3") {
         eprintln!("skipped: emulated, not root, or no ip/iperf3");
         return;
     }

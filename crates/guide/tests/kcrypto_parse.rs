@@ -106,7 +106,7 @@ fn openssl_machine_readable_line() {
 
 #[test]
 fn af_alg_encrypts_on_the_live_kernel() {
-    if common::emulated() {
+    if common::host_only() {
         eprintln!("skipped: emulated");
         return;
     }

@@ -38,7 +38,7 @@ fn cancelled_after(after: Duration) -> Timing {
 
 #[test]
 fn cancelling_leaves_no_process_semaphore_or_file_behind() {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some_and(|v| v == "1") {
+    if testsupport::host_only() {
         eprintln!("skipped: emulated target (forks partner processes)");
         return;
     }

@@ -9,15 +9,15 @@ use guide::lmbench::timing::Timing;
 use guide::lmbench::{self, Plan};
 use guide::lmbench::{bw_ipc, bw_mem, lat_mem_rd, lat_ops, lat_pipe, lat_sig, lat_syscall};
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some_and(|v| v == "1")
-}
-
 /// A harness with a small ENOUGH and the one-second floors scaled down to it.
 fn tiny() -> Timing {
-    let mut t = Timing::with_enough(if emulated() { 1000.0 } else { 3000.0 });
+    let mut t = Timing::with_enough(if testsupport::timing_unreal() {
+        1000.0
+    } else {
+        3000.0
+    });
     t.floor_scale = 0.0;
-    t.tries = if emulated() { 3 } else { 5 };
+    t.tries = if testsupport::timing_unreal() { 3 } else { 5 };
     t
 }
 
@@ -43,7 +43,7 @@ fn int_div_is_slower_than_add_and_an_add_takes_time() {
         .map(|(op, v)| (op, v.unwrap().value))
         .collect();
     assert_eq!(double.len(), 3);
-    if emulated() {
+    if testsupport::timing_unreal() {
         return;
     }
     // No CPU completes a dependent add in under 0.05 ns (a quarter cycle at 5 GHz).
@@ -60,7 +60,7 @@ fn int_div_is_slower_than_add_and_an_add_takes_time() {
 fn lat_mem_rd_grows_past_the_last_level_cache() {
     let t = tiny();
     let small = lat_mem_rd::measure(&t, 16 << 10).unwrap().value;
-    if emulated() {
+    if testsupport::timing_unreal() {
         return;
     }
     let big = lat_mem_rd::measure(&t, 256 << 20).unwrap().value;
@@ -90,7 +90,7 @@ fn bw_mem_inside_l1_is_faster_than_above_the_llc() {
         let v = bw_mem::measure(&t, op, 8 << 10).unwrap();
         assert!(v.value > 0.0, "{op}");
     }
-    if emulated() {
+    if testsupport::timing_unreal() {
         return;
     }
     // The best interval of each (the other tests of this binary share the CPUs); rd and bcopy
@@ -121,7 +121,7 @@ fn a_pipe_round_trip_costs_more_than_a_null_syscall() {
     }
     let pipe = lat_pipe::measure(&t).unwrap().value;
     let _ = std::fs::remove_dir_all(&dir);
-    if emulated() {
+    if testsupport::timing_unreal() {
         return;
     }
     assert!(pipe > 2.0 * null, "pipe {pipe} µs, null {null} µs");
@@ -158,7 +158,7 @@ fn signals_are_caught_and_handlers_restored() {
 
 #[test]
 fn the_whole_section_on_a_tiny_plan_names_every_seed_row() {
-    if emulated() {
+    if testsupport::timing_unreal() {
         eprintln!("skipped: emulated target (forks dozens of processes)");
         return;
     }
@@ -207,7 +207,7 @@ fn the_whole_section_on_a_tiny_plan_names_every_seed_row() {
 #[test]
 fn ipc_bandwidth_and_registry() {
     let t = tiny();
-    if !emulated() {
+    if !testsupport::timing_unreal() {
         for k in [bw_ipc::Kind::Pipe, bw_ipc::Kind::Unix, bw_ipc::Kind::Tcp] {
             assert!(bw_ipc::measure(&t, k).unwrap().value > 0.0, "{k:?}");
         }
@@ -220,7 +220,7 @@ fn ipc_bandwidth_and_registry() {
 #[test]
 fn loopback_latencies_answer() {
     let t = tiny();
-    if emulated() {
+    if testsupport::timing_unreal() {
         return;
     }
     use guide::lmbench::{lat_connect, lat_select, lat_tcp};

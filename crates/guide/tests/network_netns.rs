@@ -104,7 +104,7 @@ fn turn() -> std::sync::MutexGuard<'static, ()> {
 }
 
 fn runnable() -> bool {
-    if common::emulated() || !common::is_root() || !common::have("ip") || !common::have("iperf3") {
+    if common::host_only() || !common::is_root() || !common::have("ip") || !common::have("iperf3") {
         eprintln!("skipped: emulated, not root, or no ip/iperf3");
         return false;
     }

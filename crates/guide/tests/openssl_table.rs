@@ -16,10 +16,6 @@ fn adapter_data(name: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
 fn run_of(stdout: &str, user_ms: u64, sys_ms: u64, wall_ms: u64) -> ChildRun {
     ChildRun {
         stdout: stdout.to_string(),
@@ -182,7 +178,7 @@ fn tables_have_the_seeds_layout() {
 
 #[test]
 fn a_real_child_busy_and_idle() {
-    if emulated() {
+    if testsupport::host_only() {
         eprintln!("skipped under qemu-user: spawns host processes");
         return;
     }
@@ -223,7 +219,7 @@ fn a_real_child_busy_and_idle() {
 
 #[test]
 fn the_local_openssl_measures_one_cell() {
-    if emulated() {
+    if testsupport::host_only() {
         eprintln!("skipped under qemu-user: spawns host processes");
         return;
     }

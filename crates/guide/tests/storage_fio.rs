@@ -117,7 +117,7 @@ fn small() -> Options {
 
 #[test]
 fn fio_on_a_small_file_fills_the_seed_table_and_removes_its_file() {
-    if common::emulated() || !common::have("fio") {
+    if common::host_only() || !common::have("fio") {
         eprintln!("skipped: emulated or no fio");
         return;
     }
@@ -154,7 +154,7 @@ fn fio_on_a_small_file_fills_the_seed_table_and_removes_its_file() {
 
 #[test]
 fn cancelling_storage_ends_fio_quickly_and_removes_the_file() {
-    if common::emulated() || !common::have("fio") {
+    if common::host_only() || !common::have("fio") {
         eprintln!("skipped: emulated or no fio");
         return;
     }

@@ -3,10 +3,6 @@
 
 use loops::clock::{ClockOptions, LONG_OPS, SHORT_OPS, measure};
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
 #[test]
 fn a_measurement_has_the_requested_runs_and_a_calibrated_count() {
     let opts = ClockOptions {
@@ -27,7 +23,7 @@ fn the_clock_of_a_pinned_core_is_in_a_sane_range() {
     let cpu = loops::affinity::allowed_cpus()[0];
     loops::affinity::pin_current_thread(&[cpu]).unwrap();
     let s = measure(&ClockOptions::default());
-    if emulated() {
+    if testsupport::timing_unreal() {
         return;
     }
     // Any real core this tool runs on: 20 MHz … 10 GHz.

@@ -4,10 +4,6 @@
 use loops::sha256::{SEED, Sha256Backend, available_backends, chain, fast_backend, hex, run};
 use sha2::{Digest, Sha256};
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
 /// The independent value: `n` times full SHA-256 with the sha2 crate.
 fn sha2_chain(seed: &[u8; 32], n: u64) -> [u8; 32] {
     let mut h = *seed;
@@ -77,7 +73,7 @@ fn every_backend_matches_sha2_from_arbitrary_start_values() {
 fn every_backend_matches_the_10m_known_answer() {
     for b in available_backends() {
         // The portable path under qemu is slow: there it is checked at 1M against sha2 instead.
-        if emulated() && b == Sha256Backend::Portable {
+        if testsupport::timing_unreal() && b == Sha256Backend::Portable {
             assert_eq!(
                 chain(b, &SEED, 1_000_000).unwrap(),
                 sha2_chain(&SEED, 1_000_000)
@@ -94,7 +90,7 @@ fn every_backend_matches_the_10m_known_answer() {
 
 #[test]
 fn the_10m_known_answer_is_sha2s() {
-    if emulated() {
+    if testsupport::timing_unreal() {
         return; // 10M full hashes with sha2 under qemu take too long; checked natively in CI.
     }
     assert_eq!(hex(&sha2_chain(&SEED, 10_000_000)), DIGEST_10M);
@@ -162,14 +158,18 @@ fn every_variant_matches_sha2_and_the_hardware_ones_exist_exactly_with_the_exten
 #[test]
 fn every_variant_matches_the_10m_known_answer() {
     use loops::sha256::{Variant, chain_variant};
-    let n = if emulated() { 100_000 } else { 10_000_000 };
-    let want = if emulated() {
+    let n = if testsupport::timing_unreal() {
+        100_000
+    } else {
+        10_000_000
+    };
+    let want = if testsupport::timing_unreal() {
         hex(&sha2_chain(&SEED, n))
     } else {
         DIGEST_10M.to_string()
     };
     for v in Variant::ALL {
-        if v == Variant::Portable && emulated() {
+        if v == Variant::Portable && testsupport::timing_unreal() {
             continue;
         }
         if let Some(d) = chain_variant(v, &SEED, n) {

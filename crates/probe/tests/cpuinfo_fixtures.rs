@@ -239,7 +239,7 @@ mod mutations {
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 #[test]
 fn host_cpuinfo_parses() {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+    if testsupport::host_only() {
         return;
     }
     let mut notes = probe::Notes::default();

@@ -122,7 +122,7 @@ fn binary_data_inside_a_log_is_refused() {
 /// plus line ends. `BOARDBENCH_CUT_POINTS` sets how many per log (default 24, 8 under
 /// emulation); every cut is checked, so more points only take longer.
 fn cut_points(len: usize, text: &[u8]) -> Vec<usize> {
-    let emulated = std::env::var_os("BOARDBENCH_EMULATED").is_some();
+    let emulated = testsupport::timing_unreal();
     let n: usize = std::env::var("BOARDBENCH_CUT_POINTS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -196,6 +196,12 @@ pub const HEADERS: [&str; 10] = [
     "kH/s",
 ];
 
+/// The sort key of each column of [`HEADERS`], in order: [`Column::NAMES`] without `id` (the
+/// service's table links its headers to them).
+pub fn header_keys() -> &'static [&'static str] {
+    &Column::NAMES[1..]
+}
+
 /// Results.md's table layout (text columns left-aligned, numbers right-aligned).
 pub fn table_markdown(rows: &[TableRow], marks: &Marks) -> String {
     let mut s = String::with_capacity(rows.len() * 120 + 200);
@@ -287,6 +293,15 @@ pub fn table_json(rows: &[TableRow], marks: &Marks) -> Vec<serde_json::Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_header_has_its_sort_key() {
+        assert_eq!(header_keys().len(), HEADERS.len());
+        for (k, h) in header_keys().iter().zip(HEADERS) {
+            let c = Column::parse(k).unwrap_or_else(|| panic!("{k}"));
+            assert_ne!(c, Column::Id, "{h}");
+        }
+    }
 
     fn row(id: i64, kernel: &str, multi: Option<f64>) -> TableRow {
         TableRow {

@@ -1,6 +1,6 @@
 //! What the tests of several crates share (a dev-dependency only; it depends on no crate of
 //! the workspace, so every crate's tests can use it): fixture trees, the old kernels' cpufreq
-//! layout, whether the tests run emulated, a fresh PostgreSQL database ([`pg`]) and headless
+//! layout, what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]) and headless
 //! Chromium ([`chromium`]).
 
 pub mod chromium;
@@ -9,10 +9,24 @@ pub mod pg;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Whether the tests run under qemu-user (scripts/test sets `BOARDBENCH_EMULATED=1`): tests
-/// that depend on real timing, real tools, servers or a browser skip then.
-pub fn emulated() -> bool {
+/// Whether the tests run under qemu-user (scripts/test sets `BOARDBENCH_EMULATED=1`). Two things
+/// follow from it, each with its own helper so a test says which one it means: [`host_only`]
+/// and [`timing_unreal`].
+fn emulated() -> bool {
     std::env::var_os("BOARDBENCH_EMULATED").is_some()
+}
+
+/// True when a test that needs the host must skip: it starts host programs (a real tool, a
+/// stub tool's shell, ansible, a server, a browser, the binary under test end to end) — under
+/// qemu-user they would run again from an emulated parent, or not start at all.
+pub fn host_only() -> bool {
+    emulated()
+}
+
+/// True when measured figures and durations are the emulator's, not the machine's: a test
+/// checks their structure only, or does less work.
+pub fn timing_unreal() -> bool {
+    emulated()
 }
 
 /// The repository's `crates/` directory.

@@ -7,10 +7,6 @@ use std::time::Duration;
 use upload::testing::{Scripted, TestService};
 use upload::{Client, Outcome, RetryPolicy};
 
-fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
-
 const POLICY: RetryPolicy = RetryPolicy {
     attempts: 4,
     first_delay: Duration::from_millis(100),
@@ -27,7 +23,7 @@ fn doc(n: u32) -> Vec<u8> {
 
 #[test]
 fn new_then_stored_already() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     let s = TestService::start(&["t1"]);
@@ -53,7 +49,7 @@ fn new_then_stored_already() {
 
 #[test]
 fn server_errors_and_dropped_connections_are_retried_with_growing_waits() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     let s = TestService::start(&["t"]);
@@ -80,7 +76,7 @@ fn server_errors_and_dropped_connections_are_retried_with_growing_waits() {
 
 #[test]
 fn retries_are_bounded() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     let s = TestService::start(&["t"]);
@@ -97,7 +93,7 @@ fn retries_are_bounded() {
 
 #[test]
 fn a_retry_after_is_honoured_up_to_the_cap() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     // The stand-in sends no Retry-After; a raw one-shot server does.
@@ -130,7 +126,7 @@ fn a_retry_after_is_honoured_up_to_the_cap() {
 
 #[test]
 fn no_4xx_is_ever_retried() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     let s = TestService::start(&["good"]);
@@ -162,7 +158,7 @@ fn no_4xx_is_ever_retried() {
 
 #[test]
 fn an_unreachable_service_is_unavailable_after_the_bounded_tries() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     // A port nobody listens on: bind, note it, close.
@@ -180,7 +176,7 @@ fn an_unreachable_service_is_unavailable_after_the_bounded_tries() {
 
 #[test]
 fn a_success_without_the_contract_body_is_not_an_acknowledgement() {
-    if emulated() {
+    if testsupport::host_only() {
         return;
     }
     let s = TestService::start(&["t"]);

@@ -30,8 +30,3 @@ pub fn all_data() -> Vec<String> {
         .map(|p| std::fs::read_to_string(p).expect("readable"))
         .collect()
 }
-
-/// Tests that run real tools or depend on real processes' timing skip under qemu-user.
-pub fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}

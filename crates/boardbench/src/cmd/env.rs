@@ -41,7 +41,7 @@ use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
-use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::lifecycle::{Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session, phase, phase_recorder::PhaseRecorder, stamp};
 use tune::tuning;
 
@@ -211,11 +211,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         probed.warn_unless_root("governors stay as they are");
     }
     let session = match probed.start(&SessionOptions {
-        idle: Some(IdleStep {
-            args: &args.idle,
-            unattended: false,
-            doing: "preparing",
-        }),
+        idle: args.idle.step(false, "preparing"),
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
@@ -271,17 +267,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                     }
                 }
                 let mut r = Running::start(args.suite.name(), c, shown.clone(), Echo::AsIs)?;
-                let end = loop {
-                    if let Some(e) = r.ended() {
-                        break e;
-                    }
-                    if let Some(s) = session.wait(Duration::from_millis(200)) {
-                        signal = Some(s);
-                        break r.terminate(Duration::from_secs(5));
-                    }
-                };
+                let end = r.supervise(Duration::ZERO, || {
+                    signal = session.wait(Duration::from_millis(200));
+                    signal.is_some()
+                });
                 let mut phase = phase::timed(
-                    phase::kind::ENV_WAIT,
+                    document::run::kind::ENV_WAIT,
                     format!(
                         "{} in a controlled environment: {shown}{}",
                         args.suite.name(),
@@ -298,7 +289,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                 phase.samples = monitor.finish();
                 if let Some(s) = signal {
                     phase.status = PhaseStatus::Failed;
-                    phase.reason = Some(format!("interrupted by signal {s}"));
+                    phase.reason = Some(document::run::interrupted_reason(s));
                 } else if !crate::session::child::succeeded(&end) {
                     let f = format!("{} ended: {end}", words[0]);
                     phase.status = PhaseStatus::Failed;
@@ -322,7 +313,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
             }
             eprintln!();
             let mut phase = phase::timed(
-                phase::kind::ENV_WAIT,
+                document::run::kind::ENV_WAIT,
                 format!(
                     "{} in a controlled environment (until Ctrl-C)",
                     args.suite.name()
@@ -362,7 +353,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         println!("  {f}");
     }
     for f in &document.findings {
-        println!("  [{:?}] {}", f.severity, f.message);
+        println!("  [{}] {}", f.severity.title(), f.message);
     }
     if args.suite == Suite::Geekbench {
         for l in geekbench_links(document.run.iter().flat_map(|r| &r.phases)) {
@@ -373,10 +364,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         println!("Result document: {}", o.display());
     }
     let valid = failed.is_none() && findings::trustworthy(&document.findings);
-    Ok(match (signal, &command) {
-        (Some(s), Some(_)) => ExitStatus::Interrupted(s),
-        _ => ExitStatus::valid_if(valid),
-    })
+    // Without a command a signal is the normal end of the wait, not an interruption.
+    Ok(ExitStatus::of(signal.filter(|_| command.is_some()), valid))
 }
 
 /// The result pages Geekbench printed (one per run, its "claim" links left out), and — as

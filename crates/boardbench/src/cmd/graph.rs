@@ -32,7 +32,7 @@ use power::window::{Recorder, WindowStats};
 use crate::cli::Globals;
 use crate::session::lifecycle::{Record, SessionOptions, Signals};
 use crate::session::phase_recorder::PhaseRecorder;
-use crate::session::{ExitStatus, Session, stamp};
+use crate::session::{ExitStatus, Session, phase, stamp};
 use plan::Group;
 use tune::Restorer;
 
@@ -281,7 +281,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         settings,
     });
     for f in &doc.findings {
-        println!("{:?}: {}", f.severity, f.message);
+        println!("{}: {}", f.severity.title(), f.message);
     }
     outputs.save(&doc)?;
     Ok(ExitStatus::judged(&doc))
@@ -418,8 +418,6 @@ impl Sweep<'_> {
             ),
         }
         self.phases.push(Phase {
-            kind: KIND_IDLE.into(),
-            title: "idle consumption".into(),
             threads: 0,
             status: if self.idle_watts.is_some() {
                 PhaseStatus::Done
@@ -430,14 +428,15 @@ impl Sweep<'_> {
                 .idle_watts
                 .is_none()
                 .then(|| power_problem(summary.as_ref())),
-            started: start.iso,
-            finished: end.iso,
-            started_unix_ms: start.unix_ms,
-            finished_unix_ms: end.unix_ms,
-            monitor_interval_s: self.power_interval(secs).as_secs_f64(),
             samples,
             measurements: idx,
-            ..Default::default()
+            ..phase::between(
+                KIND_IDLE,
+                "idle consumption".into(),
+                &start,
+                end,
+                self.power_interval(secs).as_secs_f64(),
+            )
         });
     }
 
@@ -528,22 +527,14 @@ impl Sweep<'_> {
         }
         println!("{}", table::row(&p));
         self.phases.push(Phase {
-            kind: KIND_POINT.into(),
-            title,
             cluster: Some(g.cluster),
             cpus: g.cpus.clone(),
             threads: g.cpus.len() as u32,
-            status: PhaseStatus::Done,
             reason: (!reasons.is_empty()).then(|| reasons.join("; ")),
-            started: start.iso,
-            finished: end.iso,
-            started_unix_ms: start.unix_ms,
-            finished_unix_ms: end.unix_ms,
-            monitor_interval_s: interval.as_secs_f64(),
             samples,
             measurements: idx,
             clock: vec![clock],
-            ..Default::default()
+            ..phase::between(KIND_POINT, title, &start, end, interval.as_secs_f64())
         });
         if self.args.pause_ms > 0 {
             std::thread::sleep(Duration::from_millis(self.args.pause_ms));

@@ -24,7 +24,7 @@ use document::run::{PhaseStatus, RunOptions};
 use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
-use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::lifecycle::{Record, SessionOptions, Signals};
 use crate::session::signals::Stop;
 use crate::session::{ExitStatus, Session, phase, phase_recorder::PhaseRecorder, stamp};
 use tune::tuning;
@@ -132,11 +132,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         probed.warn_unless_root("governors stay as they are");
     }
     let session = match probed.start(&SessionOptions {
-        idle: Some(IdleStep {
-            args: &args.idle,
-            unattended: false,
-            doing: "benchmarking",
-        }),
+        idle: args.idle.step(false, "benchmarking"),
         tune: Some(tuning::TuneOptions {
             governors: tune,
             max_khz: None,
@@ -268,9 +264,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
                     s.reason = Some(r);
                 } else if ctx.cancelled() {
                     s.status = SectionStatus::Interrupted;
-                    s.reason = stop
-                        .signal()
-                        .map(|sig| format!("interrupted by signal {sig}"));
+                    s.reason = stop.signal().map(document::run::interrupted_reason);
                 }
             }
             Err(payload) => {
@@ -344,10 +338,10 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     });
     outputs.save(&doc)?;
     print_summary(&doc, args);
-    Ok(match signal {
-        Some(s) => ExitStatus::Interrupted(s),
-        None => ExitStatus::valid_if(!failed && findings::trustworthy(&doc.findings)),
-    })
+    Ok(ExitStatus::of(
+        signal,
+        !failed && findings::trustworthy(&doc.findings),
+    ))
 }
 
 /// Sections whose work is one thread at a time (per cluster in turn): the findings hold their
@@ -393,7 +387,7 @@ fn print_summary(doc: &document::ResultDocument, args: &Args) {
         );
     }
     for f in &doc.findings {
-        println!("  [{:?}] {}", f.severity, f.message);
+        println!("  [{}] {}", f.severity.title(), f.message);
     }
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());

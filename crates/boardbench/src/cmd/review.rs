@@ -28,7 +28,7 @@
 use std::io::Write;
 use std::process::Command;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use ::review::{clocks, text, window};
@@ -42,8 +42,8 @@ use crate::cli::Globals;
 use crate::live_view;
 use crate::run::progress::Progress;
 use crate::session::child::{self, Echo, Running};
-use crate::session::lifecycle::{IdleStep, SessionOptions, Signals};
-use crate::session::signals::Held;
+use crate::session::lifecycle::{SessionOptions, Signals};
+use crate::session::signals::{Held, Stop};
 use crate::session::{ExitStatus, Session, assemble, phase_recorder};
 use ::tune::Restorer;
 use engine::benchmarks::Tools;
@@ -121,11 +121,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
 
     // Review's own tuning plan (ASPM too) goes through the session's Restorer.
     let session = match probed.start(&SessionOptions {
-        idle: Some(IdleStep {
-            args: &args.idle,
-            unattended: false,
-            doing: "reviewing",
-        }),
+        idle: args.idle.step(false, "reviewing"),
         ..SessionOptions::default()
     }) {
         Ok(s) => s,
@@ -168,10 +164,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if !failed.is_empty() {
         return Ok(ExitStatus::Error);
     }
-    Ok(match window.signal {
-        Some(s) => ExitStatus::Interrupted(s),
-        None => ExitStatus::valid_if(!window.trouble),
-    })
+    Ok(ExitStatus::of(window.signal, !window.trouble))
 }
 
 /// The phases of the run engine that make review's performance baseline, as sbc-bench's
@@ -444,20 +437,10 @@ fn monitor_window(
     before: &::review::Review,
     tuned: bool,
 ) -> anyhow::Result<Window> {
-    // The signals are blocked (see `run`); this thread takes them and ends the window.
-    let stop = Arc::new(AtomicBool::new(false));
-    let signal = Arc::new(AtomicI32::new(0));
-    let watcher = {
-        let (stop, signal) = (Arc::clone(&stop), Arc::clone(&signal));
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                if let Some(s) = held.wait(Duration::from_millis(200)) {
-                    signal.store(s, Ordering::Relaxed);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        })
-    };
+    // The signals are blocked (see `run`); the session's watcher takes them and ends the
+    // window (`cancel`), as does the command's end.
+    let watch = Stop::watch(Some(held), None, None);
+    let stop = Arc::clone(&watch.cancel);
     let tis_before = window::read_time_in_state(root, m);
     let config = SamplerConfig::from_machine(m);
     let mut sampler = phase_recorder::sampler(&config, root);
@@ -475,19 +458,17 @@ fn monitor_window(
             } else {
                 Echo::AsIs
             };
-            let mut r = Running::start("command", command, c.join(" "), echo)
-                .inspect_err(|_| stop.store(true, Ordering::Relaxed))?;
-            let (stop, signal) = (Arc::clone(&stop), Arc::clone(&signal));
+            let mut r = match Running::start("command", command, c.join(" "), echo) {
+                Ok(r) => r,
+                Err(e) => {
+                    watch.finish();
+                    return Err(e);
+                }
+            };
+            let stop = Arc::clone(&stop);
             Some(std::thread::spawn(move || {
-                let end = loop {
-                    if let Some(e) = r.ended() {
-                        break e;
-                    }
-                    if signal.load(Ordering::Relaxed) != 0 {
-                        break r.terminate(Duration::from_secs(5));
-                    }
-                    std::thread::sleep(Duration::from_millis(50));
-                };
+                // Until it ends, only a signal sets `stop`.
+                let end = r.supervise(Duration::from_millis(50), || stop.load(Ordering::Relaxed));
                 // Whatever the command left running in its process group goes with it.
                 r.finish(end.clone());
                 stop.store(true, Ordering::Relaxed);
@@ -541,8 +522,7 @@ fn monitor_window(
     // --count ended the monitor: the command still decides the window's end.
     let end = waiter.map(|w| w.join().unwrap_or_else(|_| "lost".into()));
     stop.store(true, Ordering::Relaxed);
-    let _ = watcher.join();
-    let signal = Some(signal.load(Ordering::Relaxed)).filter(|&s| s != 0);
+    let signal = watch.finish();
     let elapsed = start.elapsed().as_secs_f64();
 
     // The window's judgement.
@@ -604,7 +584,7 @@ fn monitor_window(
                 _ => String::new(),
             },
             match signal {
-                Some(s) => format!(", interrupted by signal {s}"),
+                Some(s) => format!(", {}", document::run::interrupted_reason(s)),
                 None => String::new(),
             }
         ));

@@ -17,7 +17,7 @@ use document::run::RunOptions;
 
 use crate::cli::Globals;
 use crate::run::progress::Progress;
-use crate::session::lifecycle::{IdleStep, Record, SessionOptions, Signals};
+use crate::session::lifecycle::{Record, SessionOptions, Signals};
 use crate::session::signals::Stop;
 use crate::session::{ExitStatus, Session};
 use engine::benchmarks::Tools;
@@ -261,11 +261,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     check_log(&log, args.log.is_some())?;
     probed.warn_unless_root("governors stay as they are, no OPP walk, no kernel messages");
     let session = match probed.start(&SessionOptions {
-        idle: Some(IdleStep {
-            args: &args.idle,
-            unattended,
-            doing: "benchmarking",
-        }),
+        idle: args.idle.step(unattended, "benchmarking"),
         tune: Some(tuning::TuneOptions {
             governors: !no_tune && may_write,
             max_khz: args.max_khz.filter(|_| may_write),
@@ -366,10 +362,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     outputs.save(&doc)?;
     print!("{}", textlog::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
-    Ok(match signal {
-        Some(s) => ExitStatus::Interrupted(s),
-        None => ExitStatus::judged(&doc),
-    })
+    Ok(ExitStatus::of(signal, findings::trustworthy(&doc.findings)))
 }
 
 #[cfg(test)]

@@ -203,7 +203,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let c = conclude(&t, &heated, &ceil, &closed);
     if let Some(p) = phases
         .iter_mut()
-        .find(|p| p.kind == phase::kind::THERMAL_HEAT)
+        .find(|p| p.kind == document::run::kind::THERMAL_HEAT)
     {
         p.measurements = (0..c.measurements.len()).collect();
     }
@@ -241,7 +241,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
             .open(log)?;
         f.write_all(r.as_bytes())?;
     }
-    Ok(signal.map_or(ExitStatus::Valid, ExitStatus::Interrupted))
+    Ok(ExitStatus::of(signal, true))
 }
 
 /// Waits until the SoC cooled to `target` (sbc-bench -t C): phase `thermal-cool`, and the
@@ -289,7 +289,7 @@ fn cool(t: &Test, session: &Session, target: f64) -> (Phase, Option<i32>) {
             signal = Some(sig);
             break (
                 PhaseStatus::Failed,
-                Some(format!("interrupted by signal {sig}")),
+                Some(document::run::interrupted_reason(sig)),
             );
         }
     };
@@ -297,7 +297,7 @@ fn cool(t: &Test, session: &Session, target: f64) -> (Phase, Option<i32>) {
         eprintln!("Cooling: {r}");
     }
     let mut p = phase::timed(
-        phase::kind::THERMAL_COOL,
+        document::run::kind::THERMAL_COOL,
         format!("Cooling to {target:.1} °C"),
         &start,
         args.interval,
@@ -363,7 +363,8 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
             signal = Some(sig);
             heat_status = PhaseStatus::Failed;
             heat_reason = Some(format!(
-                "interrupted by signal {sig} after {:.0} s",
+                "{} after {:.0} s",
+                document::run::interrupted_reason(sig),
                 t0.elapsed().as_secs_f64()
             ));
         }
@@ -417,11 +418,11 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
         });
     }
     if let Some(mut r) = external {
-        let end = r.terminate(Duration::from_secs(5));
+        let end = r.terminate();
         tool_runs.push(r.finish(end));
     }
     let mut p = phase::timed(
-        phase::kind::THERMAL_HEAT,
+        document::run::kind::THERMAL_HEAT,
         format!("Sustained all-core load for {duration:.0} s"),
         &start,
         args.interval,

@@ -17,8 +17,8 @@ use engine::plan::Planned;
 use probe::sampler::SamplerConfig;
 
 use crate::session::signals::Stop;
-use crate::session::{phase_recorder::PhaseRecorder, stamp};
-use findings::kinds::INTERRUPTED_REASON;
+use crate::session::{phase, phase_recorder::PhaseRecorder, stamp};
+use document::run::{INTERRUPTED_REASON, interrupted_reason};
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
 /// After a signal (`stop`; the running tool has been ended by then) the phase it cut short
@@ -38,19 +38,18 @@ pub fn execute(
         if let Some(sig) = signal() {
             let now = stamp::now();
             phases.push(Phase {
-                kind: p.kind.to_string(),
-                title: p.title.clone(),
                 cluster: p.cluster.as_ref().and_then(|c| c.index),
                 cpus: p.cpus.clone(),
                 threads: p.threads,
                 status: PhaseStatus::Skipped,
                 reason: Some(format!("not run: {INTERRUPTED_REASON} {sig}")),
-                started: now.iso.clone(),
-                finished: now.iso,
-                started_unix_ms: now.unix_ms,
-                finished_unix_ms: now.unix_ms,
-                monitor_interval_s: p.monitor_interval_s,
-                ..Phase::default()
+                ..phase::between(
+                    p.kind,
+                    p.title.clone(),
+                    &now,
+                    now.clone(),
+                    p.monitor_interval_s,
+                )
             });
             continue;
         }
@@ -78,24 +77,17 @@ pub fn execute(
             status = PhaseStatus::Failed;
             reason = Some(match reason {
                 Some(r) => format!("{INTERRUPTED_REASON} {sig} ({r})"),
-                None => format!("{INTERRUPTED_REASON} {sig}"),
+                None => interrupted_reason(sig),
             });
         }
         let first = measurements.len();
         measurements.extend(outcome.measurements);
         phases.push(Phase {
-            kind: p.kind.to_string(),
-            title: p.title.clone(),
             cluster: p.cluster.as_ref().and_then(|c| c.index),
             cpus: p.cpus.clone(),
             threads: p.threads,
             status,
             reason,
-            started: start.iso,
-            finished: end.iso,
-            started_unix_ms: start.unix_ms,
-            finished_unix_ms: end.unix_ms,
-            monitor_interval_s: p.monitor_interval_s,
             samples,
             tool_runs: outcome.tool_runs,
             measurements: (first..measurements.len()).collect(),
@@ -103,6 +95,7 @@ pub fn execute(
             membw: outcome.membw,
             memlat: outcome.memlat,
             sha256: outcome.sha256,
+            ..phase::between(p.kind, p.title.clone(), &start, end, p.monitor_interval_s)
         });
         if !env.settings.pause.is_zero() {
             match stop {

@@ -1,9 +1,10 @@
 //! An external command under the session (`thermal --load CMD`, `env -- CMD …`, `review -- CMD …`): stdin is
 //! /dev/null, its output is passed through (when asked) and captured for the document's tool
-//! run, and it can be ended when the session is interrupted.
+//! run, and it can be ended when the session is interrupted — by the one kill rule of
+//! [`adapters::process::Group`] (its own process group; SIGTERM, then SIGKILL after a grace).
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -12,6 +13,9 @@ use document::run::ToolRun;
 
 /// Captured output is cut to its last this many bytes (a long Phoronix run prints a lot).
 const KEEP: usize = 256 * 1024;
+
+/// How long a command the session ends gets between SIGTERM and SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(5);
 
 /// Where the command's own output goes besides the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +28,10 @@ pub enum Echo {
     ToStderr,
 }
 
+use adapters::process::Group;
+
 pub struct Running {
-    child: Child,
+    child: Group,
     captured: Arc<Mutex<Vec<u8>>>,
     readers: Vec<JoinHandle<()>>,
     started: Instant,
@@ -68,21 +74,16 @@ fn pump(
 impl Running {
     /// Starts `cmd` (program and arguments); `echo` says where its output is passed through.
     pub fn start(tool: &str, mut cmd: Command, shown: String, echo: Echo) -> anyhow::Result<Self> {
-        use std::os::unix::process::CommandExt;
-        // Its own process group, so ending it also ends what a `sh -c` started.
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        // The session holds SIGINT/SIGTERM/SIGHUP blocked (session::signals) and a blocked mask
-        // survives exec: the command must get them as usual.
-        adapters::tool::unblock_signals_in_child(&mut cmd);
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| anyhow::anyhow!("cannot start {shown}: {e}"))?;
+            .stderr(Stdio::piped());
+        // Its own process group, so ending it also ends what a `sh -c` started; the signals the
+        // session holds blocked (session::signals) are unblocked in it.
+        let mut child =
+            Group::spawn(&mut cmd).map_err(|e| anyhow::anyhow!("cannot start {shown}: {e}"))?;
         let captured = Arc::new(Mutex::new(Vec::new()));
         let mut readers = Vec::new();
-        if let Some(o) = child.stdout.take() {
+        if let Some(o) = child.take_stdout() {
             let to = match echo {
                 Echo::Quiet => None,
                 Echo::AsIs => Some(false),
@@ -90,7 +91,7 @@ impl Running {
             };
             readers.push(pump(o, to, Arc::clone(&captured)));
         }
-        if let Some(e) = child.stderr.take() {
+        if let Some(e) = child.take_stderr() {
             readers.push(pump(
                 e,
                 (echo != Echo::Quiet).then_some(true),
@@ -110,50 +111,35 @@ impl Running {
     /// `Some(end)` once the command has ended.
     pub fn ended(&mut self) -> Option<String> {
         match self.child.try_wait() {
-            Ok(Some(st)) => Some(describe(st)),
+            Ok(Some(e)) => Some(describe(e.status)),
             Ok(None) => None,
             Err(e) => Some(format!("lost ({e})")),
         }
     }
 
-    /// SIGTERM, then SIGKILL after `grace`; returns how it ended.
-    pub fn terminate(&mut self, grace: Duration) -> String {
-        if let Some(e) = self.ended() {
-            return e;
-        }
-        let pid = self.child.id() as i32;
-        // The child and its group: a child stuck before it joined its group (between fork and
-        // exec) would not get a group-only signal. It is not reaped yet, so its pid is ours.
-        // SAFETY: kill only sends signals to our own child and its process group.
-        unsafe {
-            libc::kill(pid, libc::SIGTERM);
-            libc::kill(-pid, libc::SIGTERM);
-        }
-        let t0 = Instant::now();
-        while t0.elapsed() < grace {
-            if let Some(e) = self.ended() {
-                return e;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // SAFETY: as above.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    /// SIGTERM, then SIGKILL after [`GRACE`]; returns how it ended.
+    pub fn terminate(&mut self) -> String {
         self.child
-            .wait()
-            .map(describe)
+            .stop(GRACE)
+            .map(|e| describe(e.status))
+            .unwrap_or_else(|e| format!("lost ({e})"))
+    }
+
+    /// The supervision of every mode's command: waits for its end, looking every `poll`
+    /// whether `interrupted()` (a signal ended the session's work; it may wait itself, then
+    /// `poll` is zero) — then ends it as [`Running::terminate`] does. Returns how it ended.
+    pub fn supervise(&mut self, poll: Duration, interrupted: impl FnMut() -> bool) -> String {
+        self.child
+            .supervise(poll, GRACE, interrupted)
+            .map(|(e, _)| describe(e.status))
             .unwrap_or_else(|e| format!("lost ({e})"))
     }
 
     /// The tool run for the document (call after it ended). Output still held by a grandchild
     /// that outlived it is not waited for.
     pub fn finish(mut self, end: String) -> ToolRun {
-        // SAFETY: ends whatever is left of the command's own process group.
-        unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
-        }
+        // Whatever is left of the command's own process group.
+        self.child.end_leftovers();
         for r in self.readers.drain(..) {
             let _ = r.join();
         }

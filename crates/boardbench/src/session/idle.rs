@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use document::run::{IdleGate, ProcessUse};
 
 use crate::session::ExitStatus;
+use crate::session::lifecycle::IdleStep;
 use crate::session::signals::Held;
 
 /// Thresholds and timing of the gate.
@@ -434,47 +435,50 @@ impl IdleArgs {
         }
     }
 
-    /// Runs the gate (unless `--no-idle-gate`), printing what is busy on stderr. With held
-    /// signals a signal ends the wait. `Err` is how the mode ends instead of starting.
-    pub fn gate(
-        &self,
-        root: &probe::Root,
-        unattended: bool,
-        doing: &str,
-        held: Option<&Held>,
-    ) -> Result<Option<IdleGate>, ExitStatus> {
-        if self.no_idle_gate {
-            return Ok(None);
-        }
-        // A tree without /proc/loadavg and /proc/stat (a fixture of sysfs only) can never be
-        // seen idle: waiting would be forever.
-        if probe::runstate::load1(root).is_none() && root.read("/proc/stat").is_err() {
-            eprintln!(
-                "Note: no load or CPU readings (/proc/loadavg, /proc/stat): idle gate skipped."
-            );
-            return Ok(None);
-        }
-        let mut sleep = |d| match held {
-            Some(h) => h.wait(d),
-            None => {
-                std::thread::sleep(d);
-                None
-            }
-        };
-        let gate = wait(
-            &mut RootBusy::new(root),
-            &self.options(unattended),
-            &mut |l| eprintln!("{l}"),
-            &mut sleep,
-        )
-        .map_err(ExitStatus::Interrupted)?;
-        if gate.passed {
-            return Ok(Some(gate));
-        }
-        eprintln!("boardbench: not {doing} a busy box: {}", gate.reason);
-        for p in &gate.top_processes {
-            eprintln!("  {:>6.1} %  {} [{}]", p.cpu_pct, p.command, p.pid);
-        }
-        Err(ExitStatus::NeverIdle)
+    /// The session's idle step (none with `--no-idle-gate`); `doing` is what the refusal says
+    /// the mode was about to do.
+    pub fn step<'a>(&self, unattended: bool, doing: &'a str) -> Option<IdleStep<'a>> {
+        (!self.no_idle_gate).then(|| IdleStep {
+            options: self.options(unattended),
+            doing,
+        })
     }
+}
+
+/// Runs the gate, printing what is busy on stderr. With held signals a signal ends the wait.
+/// `Err` is how the mode ends instead of starting.
+pub fn gate(
+    o: &IdleOptions,
+    root: &probe::Root,
+    doing: &str,
+    held: Option<&Held>,
+) -> Result<Option<IdleGate>, ExitStatus> {
+    // A tree without /proc/loadavg and /proc/stat (a fixture of sysfs only) can never be
+    // seen idle: waiting would be forever.
+    if probe::runstate::load1(root).is_none() && root.read("/proc/stat").is_err() {
+        eprintln!("Note: no load or CPU readings (/proc/loadavg, /proc/stat): idle gate skipped.");
+        return Ok(None);
+    }
+    let mut sleep = |d| match held {
+        Some(h) => h.wait(d),
+        None => {
+            std::thread::sleep(d);
+            None
+        }
+    };
+    let gate = wait(
+        &mut RootBusy::new(root),
+        o,
+        &mut |l| eprintln!("{l}"),
+        &mut sleep,
+    )
+    .map_err(ExitStatus::Interrupted)?;
+    if gate.passed {
+        return Ok(Some(gate));
+    }
+    eprintln!("boardbench: not {doing} a busy box: {}", gate.reason);
+    for p in &gate.top_processes {
+        eprintln!("  {:>6.1} %  {} [{}]", p.cpu_pct, p.command, p.pid);
+    }
+    Err(ExitStatus::NeverIdle)
 }

@@ -30,7 +30,7 @@ use document::{Measurement, ResultDocument};
 use probe::runstate::{Cursor, Kmsg};
 
 use crate::session::assemble;
-use crate::session::idle::IdleArgs;
+use crate::session::idle::{self, IdleOptions};
 use crate::session::signals::Held;
 use crate::session::stamp::{self, Stamp};
 use tune::Restorer;
@@ -59,6 +59,15 @@ impl ExitStatus {
             ExitStatus::Untrusted => 2,
             ExitStatus::NeverIdle => 3,
             ExitStatus::Interrupted(s) => 128 + s,
+        }
+    }
+
+    /// The one rule of every mode: a signal that ended it → 128 + signal; otherwise Valid when
+    /// the mode's figures (its findings, a command's end …) can be trusted, else Untrusted.
+    pub fn of(signal: Option<i32>, trusted: bool) -> Self {
+        match signal {
+            Some(s) => ExitStatus::Interrupted(s),
+            None => Self::valid_if(trusted),
         }
     }
 
@@ -96,11 +105,11 @@ pub struct Probed {
     held: Option<Held>,
 }
 
-/// The idle-gate step: the switches, whether to give up (unattended), and what the refusal
-/// says the mode was about to do ("benchmarking", "preparing").
+/// The idle-gate step: its thresholds and time limit, and what the refusal says the mode was
+/// about to do ("benchmarking", "preparing"). A mode makes it from its flags with
+/// [`IdleArgs::step`](crate::session::idle::IdleArgs::step) (none with `--no-idle-gate`).
 pub struct IdleStep<'a> {
-    pub args: &'a IdleArgs,
-    pub unattended: bool,
+    pub options: IdleOptions,
     pub doing: &'a str,
 }
 
@@ -253,9 +262,7 @@ impl Probed {
     /// the box never became idle, or a signal arrived while waiting.
     pub fn start(self, o: &SessionOptions) -> Result<Session, ExitStatus> {
         let idle_gate = match &o.idle {
-            Some(i) => i
-                .args
-                .gate(&self.root, i.unattended, i.doing, self.held.as_ref())?,
+            Some(i) => idle::gate(&i.options, &self.root, i.doing, self.held.as_ref())?,
             None => None,
         };
         let restorer = Restorer::new(&self.root);

@@ -1,5 +1,5 @@
-//! The phases of the session modes (`thermal`, `env`): their kinds and a builder with the
-//! timestamps, so their documents have the same shape as a full run's and the findings,
+//! The phases of the session modes (`thermal`, `env`, `graph`): a builder with the
+//! timestamps (their kinds are the document's, `document::run::kind`), so their documents have the same shape as a full run's and the findings,
 //! `report`, the log renderers and the store work on them unchanged. The document itself is
 //! assembled by [`crate::session::assemble::document`].
 
@@ -7,18 +7,13 @@ use document::run::Phase;
 
 use crate::session::stamp::{self, Stamp};
 
-/// Phase kinds of these sessions (the model's `run::kind` list is the full run's).
-pub mod kind {
-    /// Waiting until the SoC cooled (`--target-temp`, sbc-bench -t C) and the sustained
-    /// all-core load: the document's kinds, which the thermal report reads.
-    pub use document::run::kind::{THERMAL_COOL, THERMAL_HEAT};
-    /// The controlled environment while a third-party suite runs (or until Ctrl-C).
-    pub const ENV_WAIT: &str = "env-wait";
+/// A phase from `start` until now; the rest is filled by the caller.
+pub fn timed(kind: &str, title: String, start: &Stamp, interval_s: f64) -> Phase {
+    between(kind, title, start, stamp::now(), interval_s)
 }
 
-/// A phase with its timestamps; the rest is filled by the caller.
-pub fn timed(kind: &str, title: String, start: &Stamp, interval_s: f64) -> Phase {
-    let end = stamp::now();
+/// A phase from `start` to `end` (one thread, done); the rest is filled by the caller.
+pub fn between(kind: &str, title: String, start: &Stamp, end: Stamp, interval_s: f64) -> Phase {
     Phase {
         kind: kind.into(),
         title,

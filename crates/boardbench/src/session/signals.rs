@@ -8,7 +8,8 @@
 //! in their wait loops. A blocked signal is never delivered to a handler, so the Restorer's
 //! thread never sees it; the command then stops its work, writes the document, restores through
 //! the Restorer as usual and exits with 128 + signal. A panic still restores through the hook.
-//! A blocked mask survives fork and exec, so `child::Running` unblocks them in the command.
+//! A blocked mask survives fork and exec, so the one child runner (`adapters::process::Group`)
+//! unblocks them in the command.
 //! The idle gate waits through the held signals too, so Ctrl-C while waiting ends the mode with
 //! 128 + signal before anything was changed.
 
@@ -62,7 +63,7 @@ impl Held {
 
 /// The end of a mode's work as its steps see it: a thread takes the held signals (they are
 /// blocked in every thread) and sets [`Stop::cancel`]; the steps check it between
-/// measurements. `guide` and `run` use it.
+/// measurements. `guide`, `run` and review's monitoring window use it.
 pub struct Stop {
     pub cancel: Arc<AtomicBool>,
     signal: Arc<AtomicI32>,

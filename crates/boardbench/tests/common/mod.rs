@@ -56,11 +56,10 @@ pub fn assert_valid_document(doc: &serde_json::Value) {
     );
 }
 
-/// Tests that depend on real timing or real tools skip under qemu (scripts/test sets this).
-#[allow(dead_code)]
-pub fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
+/// Under qemu (scripts/test sets BOARDBENCH_EMULATED): a test that needs the host skips, one
+/// that checks figures checks their shape only.
+#[allow(unused_imports)]
+pub use testsupport::{host_only, timing_unreal};
 
 /// Copies a directory tree (files, directories, symlinks as links).
 #[allow(dead_code)]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// Whether the service tests skip (they start servers: never under qemu).
 pub fn skip() -> bool {
-    if std::env::var_os("BOARDBENCH_EMULATED").is_some() {
+    if testsupport::host_only() {
         eprintln!("skipped: service tests do not run under emulation");
         return true;
     }

@@ -22,9 +22,8 @@ pub fn ctx(root: probe::Root, workdir: &Path) -> guide::Context {
 }
 
 /// Under qemu-user (CI's cross runs) tests that start fio/iperf3/namespaces skip.
-pub fn emulated() -> bool {
-    std::env::var_os("BOARDBENCH_EMULATED").is_some()
-}
+#[allow(unused_imports)]
+pub use testsupport::host_only;
 
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.

@@ -16,20 +16,6 @@ use crate::{State, auth};
 /// Rows on one page of the table.
 pub const PAGE_ROWS: usize = 200;
 
-/// Sort keys of the columns, in the order of `store::table::HEADERS`.
-const SORT_KEYS: [&str; 10] = [
-    "device",
-    "clockspeed",
-    "kernel",
-    "distro",
-    "7zip-multi",
-    "7zip-single",
-    "aes",
-    "memcpy",
-    "memset",
-    "khs",
-];
-
 const FILTERS: [(&str, &str, &str); 6] = [
     ("soc", "SoC", "contains, e.g. RK3588"),
     ("device", "Device", "contains"),
@@ -137,10 +123,10 @@ pub async fn page(
             esc(header)
         )
     };
-    let headers = store::table::HEADERS;
-    body.push_str(&sortable(headers[0], SORT_KEYS[0]));
+    let (headers, keys) = (store::table::HEADERS, store::table::header_keys());
+    body.push_str(&sortable(headers[0], keys[0]));
     body.push_str("<th>SoC</th><th>Date</th>");
-    for (header, key) in headers.iter().zip(SORT_KEYS).skip(1) {
+    for (header, key) in headers.iter().zip(keys).skip(1) {
         body.push_str(&sortable(header, key));
     }
     body.push_str("<th>Uploader</th><th>Findings</th>");

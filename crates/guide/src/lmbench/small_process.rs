@@ -13,23 +13,26 @@
 //!
 //! Protocol: `PROGRAM ARG KIND PARAMS`, KIND `fork|exec|shell`, PARAMS the harness's settings as
 //! JSON ([`Params`]); the report is `isolate`'s one JSON document on standard output, exit 0. A
-//! cancel (Ctrl-C in the guide) kills the process group of the small process (it and the
-//! processes it forked), so nothing is left.
+//! cancel (Ctrl-C in the guide) ends the small process and its process group (it and the
+//! processes it forked) by the one kill rule (`adapters::process`), so nothing is left.
 
 use std::ffi::OsString;
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use adapters::process::Group;
 use document::guide::GuideValue;
 use serde::{Deserialize, Serialize};
 
 use super::isolate;
 use super::lat_proc::{self, Kind};
 use super::timing::{Error, Result, Timing};
+
+/// How long a cancelled small process gets to end after SIGTERM (it only forks and waits).
+const GRACE: Duration = Duration::from_millis(500);
 
 /// The first argument that makes a binary the small measuring process.
 pub const ARG: &str = "__boardbench-lmbench-small-process";
@@ -150,9 +153,8 @@ pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
         .arg(params)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0);
-    let mut child = match cmd.spawn() {
+        .stderr(Stdio::null());
+    let mut child = match Group::spawn(&mut cmd) {
         Ok(c) => c,
         Err(e) => {
             return Some(Err(Error::Failed(format!(
@@ -161,28 +163,24 @@ pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
             ))));
         }
     };
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.take()?;
+    let Some(mut stdout) = child.take_stdout() else {
+        let _ = child.stop(GRACE);
+        return None;
+    };
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
         let _ = stdout.read_to_string(&mut s);
         s
     });
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if t.cancelled() => {
-                // SAFETY: signals the process group the small process leads (it and its forks).
-                unsafe { libc::kill(-pid, libc::SIGKILL) };
-                let _ = child.wait();
-                let _ = reader.join();
-                return Some(Err(Error::Cancelled));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(_) => break None,
-        }
-    };
+    // A cancel (Ctrl-C) ends it by the one kill rule; its forks are in its group and end too.
+    let ended = child.supervise(Duration::from_millis(20), GRACE, || t.cancelled());
+    child.end_leftovers();
     let report = reader.join().unwrap_or_default();
+    let status = match ended {
+        Ok((_, true)) => return Some(Err(Error::Cancelled)),
+        Ok((e, false)) => Some(e.status),
+        Err(_) => None,
+    };
     if report.trim().is_empty() {
         return Some(Err(Error::Failed(format!(
             "the small lat_proc process ended without a report ({})",

@@ -21,6 +21,7 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use adapters::process::Group;
@@ -37,7 +38,10 @@ const GRACE: Duration = Duration::from_millis(500);
 /// The first argument that makes a binary the small measuring process.
 pub const ARG: &str = "__boardbench-lmbench-small-process";
 
-static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+/// Set by [`serve_or_enable`]: this program can be re-executed as the small process.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+/// Where this program is, looked up the first time the small process is started.
+static PROGRAM: OnceLock<Option<PathBuf>> = OnceLock::new();
 
 /// The harness's settings the small process needs (it does not calibrate again).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -109,9 +113,8 @@ pub fn serve_or_enable(argv: &[OsString]) -> Option<i32> {
         };
         return Some(code);
     }
-    if let Ok(exe) = std::env::current_exe() {
-        let _ = PROGRAM.set(exe);
-    }
+    // Only a flag: the program's path is looked up when a guide needs it, not at every start.
+    ENABLED.store(true, Ordering::Relaxed);
     None
 }
 
@@ -135,13 +138,22 @@ pub fn serve(args: &[String]) -> (i32, String) {
 
 /// Whether this process can start the small process (a binary called [`serve_or_enable`]).
 pub fn available() -> bool {
-    PROGRAM.get().is_some()
+    program().is_some()
+}
+
+fn program() -> Option<&'static PathBuf> {
+    if !ENABLED.load(Ordering::Relaxed) {
+        return None;
+    }
+    PROGRAM
+        .get_or_init(|| std::env::current_exe().ok())
+        .as_ref()
 }
 
 /// Measures `kind` in a freshly started small process; None when this program cannot host one
 /// (the caller then measures it in the measuring child).
 pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
-    let program = PROGRAM.get()?;
+    let program = program()?;
     let word = kind_word(kind)?;
     if t.cancelled() {
         return Some(Err(Error::Cancelled));

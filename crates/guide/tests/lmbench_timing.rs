@@ -131,3 +131,39 @@ fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
     assert!(c.tests >= 1 && c.tests <= 2 * ATTEMPTS);
     assert_eq!(c.passed, c.failures.len() < c.tests as usize);
 }
+
+/// Ctrl-C during the calibration: it gives up between two timed loops instead of trying every
+/// candidate (seconds on a noisy machine), keeps the fallback and says it was interrupted.
+#[test]
+fn calibration_gives_up_when_cancelled() {
+    use guide::lmbench::timing::{INTERRUPTED, calibrate_cancellable};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let set = AtomicBool::new(true);
+    let c = calibrate_cancellable(1_000_000.0, &set);
+    assert_eq!(c.tests, 0, "{c:?}");
+    assert!(c.interrupted() && !c.passed, "{c:?}");
+    assert_eq!(c.enough_us, 1_000_000.0);
+    assert!(c.describe().contains("interrupted"), "{}", c.describe());
+
+    // Set while the first candidate's test runs (a 5 ms test times ≥ 10 loops of 10 runs).
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let c = calibrate_cancellable(100_000.0, &flag);
+    setter.join().unwrap();
+    assert!(c.passed || c.interrupted(), "{c:?}");
+    if !c.passed {
+        assert_eq!(c.failures.last().map(String::as_str), Some(INTERRUPTED));
+        assert!(c.tests <= 1, "gave up in the first test: {c:?}");
+    }
+    // The harness keeps working with the fallback.
+    let t = guide::lmbench::timing::Timing::calibrate_until(Some(2000.0), 1e6, &set);
+    assert_eq!(t.enough_us, 2000.0);
+}

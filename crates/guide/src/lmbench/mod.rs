@@ -124,7 +124,7 @@ pub fn timing_for(ctx: &Context) -> Timing {
     } else {
         FULL_ENOUGH_US
     };
-    let mut t = Timing::calibrate_upto(given, max).with_cancel(ctx.cancel.clone());
+    let mut t = Timing::calibrate_until(given, max, &ctx.cancel).with_cancel(ctx.cancel.clone());
     if ctx.quick {
         t.tries = 5;
         t.floor_scale = 0.1;

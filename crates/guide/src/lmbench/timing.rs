@@ -121,10 +121,17 @@ impl Timing {
     /// [`Timing::calibrate`] trying only the candidates up to `max_us` (and falling back to
     /// `max_us`): quick runs must not spend seconds finding out that a busy machine is noisy.
     pub fn calibrate_upto(given_us: Option<f64>, max_us: f64) -> Timing {
+        Timing::calibrate_until(given_us, max_us, &AtomicBool::new(false))
+    }
+
+    /// [`Timing::calibrate_upto`] that gives up as soon as `cancel` is set (Ctrl-C during the
+    /// calibration, which can take seconds on a noisy machine): the fallback is kept and
+    /// the calibration says it was interrupted; the caller's cancel flag stops what follows.
+    pub fn calibrate_until(given_us: Option<f64>, max_us: f64, cancel: &AtomicBool) -> Timing {
         let (enough_us, calibration) = match given_us {
             Some(e) if e > 0.0 => (e, None),
             _ => {
-                let c = calibrate(max_us);
+                let c = calibrate_cancellable(max_us, cancel);
                 (c.enough_us, Some(c))
             }
         };
@@ -366,8 +373,19 @@ pub struct Calibration {
 }
 
 impl Calibration {
+    /// Whether the calibration was cancelled before a candidate passed.
+    pub fn interrupted(&self) -> bool {
+        !self.passed && self.failures.last().is_some_and(|f| f == INTERRUPTED)
+    }
+
     /// "calibrated", "calibrated at the 2nd attempt …", or the failure, for the section's note.
     pub fn describe(&self) -> String {
+        if self.interrupted() {
+            return format!(
+                "calibration interrupted after {} linearity test(s); fallback used",
+                self.tests
+            );
+        }
         if self.passed && self.failures.is_empty() {
             return "calibrated".into();
         }
@@ -392,6 +410,13 @@ impl Calibration {
 /// `max_us` are not tried; `max_us` (at most 1 s, lmbench's fallback) is then the fallback, and
 /// the result says so.
 pub fn calibrate(max_us: f64) -> Calibration {
+    calibrate_cancellable(max_us, &AtomicBool::new(false))
+}
+
+/// [`calibrate`] that stops between two timed loops once `cancel` is set (the longest such
+/// loop is ten runs of one candidate, ≤ 1 s at the largest): the result keeps the fallback,
+/// is not `passed`, and its last failure says "interrupted".
+pub fn calibrate_cancellable(max_us: f64, cancel: &AtomicBool) -> Calibration {
     let ring = Ring::new();
     let mut c = Calibration {
         enough_us: max_us.min(1_000_000.0),
@@ -404,11 +429,19 @@ pub fn calibrate(max_us: f64) -> Calibration {
             break;
         }
         for _ in 0..ATTEMPTS {
+            if cancel.load(Ordering::Relaxed) {
+                c.failures.push(INTERRUPTED.into());
+                return c;
+            }
             c.tests += 1;
-            match linearity(&ring, candidate) {
+            match linearity(&ring, candidate, cancel) {
                 Ok(()) => {
                     c.enough_us = candidate;
                     c.passed = true;
+                    return c;
+                }
+                Err(why) if why == INTERRUPTED => {
+                    c.failures.push(INTERRUPTED.into());
                     return c;
                 }
                 Err(why) => c
@@ -420,14 +453,24 @@ pub fn calibrate(max_us: f64) -> Calibration {
     c
 }
 
+/// The failure a cancelled calibration ends with.
+pub const INTERRUPTED: &str = "interrupted";
+
 /// lmbench's test of one candidate: find the count that takes the candidate's time (±2 %,
 /// 10 tries), time it again as the baseline, then at +1.5 %, +2 %, +3.5 % iterations; every
 /// time must be within 0.25 % of the baseline scaled. Each time is the minimum of 10 runs.
-fn linearity(ring: &Ring, candidate: f64) -> std::result::Result<(), String> {
+fn linearity(ring: &Ring, candidate: f64, cancel: &AtomicBool) -> std::result::Result<(), String> {
+    let time = |n: u64| {
+        if cancel.load(Ordering::Relaxed) {
+            Err(INTERRUPTED.to_string())
+        } else {
+            Ok(ring.time(n, 10))
+        }
+    };
     let mut n: u64 = 10_000;
     let mut found = None;
     for _ in 0..10 {
-        let t = ring.time(n, 10);
+        let t = time(n)?;
         if (t - candidate).abs() <= 0.02 * candidate {
             found = Some(n);
             break;
@@ -441,12 +484,12 @@ fn linearity(ring: &Ring, candidate: f64) -> std::result::Result<(), String> {
     let Some(n) = found else {
         return Err("no count reached the time".into());
     };
-    let base = ring.time(n, 10);
+    let base = time(n)?;
     let mut worst = (0.0f64, 0.0f64);
     for k in [1.015, 1.02, 1.035] {
         let m = (n as f64 * k) as u64;
         let expect = base * k;
-        let got = ring.time(m, 10);
+        let got = time(m)?;
         let dev = (got - expect).abs() / expect;
         if dev > worst.0 {
             worst = (dev, k);

@@ -115,20 +115,25 @@ pub fn measure(t: &Timing, range: usize) -> Result<GuideValue> {
     let count = 100 * (range / (STRIDE * 100) + 1);
     let mut p: *const u8 = std::hint::black_box(base);
     let samples = t.benchmp(FLOOR_US, |n| {
+        // A local the loads cannot alias: with the captured `p` itself LLVM stored the pointer
+        // back to memory after every load (100 stores per 100 loads); lmbench's chain is loads
+        // only, its pointer in a register.
+        let mut q = p;
         for _ in 0..n {
             for _ in 0..count / 100 {
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
-                ten!(p);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
+                ten!(q);
             }
         }
+        p = q;
     })?;
     std::hint::black_box(p);
     let per_load = |us: f64| us * 1000.0 / count as f64;

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
-use store::{Added, Filter, Location, Store};
+use resultsdb::{Added, Filter, Location, Store};
 
 /// A fresh database on the test server, or `None` (skip).
 fn fresh_db(name: &str) -> Option<String> {
@@ -56,7 +56,7 @@ fn postgres_store_round_trip() {
     };
     let loc = Location::parse(&url).unwrap();
     let mut s = Store::open(&loc).unwrap();
-    assert_eq!(s.schema_version().unwrap(), store::schema::latest());
+    assert_eq!(s.schema_version().unwrap(), resultsdb::schema::latest());
     drop(s);
     let mut s = Store::open(&loc).unwrap(); // migrations are not applied twice
     let a = doc("Alpha", "2026-02-01T00:00:00+00:00", 9000.0);

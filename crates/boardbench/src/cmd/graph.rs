@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub clock_samples: u32,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// Tests: pause after each point (milliseconds), so a sweep can be interrupted.
     #[arg(long, hide = true, default_value_t = 0)]
     pub pause_ms: u64,

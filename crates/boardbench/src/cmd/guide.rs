@@ -63,7 +63,7 @@ pub struct Args {
     #[command(flatten)]
     pub idle: crate::session::idle::IdleArgs,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,

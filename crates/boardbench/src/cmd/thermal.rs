@@ -6,7 +6,7 @@
 //! the load (phase `thermal-heat`): one pinned recursive SHA-256 thread per usable CPU (or
 //! `--load CMD`), sampled every `--interval` (clocks, temperature, CPU use; the score of each
 //! interval) → snapshot "after" → restore → analysis → document, store, text report (a pure
-//! function of the document: `textlog::thermal`, so a stored run renders it again).
+//! function of the document: `textout::thermal`, so a stored run renders it again).
 //!
 //! The document: the heat phase's monitor samples are the temperature and clock curve; the
 //! per-interval score series is the built-in load's output (its tool run: "t_s hashes_per_s"
@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long)]
     pub no_tune: bool,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// Also append the text report to this file.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
@@ -231,7 +231,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     outputs.save(&document)?;
 
-    let r = textlog::thermal::report(&document);
+    let r = textout::thermal::report(&document);
     print!("{r}");
     if let Some(log) = &args.log {
         use std::io::Write;
@@ -445,7 +445,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
 }
 
 /// What the test found: the figures (suite "thermal") and the verdict beyond them, both
-/// recorded in the document, from which `textlog::thermal` writes the report.
+/// recorded in the document, from which `textout::thermal` writes the report.
 struct Conclusions {
     verdict: ThermalVerdict,
     measurements: Vec<Measurement>,

@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use resultsdb::{self as bstore, Location, Store};
 use serde_json::{Value, json};
-use store::{self as bstore, Location, Store};
 
 fn store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();

@@ -20,7 +20,7 @@ fn rows() -> Vec<Value> {
 
 fn parse(name: &str) -> ImportedLog {
     let bytes = std::fs::read(fixtures().join(name)).expect("log file");
-    let doc = sbclog::import_bytes(&bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let doc = sbcimport::import_bytes(&bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
     doc.imported.expect("imported part")
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use document::imported::ImportedLog;
-use sbclog::{parse_log, signals::signals};
+use sbcimport::{parse_log, signals::signals};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")

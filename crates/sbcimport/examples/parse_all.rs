@@ -1,5 +1,5 @@
 //! Times the import of every log in a directory (default: the shared fixtures), e.g.
-//! `cargo run --release -p boardbench-sbclog --example parse_all [DIR]`. A benchmark, not a test.
+//! `cargo run --release -p boardbench-sbcimport --example parse_all [DIR]`. A benchmark, not a test.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -28,7 +28,7 @@ fn main() {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if let Ok(doc) = sbclog::import_bytes(&bytes, &name) {
+            if let Ok(doc) = sbcimport::import_bytes(&bytes, &name) {
                 ok += serde_json::to_string(&doc).map(|_| 1).unwrap_or(0);
             }
         }

@@ -7,7 +7,7 @@
 mod common;
 
 use document::imported::SummaryLine;
-use textlog::results_row_cells;
+use textout::results_row_cells;
 
 #[test]
 fn results_row_agrees_with_sbc_bench_own_row() {
@@ -33,7 +33,7 @@ fn results_row_agrees_with_sbc_bench_own_row() {
     let mut misses = Vec::new();
     for path in names {
         let bytes = std::fs::read(&path).unwrap();
-        let Ok(doc) = sbclog::import_bytes(&bytes, &path.display().to_string()) else {
+        let Ok(doc) = sbcimport::import_bytes(&bytes, &path.display().to_string()) else {
             continue;
         };
         let Some(imp) = &doc.imported else { continue };
@@ -86,7 +86,7 @@ fn results_row_agrees_with_sbc_bench_own_row() {
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             misses.push(format!(
                 "{name}: ours {} | theirs {}",
-                textlog::results_row(&doc),
+                textout::results_row(&doc),
                 theirs.raw
             ));
         }

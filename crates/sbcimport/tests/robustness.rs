@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use sbclog::{ImportError, import_bytes, parse_log};
+use sbcimport::{ImportError, import_bytes, parse_log};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
@@ -80,7 +80,7 @@ fn logs_concatenated_without_a_newline_are_split() {
         import_bytes(&both, "both").unwrap_err(),
         ImportError::SeveralLogs(2)
     );
-    let docs: Vec<_> = sbclog::import_logs(&both, "both")
+    let docs: Vec<_> = sbcimport::import_logs(&both, "both")
         .into_iter()
         .map(Result::unwrap)
         .collect();

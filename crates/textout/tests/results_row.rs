@@ -5,7 +5,7 @@ mod common;
 
 use common::{Figures, cells, finding, machine, run_doc};
 use document::Severity;
-use textlog::{results_row, results_row_cells};
+use textout::{results_row, results_row_cells};
 
 #[test]
 fn big_little_row_has_every_cell() {
@@ -211,11 +211,11 @@ fn a_quick_run_never_passes_for_a_full_one() {
     assert_eq!(quick[8], "15710 (quick)");
     assert_eq!(quick[9], "-");
     assert!(
-        textlog::terminal_summary(&doc, false).starts_with(
+        textout::terminal_summary(&doc, false).starts_with(
             "Note: figures of this quick run are not comparable with sbc-bench's: 7-zip multi"
         ),
         "{}",
-        textlog::terminal_summary(&doc, false)
+        textout::terminal_summary(&doc, false)
     );
     // The fast profile's figures are sbc-bench's: an unmarked row.
     doc.run.as_mut().unwrap().profile = "fast".into();

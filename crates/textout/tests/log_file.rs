@@ -5,7 +5,7 @@ mod common;
 
 use common::{Figures, finding, machine, run_doc};
 use document::{ResultDocument, Severity};
-use textlog::{log, results_row};
+use textout::{log, results_row};
 
 fn assert_results_row_last(doc: &ResultDocument) -> String {
     let text = log(doc);
@@ -167,7 +167,7 @@ fn logs_of_imported_sbc_bench_documents_end_with_the_row() {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
-        let Ok(doc) = sbclog::import_bytes(&bytes, &path.display().to_string()) else {
+        let Ok(doc) = sbcimport::import_bytes(&bytes, &path.display().to_string()) else {
             continue;
         };
         assert_results_row_last(&doc);
@@ -238,5 +238,5 @@ fn malformed_documents_never_panic() {
     doc.started = Some("garbage".into());
     let text = assert_results_row_last(&doc);
     assert!(text.starts_with("boardbench 0.1.0 Radxa ROCK 5 Model B unattended (date unknown)"));
-    let _ = textlog::terminal_summary(&doc, true);
+    let _ = textout::terminal_summary(&doc, true);
 }

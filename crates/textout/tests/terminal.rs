@@ -5,7 +5,7 @@ mod common;
 
 use common::{Figures, finding, machine, run_doc};
 use document::Severity;
-use textlog::terminal_summary;
+use textout::terminal_summary;
 
 #[test]
 fn no_escape_sequences_without_colour() {

@@ -40,7 +40,7 @@ pub struct DocumentArgs {
 /// Where the document will go, checked.
 pub struct Outputs {
     file: Option<OutFile>,
-    store: Option<store::Location>,
+    store: Option<resultsdb::Location>,
     tags: Vec<String>,
 }
 
@@ -54,11 +54,11 @@ impl DocumentArgs {
         let store = if self.no_store {
             None
         } else {
-            let loc = store::Location::resolve(self.db.as_deref())
+            let loc = resultsdb::Location::resolve(self.db.as_deref())
                 .map_err(|e| Usage(format!("--db: {e}")))?;
             // Opened (created and migrated) now, so a database that cannot be written is said
             // before the run, not after it.
-            store::Store::open(&loc).map_err(|e| {
+            resultsdb::Store::open(&loc).map_err(|e| {
                 anyhow::anyhow!(
                     "cannot open the results database {}: {e} (--no-store runs without it)",
                     loc.display()
@@ -91,7 +91,7 @@ impl Outputs {
         let Some(loc) = &self.store else {
             return Ok(());
         };
-        let stored = store::Store::open(loc).and_then(|mut s| s.add_document(doc, &self.tags));
+        let stored = resultsdb::Store::open(loc).and_then(|mut s| s.add_document(doc, &self.tags));
         if let Err(e) = stored {
             let kept = match &self.file {
                 Some(f) => f.path().to_path_buf(),
@@ -110,7 +110,7 @@ impl Outputs {
 /// A document the database refused, kept beside the default database (the user's data
 /// directory; /var/lib/boardbench as root) under a name no other run has.
 fn keep_unstored(json: &str) -> anyhow::Result<PathBuf> {
-    let store::Location::Sqlite(default) = store::Location::default_sqlite() else {
+    let resultsdb::Location::Sqlite(default) = resultsdb::Location::default_sqlite() else {
         unreachable!("the default is a file");
     };
     let dir = default

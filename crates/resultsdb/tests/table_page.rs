@@ -3,8 +3,8 @@
 //! case-insensitively), on SQLite and — when BOARDBENCH_TEST_PG_URL is set — on PostgreSQL.
 
 use document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use store::table::{Column, sort_rows};
-use store::{Filter, Location, Store};
+use resultsdb::table::{Column, sort_rows};
+use resultsdb::{Filter, Location, Store};
 
 fn doc(i: u32) -> ResultDocument {
     let devices = ["alpha", "Beta", "beta", "_x", "Zeta", "alpha 2", "Äpfel"];
@@ -67,7 +67,7 @@ fn check(loc: &Location) {
                 assert_eq!(total, 40);
                 got.extend(rows);
             }
-            let ids = |r: &[store::TableRow]| r.iter().map(|r| r.id).collect::<Vec<_>>();
+            let ids = |r: &[resultsdb::TableRow]| r.iter().map(|r| r.id).collect::<Vec<_>>();
             assert_eq!(ids(&got), ids(&want), "{col:?} desc={desc}");
         }
     }
@@ -96,9 +96,9 @@ fn postgres_pages_sort_like_sort_rows() {
 
 // ---- The service's rows: ids never reused, one device's latest runs, what the table shows ----
 
-fn id_of(a: store::Added) -> i64 {
+fn id_of(a: resultsdb::Added) -> i64 {
     match a {
-        store::Added::New(id) | store::Added::Duplicate(id) => id,
+        resultsdb::Added::New(id) | resultsdb::Added::Duplicate(id) => id,
     }
 }
 
@@ -201,13 +201,16 @@ fn a_schema_2_sqlite_database_keeps_its_runs_when_ids_become_unique() {
     {
         // Schema 2 exactly as an earlier boardbench left it, with two runs in it.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(&store::schema::version_table(
-            store::backend::Dialect::Sqlite,
+        c.execute_batch(&resultsdb::schema::version_table(
+            resultsdb::backend::Dialect::Sqlite,
         ))
         .unwrap();
-        for (v, sql) in &store::schema::MIGRATIONS[..2] {
-            c.execute_batch(&store::schema::render(sql, store::backend::Dialect::Sqlite))
-                .unwrap();
+        for (v, sql) in &resultsdb::schema::MIGRATIONS[..2] {
+            c.execute_batch(&resultsdb::schema::render(
+                sql,
+                resultsdb::backend::Dialect::Sqlite,
+            ))
+            .unwrap();
             c.execute(
                 "INSERT INTO schema_version (version, applied) VALUES (?1, 'then')",
                 [v],
@@ -230,7 +233,7 @@ fn a_schema_2_sqlite_database_keeps_its_runs_when_ids_become_unique() {
         .unwrap();
     }
     let mut s = Store::open(&old).unwrap();
-    assert_eq!(s.schema_version().unwrap(), store::schema::latest());
+    assert_eq!(s.schema_version().unwrap(), resultsdb::schema::latest());
     let rows = s.table().unwrap();
     assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(rows[1].worst.as_deref(), Some("invalid"), "findings kept");

@@ -3,7 +3,7 @@
 //! BOARDBENCH_TEST_PG_URL) PostgreSQL alike.
 
 use document::{ResultDocument, SCHEMA_VERSION};
-use store::{Filter, Location, Store};
+use resultsdb::{Filter, Location, Store};
 
 fn doc(device: &str, started: &str) -> ResultDocument {
     ResultDocument {

@@ -28,7 +28,7 @@ fn every_no_cpufreq_measurement_is_a_row_without_opp() {
         }
         logs += 1;
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let doc = sbclog::import_bytes(&bytes, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc = sbcimport::import_bytes(&bytes, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
         let imported = doc.imported.expect("imported part");
         let rows: Vec<f64> = imported
             .clock_checks

@@ -108,6 +108,12 @@ pub fn shown_spread(spread_pct: Option<f64>) -> Option<f64> {
     spread_pct.filter(|s| s.is_finite() && *s > SPREAD_SHOWN_PCT)
 }
 
+/// A finding as the commands list it under their report: `  [Warning] message` (the severity's
+/// [`Severity::title`]). One rule for `thermal`, `env` and `guide`.
+pub fn finding_line(f: &document::Finding) -> String {
+    format!("  [{}] {}", f.severity.title(), f.message)
+}
+
 /// How a severity reads in the log and on the terminal.
 pub fn severity_word(s: Severity) -> &'static str {
     match s {
@@ -234,5 +240,24 @@ mod tests {
         assert_eq!(seconds(7.5), "7.5");
         assert_eq!(seconds(0.0), "0");
         assert_eq!(seconds(12.0), "12");
+    }
+
+    #[test]
+    fn a_finding_reads_as_every_command_lists_it() {
+        let f = |severity| document::Finding {
+            kind: "throttling".into(),
+            severity,
+            message: "cpu4 throttled".into(),
+            evidence: Vec::new(),
+        };
+        assert_eq!(finding_line(&f(Severity::Info)), "  [Info] cpu4 throttled");
+        assert_eq!(
+            finding_line(&f(Severity::Warning)),
+            "  [Warning] cpu4 throttled"
+        );
+        assert_eq!(
+            finding_line(&f(Severity::Invalid)),
+            "  [Invalid] cpu4 throttled"
+        );
     }
 }

@@ -158,7 +158,7 @@ pub fn report(doc: &ResultDocument) -> String {
         });
     }
     for f in &doc.findings {
-        let _ = writeln!(r, "  [{:?}] {}", f.severity, f.message);
+        let _ = writeln!(r, "{}", crate::text::finding_line(f));
     }
     r
 }

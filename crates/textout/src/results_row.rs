@@ -10,7 +10,7 @@ use document::imported::ImportedLog;
 use document::machine::MachineInfo;
 use headline::{Figure, r10};
 
-use crate::text::{device_name, one_line};
+use crate::text::{one_line, one_line_or_none};
 
 /// The cells of the summary row, before formatting (`None` = "-").
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +74,9 @@ fn cell(s: &str) -> String {
 pub fn results_row_cells(doc: &ResultDocument) -> ResultsRowCells {
     let h = headline::results_row(doc);
     ResultsRowCells {
-        device: device_name(doc).unwrap_or_else(|| "unknown device".into()),
+        device: headline::device::of_document(doc)
+            .and_then(|d| one_line_or_none(&d))
+            .unwrap_or_else(|| "unknown device".into()),
         clock: clock_cell(doc),
         kernel: kernel_cell(doc),
         distro: distro_cell(doc),

@@ -168,11 +168,10 @@ pub fn offset_of(doc: &ResultDocument) -> FixedOffset {
     utc
 }
 
-/// The device name on one line: the one rule, [`headline::device::of_document`].
-pub fn device_name(doc: &ResultDocument) -> Option<String> {
-    headline::device::of_document(doc)
-        .map(|s| one_line(&s))
-        .filter(|s| !s.is_empty())
+/// [`one_line`], or `None` when nothing printable is left (a value made of control characters
+/// only).
+pub fn one_line_or_none(s: &str) -> Option<String> {
+    Some(one_line(s)).filter(|s| !s.is_empty())
 }
 
 /// "cpu4 (Cortex-A76)": the label of a cluster (first online CPU and core name).
@@ -240,6 +239,15 @@ mod tests {
         assert_eq!(seconds(7.5), "7.5");
         assert_eq!(seconds(0.0), "0");
         assert_eq!(seconds(12.0), "12");
+    }
+
+    #[test]
+    fn one_line_or_none_drops_what_is_not_printable() {
+        assert_eq!(
+            one_line_or_none(" Radxa\tROCK  5B\n").as_deref(),
+            Some("Radxa ROCK 5B")
+        );
+        assert_eq!(one_line_or_none("\u{1b}[0m\r\n"), None);
     }
 
     #[test]

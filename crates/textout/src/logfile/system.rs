@@ -10,7 +10,7 @@ use document::ResultDocument;
 use document::machine::{MachineInfo, Memory};
 use document::run::RunRecord;
 
-use crate::text::{device_name, kib, one_line, span};
+use crate::text::{kib, one_line, one_line_or_none, span};
 
 pub fn render(doc: &ResultDocument) -> String {
     let mut out = header_line(doc);
@@ -37,7 +37,7 @@ pub fn render(doc: &ResultDocument) -> String {
 /// `boardbench 0.1.0 Radxa ROCK 5B extensive unattended (Mon, 23 Nov 2026 12:14:55 +0100)`.
 fn header_line(doc: &ResultDocument) -> String {
     let mut words = vec![one_line(&doc.producer)];
-    if let Some(d) = device_name(doc) {
+    if let Some(d) = headline::device::of_document(doc).and_then(|d| one_line_or_none(&d)) {
         words.push(d);
     }
     if let Some(r) = &doc.run {

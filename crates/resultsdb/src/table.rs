@@ -238,18 +238,15 @@ pub fn md_cell(s: &str) -> String {
     out
 }
 
-/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; text that a
-/// spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab or CR first, and not a number)
-/// gets a leading `'`; bidirectional controls are U+FFFD.
+/// One CSV field of the results table: text that a spreadsheet would run as a formula (`=`,
+/// `+`, `-`, `@`, tab or CR first, and not a number) gets a leading `'`, bidirectional controls
+/// are U+FFFD, then the one quoting rule of every CSV written ([`document::text::csv_field`]:
+/// RFC 4180, quoted when it holds a comma, quote or line break or begins or ends with a space).
 pub fn csv_field(s: &str) -> String {
     let s = document::text::neutralise_bidi(s);
     let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
     let s = if formula { format!("'{s}") } else { s };
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
-    }
+    document::text::csv_field(&s)
 }
 
 /// CSV with the run id first; missing values are empty fields. The numbers stay numbers; the

@@ -150,7 +150,7 @@ fn headline_rows(runs: &[RunDetail]) -> Vec<Vec<Found>> {
 pub fn compare(runs: &[RunDetail]) -> Comparison {
     let clocks: Vec<Option<f64>> = runs
         .iter()
-        .map(|r| r.clock_mhz.filter(|c| *c > 0.0))
+        .map(|r| r.summary.columns.clock_mhz.filter(|c| *c > 0.0))
         .collect();
     let headline_rows = headline_rows(runs)
         .into_iter()
@@ -218,10 +218,10 @@ pub fn compare(runs: &[RunDetail]) -> Comparison {
             .iter()
             .map(|r| RunHead {
                 id: r.summary.id,
-                device: r.summary.device.clone(),
-                clock_mhz: r.clock_mhz,
-                started: r.summary.started.clone(),
-                kernel: r.summary.kernel.clone(),
+                device: r.summary.columns.device.clone(),
+                clock_mhz: r.summary.columns.clock_mhz,
+                started: r.summary.columns.started.clone(),
+                kernel: r.summary.columns.kernel.clone(),
             })
             .collect(),
         rows,
@@ -324,18 +324,14 @@ mod tests {
         RunDetail {
             summary: crate::RunListing {
                 id,
-                started: Some(format!("2026-01-0{id}T00:00:00Z")),
-                device: Some("Rock 5B".into()),
-                soc: None,
-                arch: None,
-                kernel: Some(format!("6.{id}")),
-                distro: None,
-                producer: None,
-                imported: false,
+                columns: headline::columns::RunColumns {
+                    started: Some(format!("2026-01-0{id}T00:00:00Z")),
+                    device: Some("Rock 5B".into()),
+                    kernel: Some(format!("6.{id}")),
+                    ..Default::default()
+                },
                 tags: vec![],
             },
-            clockspeed: None,
-            clock_mhz: None,
             measurements: vec![document::Measurement {
                 suite: "7zip".into(),
                 test: "multi".into(),

@@ -34,6 +34,7 @@ pub mod table;
 
 use backend::{Dialect, Exec, Val};
 use document::{Finding, Measurement, ResultDocument};
+use headline::columns::RunColumns;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -112,19 +113,36 @@ pub struct Filter {
     pub tag: Option<String>,
 }
 
-/// One line of `results list`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One line of `results list`: the run's id, the columns it is indexed by as they were stored
+/// (`headline::columns::RunColumns`, the one home of what a run is listed by) and its tags.
+///
+/// Serialised (`results list --json`, `results show --json`'s `summary`) as it always was:
+/// `id`, `started`, `device`, `soc`, `arch`, `kernel`, `distro`, `producer`, `imported`, `tags`
+/// — the clock and the headline figures are in the columns but not in a listing.
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunListing {
     pub id: i64,
-    pub started: Option<String>,
-    pub device: Option<String>,
-    pub soc: Option<String>,
-    pub arch: Option<String>,
-    pub kernel: Option<String>,
-    pub distro: Option<String>,
-    pub producer: Option<String>,
-    pub imported: bool,
+    pub columns: RunColumns,
     pub tags: Vec<String>,
+}
+
+impl Serialize for RunListing {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let c = &self.columns;
+        let mut st = s.serialize_struct("RunListing", 10)?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("started", &c.started)?;
+        st.serialize_field("device", &c.device)?;
+        st.serialize_field("soc", &c.soc)?;
+        st.serialize_field("arch", &c.arch)?;
+        st.serialize_field("kernel", &c.kernel)?;
+        st.serialize_field("distro", &c.distro)?;
+        st.serialize_field("producer", &c.producer)?;
+        st.serialize_field("imported", &c.imported)?;
+        st.serialize_field("tags", &self.tags)?;
+        st.end()
+    }
 }
 
 /// One row of `results table` (sbc-bench's Results.md columns).
@@ -152,18 +170,35 @@ pub struct TableRow {
 }
 
 /// Everything stored about one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+///
+/// Serialised as it always was: `summary` (the listing), then the clock columns beside it
+/// (`clockspeed`, `clock_mhz`, read from [`RunListing::columns`]), `measurements`, `findings`,
+/// `document`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunDetail {
     pub summary: RunListing,
-    pub clockspeed: Option<String>,
-    pub clock_mhz: Option<f64>,
     pub measurements: Vec<Measurement>,
     pub findings: Vec<Finding>,
     pub document: Value,
 }
 
-pub(crate) const RUN_COLUMNS: &str =
-    "id, started, device, soc, arch, kernel, distro, producer, imported, clockspeed, clock_mhz";
+impl Serialize for RunDetail {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("RunDetail", 6)?;
+        st.serialize_field("summary", &self.summary)?;
+        st.serialize_field("clockspeed", &self.summary.columns.clockspeed)?;
+        st.serialize_field("clock_mhz", &self.summary.columns.clock_mhz)?;
+        st.serialize_field("measurements", &self.measurements)?;
+        st.serialize_field("findings", &self.findings)?;
+        st.serialize_field("document", &self.document)?;
+        st.end()
+    }
+}
+
+/// The columns [`run_listing`] reads, in its order: every column of [`RunColumns`].
+pub(crate) const RUN_COLUMNS: &str = "id, started, device, soc, arch, kernel, distro, producer, \
+     imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, memset, khs";
 
 impl Store {
     /// Opens (creating the SQLite file and its directory if needed) and migrates.
@@ -547,8 +582,6 @@ impl Store {
             return Ok(None);
         };
         let document = row.pop().and_then(Val::into_string).unwrap_or_default();
-        let clock_mhz = row.get(10).and_then(Val::as_f64);
-        let clockspeed = row.get(9).and_then(|v| v.as_str()).map(String::from);
         let mut summary = run_listing(row);
         summary.tags = db
             .query(
@@ -604,8 +637,6 @@ impl Store {
             .collect();
         Ok(Some(RunDetail {
             summary,
-            clockspeed,
-            clock_mhz,
             measurements,
             findings,
             document: serde_json::from_str(&document).unwrap_or(Value::Null),
@@ -754,18 +785,32 @@ impl Store {
     }
 }
 
+/// A row of [`RUN_COLUMNS`] as a listing (without its tags).
 pub(crate) fn run_listing(r: Vec<Val>) -> RunListing {
     let t = |i: usize| r.get(i).and_then(|v| v.as_str()).map(String::from);
+    let f = |i: usize| r.get(i).and_then(Val::as_f64);
     RunListing {
         id: r.first().and_then(Val::as_i64).unwrap_or(0),
-        started: t(1),
-        device: t(2),
-        soc: t(3),
-        arch: t(4),
-        kernel: t(5),
-        distro: t(6),
-        producer: t(7),
-        imported: r.get(8).and_then(Val::as_i64).unwrap_or(0) != 0,
+        columns: RunColumns {
+            started: t(1),
+            device: t(2),
+            soc: t(3),
+            arch: t(4),
+            kernel: t(5),
+            distro: t(6),
+            producer: t(7),
+            imported: r.get(8).and_then(Val::as_i64).unwrap_or(0) != 0,
+            clockspeed: t(9),
+            clock_mhz: f(10),
+            headline: document::imported::Headline {
+                zip_multi: f(11),
+                zip_single: f(12),
+                aes: f(13),
+                memcpy: f(14),
+                memset: f(15),
+                khs: f(16),
+            },
+        },
         tags: Vec::new(),
     }
 }

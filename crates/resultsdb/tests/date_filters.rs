@@ -32,7 +32,7 @@ fn devices(s: &mut Store, since: Option<&str>, until: Option<&str>) -> Vec<Strin
         .list(&f)
         .unwrap()
         .into_iter()
-        .filter_map(|r| r.device)
+        .filter_map(|r| r.columns.device)
         .collect();
     d.sort();
     d

@@ -170,12 +170,16 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                         out,
                         "{}\t{}\t{}\t{}\t{}\t{}\t{}{}",
                         r.id,
-                        dash(&r.started),
-                        dash(&r.device),
-                        dash(&r.soc),
-                        dash(&r.arch),
-                        dash(&r.kernel),
-                        if r.imported { "imported" } else { "native" },
+                        dash(&r.columns.started),
+                        dash(&r.columns.device),
+                        dash(&r.columns.soc),
+                        dash(&r.columns.arch),
+                        dash(&r.columns.kernel),
+                        if r.columns.imported {
+                            "imported"
+                        } else {
+                            "native"
+                        },
                         if r.tags.is_empty() {
                             String::new()
                         } else {
@@ -290,9 +294,10 @@ fn dash(s: &Option<String>) -> &str {
 
 fn show_text(run: &resultsdb::RunDetail) -> String {
     use std::fmt::Write as _;
-    let s = &run.summary;
+    let id = run.summary.id;
+    let s = &run.summary.columns;
     let mut t = String::new();
-    let _ = writeln!(t, "run {}", s.id);
+    let _ = writeln!(t, "run {id}");
     for (k, v) in [
         ("device", &s.device),
         ("started", &s.started),
@@ -301,7 +306,7 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
         ("kernel", &s.kernel),
         ("distro", &s.distro),
         ("producer", &s.producer),
-        ("clockspeed", &run.clockspeed),
+        ("clockspeed", &s.clockspeed),
     ] {
         let _ = writeln!(t, "  {k:<11} {}", dash(v));
     }
@@ -315,8 +320,9 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
             "boardbench run"
         }
     );
-    if !s.tags.is_empty() {
-        let _ = writeln!(t, "  {:<11} {}", "tags", s.tags.join(", "));
+    let tags = &run.summary.tags;
+    if !tags.is_empty() {
+        let _ = writeln!(t, "  {:<11} {}", "tags", tags.join(", "));
     }
     let _ = writeln!(t, "measurements ({}):", run.measurements.len());
     for m in &run.measurements {

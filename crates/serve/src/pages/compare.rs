@@ -94,7 +94,7 @@ pub async fn page(
     // Runs of one board are told apart by their id, day and kernel, not by the device alone.
     let name = |i: usize| {
         let letter = (b'A' + i as u8) as char;
-        let s = &details[i].summary;
+        let s = &details[i].summary.columns;
         format!(
             "{letter}: run {} {} {} {}",
             ids[i],

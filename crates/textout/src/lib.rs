@@ -15,14 +15,16 @@
 //! - [`machine`]: the report `info` prints of a machine snapshot.
 //! - [`membw`], [`memlat`], [`sha256`]: the reports the `membw`, `memlat` and `sha256` commands
 //!   print, each a pure function of its result type in the document.
+//! - [`graph`]: the table `graph` prints of its sweep, a row per point as it finishes.
 //! - [`thermal`]: the report `thermal` prints, from the thermal run's document (a stored run
-//!   renders it again).
+//!   renders it again), and its live line while it runs.
 //! - `logfile`: the log, one module per section; its very last line is the summary row.
 //! - `terminal`: the end-of-run summary for the terminal (colour optional).
 //! - [`text`]: small formatting helpers and the rules every renderer shares (CPU lists, sizes,
 //!   control characters, when a spread is shown, how a disturbed figure reads).
 
 pub mod clock;
+pub mod graph;
 pub mod health_lines;
 pub mod machine;
 pub mod membw;

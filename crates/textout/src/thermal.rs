@@ -163,6 +163,26 @@ pub fn report(doc: &ResultDocument) -> String {
     r
 }
 
+/// The line printed every interval while `thermal` runs: seconds since the start,
+/// temperature, each cluster's clock, CPU use, and the load's score of the interval (MH/s)
+/// when there is one. `n/a` for what was not read.
+pub fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
+    let temp = s.temp_c.map_or("  n/a".into(), |t| format!("{t:5.1}"));
+    let clocks: Vec<String> = s
+        .clocks_mhz
+        .iter()
+        .map(|c| c.map_or("n/a".into(), |m| m.to_string()))
+        .collect();
+    let clocks = if clocks.is_empty() {
+        "n/a".to_string()
+    } else {
+        clocks.join("/")
+    };
+    let cpu = s.cpu.map_or("n/a".into(), |c| format!("{:.0} %", c.cpu));
+    let score = score.map_or(String::new(), |v| format!("  {:.2} MH/s", v / 1e6));
+    format!("{t:6.1} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +201,30 @@ mod tests {
             temp_c: temp,
             rpi: None,
         }
+    }
+
+    #[test]
+    fn the_live_line_shows_what_was_read_and_n_a_for_the_rest() {
+        let mut s = sample(0, Some(1800), Some(61.04));
+        s.clocks_mhz.push(None);
+        s.cpu = Some(document::samples::CpuStates {
+            cpu: 99.6,
+            ..Default::default()
+        });
+        assert_eq!(
+            live_line(12.0, &s, Some(11_504_000.0)),
+            "  12.0 s   61.0 °C  1800/n/a MHz  CPU 100 %  11.50 MH/s"
+        );
+        assert_eq!(
+            live_line(2.5, &sample(0, None, None), None),
+            "   2.5 s    n/a °C  n/a MHz  CPU n/a"
+        );
+        let mut none = sample(0, None, None);
+        none.clocks_mhz.clear();
+        assert_eq!(
+            live_line(0.0, &none, None),
+            "   0.0 s    n/a °C  n/a MHz  CPU n/a"
+        );
     }
 
     /// A stored thermal run: heat phase samples, the figures and the verdict.

@@ -103,23 +103,6 @@ fn ceilings(root: &probe::Root, cfg: &SamplerConfig) -> Vec<Option<u32>> {
         .collect()
 }
 
-fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
-    let temp = s.temp_c.map_or("  n/a".into(), |t| format!("{t:5.1}"));
-    let clocks: Vec<String> = s
-        .clocks_mhz
-        .iter()
-        .map(|c| c.map_or("n/a".into(), |m| m.to_string()))
-        .collect();
-    let clocks = if clocks.is_empty() {
-        "n/a".to_string()
-    } else {
-        clocks.join("/")
-    };
-    let cpu = s.cpu.map_or("n/a".into(), |c| format!("{:.0} %", c.cpu));
-    let score = score.map_or(String::new(), |v| format!("  {:.2} MH/s", v / 1e6));
-    format!("{t:6.1} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
-}
-
 /// Everything the steps share.
 struct Test<'a> {
     args: &'a Args,
@@ -382,7 +365,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
             series.push(ScoreInterval { t_s: t, per_s });
         }
         if !args.quiet {
-            eprintln!("{}", live_line(t, &s, score));
+            eprintln!("{}", textout::thermal::live_line(t, &s, score));
         }
         samples.push(s);
         if signal.is_some() || now >= end_at {

@@ -1,7 +1,32 @@
-//! The text table of a sweep, one row per point as it finishes (a sweep takes minutes).
+//! The table `graph` prints of a sweep, one row per point as it finishes (a sweep takes
+//! minutes): cluster, OPP, measured clock, score, score per MHz, temperature, power.
 
-use super::PointResult;
+/// One finished point, as the table shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// The cluster's CPUs ("cpu4-5").
+    pub cpu_text: String,
+    pub core_name: Option<String>,
+    pub opp_khz: Option<u64>,
+    pub measured_mhz: f64,
+    pub score_khs: f64,
+    pub temp_c: Option<f64>,
+    pub watts: Option<f64>,
+    pub watts_above_idle: Option<f64>,
+}
 
+impl Point {
+    /// kH/s per measured MHz (`None` without a measured clock).
+    pub fn score_per_mhz(&self) -> Option<f64> {
+        (self.measured_mhz > 0.0).then(|| self.score_khs / self.measured_mhz)
+    }
+    /// kH/s per W = thousands of hashes per joule.
+    pub fn score_per_watt(&self) -> Option<f64> {
+        self.watts.filter(|&w| w > 0.0).map(|w| self.score_khs / w)
+    }
+}
+
+/// The two header lines (names, then units).
 pub fn header() -> String {
     format!(
         "{:<22} {:>6} {:>8} {:>10} {:>9} {:>7} {:>7} {:>7} {:>8}",
@@ -17,7 +42,8 @@ fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.decimals$}"))
 }
 
-pub fn row(p: &PointResult) -> String {
+/// The row of one point; a value not measured is `-`.
+pub fn row(p: &Point) -> String {
     let who = match &p.core_name {
         Some(n) => format!("{} {n}", p.cpu_text),
         None => p.cpu_text.clone(),
@@ -45,7 +71,7 @@ mod tests {
 
     #[test]
     fn rows_line_up_with_the_header_and_show_missing_power_as_dashes() {
-        let mut p = PointResult {
+        let mut p = Point {
             cpu_text: "cpu4-5".into(),
             core_name: Some("Cortex-A76".into()),
             opp_khz: Some(2_400_000),

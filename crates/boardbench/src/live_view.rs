@@ -46,10 +46,10 @@ impl HeaderSpacing {
     }
 }
 
-/// The column header ("Time        CPU    load %cpu …"). The layout lives in `textlog`, so the
+/// The column header ("Time        CPU    load %cpu …"). The layout lives in `textout`, so the
 /// live view and the log's "System health" tables are one implementation.
 pub fn header(layout: &MonitorLayout) -> String {
-    textlog::health_lines::header(layout)
+    textout::health_lines::header(layout)
 }
 
 /// Appends one monitor line (no newline) to `out`.
@@ -57,7 +57,7 @@ pub fn push_line<Tz: TimeZone>(out: &mut String, layout: &MonitorLayout, s: &Mon
 where
     Tz::Offset: std::fmt::Display,
 {
-    out.push_str(&textlog::health_lines::line(layout, s, tz));
+    out.push_str(&textout::health_lines::line(layout, s, tz));
 }
 
 /// One monitor line as a new string (the live loop reuses a buffer instead).
@@ -66,7 +66,7 @@ pub fn line<Tz: TimeZone>(layout: &MonitorLayout, s: &MonitorSample, tz: &Tz) ->
 where
     Tz::Offset: std::fmt::Display,
 {
-    textlog::health_lines::line(layout, s, tz)
+    textout::health_lines::line(layout, s, tz)
 }
 
 /// The JSON Lines record: the sample, its time as ISO 8601 with the zone offset, and which CPU

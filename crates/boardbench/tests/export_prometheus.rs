@@ -6,13 +6,13 @@
 //! promtool and prometheus-node-exporter must be installed (scripts/test installs them).
 
 mod common;
-mod http;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use report::demo;
+use testsupport::http;
 
 use common::boardbench;
 
@@ -226,7 +226,7 @@ fn node_exporter_serves_the_textfile() {
             .expect("prometheus-node-exporter starts"),
     );
     let answer = http::get_when_up(addr, "/metrics", Duration::from_secs(15));
-    let body = answer.body;
+    let body = answer.text();
     assert!(
         !body.lines().any(|l| l == "node_textfile_scrape_error 1"),
         "the exporter could not read the textfile:\n{body}"

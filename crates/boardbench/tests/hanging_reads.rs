@@ -8,6 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use testsupport::cli::command;
+
+/// The binary under test (started through [`command`]: not pointed at another machine or
+/// database by the environment).
+const BIN: &str = env!("CARGO_BIN_EXE_boardbench");
+
 mod common;
 
 const FIFOS: &[&str] = &[
@@ -38,14 +44,6 @@ fn root_with_fifos(dir: &Path) -> PathBuf {
     root
 }
 
-fn boardbench() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
-    c.env_remove("BOARDBENCH_SYSROOT")
-        .env_remove("CPUINFOFILE")
-        .stdin(Stdio::null());
-    c
-}
-
 /// Waits at most `limit` for the child; a hang fails the test (the child is killed).
 fn wait_bounded(mut child: Child, limit: Duration, what: &str) -> Output {
     let t0 = Instant::now();
@@ -73,7 +71,7 @@ fn run_bounded(c: &mut Command, what: &str) -> Output {
 fn info_and_kernel_end_and_name_the_fifos() {
     let d = tempfile::tempdir().unwrap();
     let root = root_with_fifos(d.path());
-    let o = run_bounded(boardbench().arg("--sysroot").arg(&root).arg("info"), "info");
+    let o = run_bounded(command(BIN).arg("--sysroot").arg(&root).arg("info"), "info");
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
         text.contains("/proc/cpuinfo: not a regular file (a FIFO)"),
@@ -84,7 +82,7 @@ fn info_and_kernel_end_and_name_the_fifos() {
         "{text}"
     );
     let o = run_bounded(
-        boardbench()
+        command(BIN)
             .arg("--sysroot")
             .arg(&root)
             .args(["kernel", "--json"]),
@@ -98,7 +96,7 @@ fn dev_zero_as_the_cpuinfo_file_is_refused_by_name() {
     let d = tempfile::tempdir().unwrap();
     let root = common::fixture_machine("rk3399", d.path());
     let o = run_bounded(
-        boardbench()
+        command(BIN)
             .arg("--sysroot")
             .arg(&root)
             .args(["--cpuinfo-file", "/dev/zero", "info"]),
@@ -111,7 +109,7 @@ fn dev_zero_as_the_cpuinfo_file_is_refused_by_name() {
     );
     // sbc-bench's variable, a file that is not there: the note names it.
     let o = run_bounded(
-        boardbench()
+        command(BIN)
             .arg("--sysroot")
             .arg(&root)
             .env("CPUINFOFILE", "/nonexistent")
@@ -136,7 +134,7 @@ fn an_unset_cpufreq_value_is_shown_invalid_not_as_a_clock() {
         "408000 600000 18446744073709551615\n",
     )
     .unwrap();
-    let o = run_bounded(boardbench().arg("--sysroot").arg(&root).arg("info"), "info");
+    let o = run_bounded(command(BIN).arg("--sysroot").arg(&root).arg("info"), "info");
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     assert!(
@@ -151,7 +149,7 @@ fn monitor_samples_past_fifos_and_ends_promptly_on_signals() {
     let d = tempfile::tempdir().unwrap();
     let root = root_with_fifos(d.path());
     let o = run_bounded(
-        boardbench()
+        command(BIN)
             .arg("--sysroot")
             .arg(&root)
             .args(["monitor", "-i", "0.05", "--count", "3"]),
@@ -161,7 +159,7 @@ fn monitor_samples_past_fifos_and_ends_promptly_on_signals() {
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 4);
 
     for sig in [libc::SIGTERM, libc::SIGINT] {
-        let mut child = boardbench()
+        let mut child = command(BIN)
             .arg("--sysroot")
             .arg(&root)
             .args(["monitor", "-i", "0.05"])

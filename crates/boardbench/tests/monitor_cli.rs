@@ -9,6 +9,12 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use testsupport::cli::command;
+
+/// The binary under test (started through [`command`]: not pointed at another machine or
+/// database by the environment).
+const BIN: &str = env!("CARGO_BIN_EXE_boardbench");
+
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -76,12 +82,6 @@ fn rk3399(little_khz: u64, big_khz: u64) -> tempfile::TempDir {
     )
 }
 
-fn boardbench() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
-    c.env_remove("BOARDBENCH_SYSROOT").env_remove("CPUINFOFILE");
-    c
-}
-
 fn lines(out: &std::process::Output) -> Vec<String> {
     assert!(out.status.success(), "{out:?}");
     String::from_utf8(out.stdout.clone())
@@ -94,7 +94,7 @@ fn lines(out: &std::process::Output) -> Vec<String> {
 #[test]
 fn prints_a_header_and_one_line_per_sample() {
     let d = rk3399(1_416_000, 1_800_000);
-    let out = boardbench()
+    let out = command(BIN)
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "--interval", "0.2", "--count", "2"])
@@ -120,7 +120,7 @@ fn prints_a_header_and_one_line_per_sample() {
 #[test]
 fn sbc_bench_switch_m_runs_the_monitor() {
     let d = rk3399(1_416_000, 1_800_000);
-    let out = boardbench()
+    let out = command(BIN)
         .env("BOARDBENCH_SYSROOT", d.path())
         .args(["-m", "0.2", "--count", "2"])
         .output()
@@ -137,7 +137,7 @@ fn a_raspberry_pi_shows_fake_real_and_vcore() {
         &[(0, "0-3", 1_500_000, 1_500_000)],
         "raspberrypi,4-model-b brcm,bcm2711",
     );
-    let out = boardbench()
+    let out = command(BIN)
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "--interval", "0.2", "--count", "1"])
@@ -156,7 +156,7 @@ fn a_raspberry_pi_shows_fake_real_and_vcore() {
 fn a_fake_vcgencmd_on_another_board_changes_nothing() {
     // Every tree here answers vcgencmd (sbc-bench PR #13's fake wrapper on a non-Pi).
     let d = rk3399(408_000, 408_000);
-    let out = boardbench()
+    let out = command(BIN)
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "--interval", "0.2", "--count", "1"])
@@ -168,7 +168,7 @@ fn a_fake_vcgencmd_on_another_board_changes_nothing() {
 #[test]
 fn json_streams_one_object_per_sample() {
     let d = rk3399(1_416_000, 1_800_000);
-    let out = boardbench()
+    let out = command(BIN)
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "-i", "0.2", "--count", "2", "--json"])
@@ -204,7 +204,7 @@ fn a_signal_ends_the_monitor_cleanly_with_its_exit_code() {
 
 fn monitor_ended_by(sig: libc::c_int, code: i32) {
     let d = rk3399(1_416_000, 1_800_000);
-    let mut child = boardbench()
+    let mut child = command(BIN)
         .arg("--sysroot")
         .arg(d.path())
         .args(["monitor", "--interval", "30", "--count", "1"])
@@ -231,7 +231,7 @@ fn monitor_ended_by(sig: libc::c_int, code: i32) {
 
 #[test]
 fn rejects_a_zero_interval() {
-    let out = boardbench()
+    let out = command(BIN)
         .args(["monitor", "--interval", "0", "--count", "1"])
         .output()
         .unwrap();

@@ -8,13 +8,14 @@
 //! A server: skips under qemu (BOARDBENCH_EMULATED=1). Every wait is bounded.
 
 mod common;
-mod http;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use testsupport::http;
 
 /// Starts the server on a port the kernel chooses; returns it and its address (from the
 /// line it prints on stderr).
@@ -109,12 +110,7 @@ fn rk3588(dir: &Path) -> PathBuf {
 
 /// Sends `raw` and reads the answer until the server closes (5 s at most).
 fn exchange(addr: SocketAddr, raw: &str) -> String {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    s.write_all(raw.as_bytes()).unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    String::from_utf8_lossy(&out).into_owned()
+    http::exchange_raw(addr, http::Timeouts::QUICK, raw.as_bytes()).unwrap()
 }
 
 /// Waits at most `limit` for the server to end; its exit code.
@@ -163,7 +159,7 @@ fn rk3588_tree_is_read_at_each_scrape() {
     };
     let first = http::get_when_up(addr, "/metrics", Duration::from_secs(20));
     assert!(first.headers.contains("version=0.0.4"), "{}", first.headers);
-    assert!(!first.body.contains("# EOF"), "{}", first.body);
+    assert!(!first.text().contains("# EOF"), "{}", first.text());
     // What Prometheus asks for.
     let om = http::get_accept(
         addr,
@@ -176,7 +172,7 @@ fn rk3588_tree_is_read_at_each_scrape() {
         "{}",
         om.headers
     );
-    let m = om.body;
+    let m = om.text();
     has_line(
         &m,
         "boardbench_cpu_clock_hertz{cluster=\"cpu4\",source=\"cpufreq\"} 2256000000.0",
@@ -208,7 +204,7 @@ fn rk3588_tree_is_read_at_each_scrape() {
     write(&root, "/proc/stat", &stat(1100, 9300));
     let tt = "/sys/devices/system/cpu/cpu1/thermal_throttle";
     write(&root, &format!("{tt}/core_throttle_count"), "4\n");
-    let m = http::get(addr, "/metrics").unwrap().body;
+    let m = http::get(addr, "/metrics").unwrap().text();
     has_line(
         &m,
         "boardbench_cpu_clock_hertz{cluster=\"cpu4\",source=\"cpufreq\"} 408000000.0",
@@ -263,7 +259,7 @@ fn connections_held_half_open_do_not_delay_a_scrape() {
         let a = http::get(addr, "/metrics").unwrap();
         let took = t0.elapsed();
         assert_eq!(a.status, 200, "{}", a.headers);
-        has_line(&a.body, &format!("{USER0} 10.0"));
+        has_line(&a.text(), &format!("{USER0} 10.0"));
         assert!(
             took < Duration::from_secs(2),
             "a scrape took {took:?} behind held connections"
@@ -276,7 +272,7 @@ fn two_scrapers_get_the_same_monotonic_counters() {
     let Some((_dir, root, _server, addr)) = rk3588_served() else {
         return;
     };
-    let scrape = || http::get(addr, "/metrics").unwrap().body;
+    let scrape = || http::get(addr, "/metrics").unwrap().text();
     http::get_when_up(addr, "/metrics", Duration::from_secs(20));
 
     // What one scraper sees does not depend on how often the other one scraped.
@@ -311,7 +307,7 @@ fn two_scrapers_get_the_same_monotonic_counters() {
                     .is_none_or(|&(u, _)| u < 15.0 + 0.1 * steps as f64 - 1e-9)
                 {
                     assert!(t0.elapsed() < Duration::from_secs(20), "{seen:?}");
-                    let m = http::get(addr, "/metrics").unwrap().body;
+                    let m = http::get(addr, "/metrics").unwrap().text();
                     seen.push((value(&m, USER0), value(&m, IDLE0)));
                 }
                 seen
@@ -353,7 +349,11 @@ fn paths_and_methods() {
     let index = http::get(addr, "/").unwrap();
     assert_eq!(index.status, 200);
     assert!(index.headers.contains("text/html"), "{}", index.headers);
-    assert!(index.body.contains("href=\"/metrics\""), "{}", index.body);
+    assert!(
+        index.text().contains("href=\"/metrics\""),
+        "{}",
+        index.text()
+    );
     // A query string does not change the path.
     assert_eq!(http::get(addr, "/metrics?x=1").unwrap().status, 200);
 
@@ -408,7 +408,7 @@ fn raspberry_pi_flags_and_firmware_clock() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rpi4");
     let (_server, addr) = serve(&root);
-    let m = http::get_when_up(addr, "/metrics", Duration::from_secs(20)).body;
+    let m = http::get_when_up(addr, "/metrics", Duration::from_secs(20)).text();
     // The fixture's recorded get_throttled has under-voltage now and since boot.
     has_line(
         &m,

@@ -283,7 +283,7 @@ fn regenerate_docs_screenshots() {
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/fixtures/sbc-bench-logs")
             .join(name);
-        sbclog::import_bytes(&std::fs::read(p).unwrap(), name).unwrap()
+        sbcimport::import_bytes(&std::fs::read(p).unwrap(), name).unwrap()
     };
     let mut pages = report::chart_pages(&doc, &others);
     if let Some((_, p)) = report::chart_pages(&imported, &[])

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
-use store::{Added, Filter, Location, Store};
+use resultsdb::{Added, Filter, Location, Store};
 
 fn logs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
@@ -89,7 +89,7 @@ fn write_json(dir: &Path, name: &str, doc: &ResultDocument) -> PathBuf {
 
 fn imported(log: &str) -> ResultDocument {
     let bytes = std::fs::read(logs().join(log)).unwrap();
-    sbclog::import_bytes(&bytes, log).expect("fixture log imports")
+    sbcimport::import_bytes(&bytes, log).expect("fixture log imports")
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn migrations_create_the_schema_once() {
     let path = dir.path().join("sub/dir/results.sqlite");
     let loc = Location::Sqlite(path.clone());
     let mut s = Store::open(&loc).unwrap();
-    assert_eq!(s.schema_version().unwrap(), store::schema::latest());
+    assert_eq!(s.schema_version().unwrap(), resultsdb::schema::latest());
     let tables: Vec<String> = s
         .query(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
@@ -117,7 +117,7 @@ fn migrations_create_the_schema_once() {
     let rows = s.query("SELECT COUNT(*) FROM schema_version", &[]).unwrap();
     assert_eq!(
         rows[0][0].as_i64(),
-        Some(store::schema::MIGRATIONS.len() as i64)
+        Some(resultsdb::schema::MIGRATIONS.len() as i64)
     );
     assert_eq!(s.integrity_check().unwrap(), "ok");
 }

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 
 const RUNS: usize = 10_000;
 const TARGET_MS: f64 = 200.0;

@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use document::{Measurement, ResultDocument, SCHEMA_VERSION};
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 
 const DOCS: usize = 400;
 const ROWS: usize = 400;

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
-use store::{Added, Filter, Location, Store};
+use resultsdb::{Added, Filter, Location, Store};
 
 /// A fresh database on the test server, or `None` (skip).
 fn fresh_db(name: &str) -> Option<String> {
@@ -56,7 +56,7 @@ fn postgres_store_round_trip() {
     };
     let loc = Location::parse(&url).unwrap();
     let mut s = Store::open(&loc).unwrap();
-    assert_eq!(s.schema_version().unwrap(), store::schema::latest());
+    assert_eq!(s.schema_version().unwrap(), resultsdb::schema::latest());
     drop(s);
     let mut s = Store::open(&loc).unwrap(); // migrations are not applied twice
     let a = doc("Alpha", "2026-02-01T00:00:00+00:00", 9000.0);
@@ -71,7 +71,7 @@ fn postgres_store_round_trip() {
     assert_eq!(run.measurements, a.measurements);
     assert_eq!(run.findings, a.findings);
     assert_eq!(run.summary.tags, ["lab"]);
-    assert_eq!(run.clock_mhz, Some(1800.0));
+    assert_eq!(run.summary.columns.clock_mhz, Some(1800.0));
     let back: ResultDocument = serde_json::from_value(run.document).unwrap();
     assert_eq!(back, a);
 
@@ -84,7 +84,10 @@ fn postgres_store_round_trip() {
         since: Some("2026-02-15".into()),
         ..Filter::default()
     };
-    assert_eq!(s.list(&since).unwrap()[0].device.as_deref(), Some("Beta"));
+    assert_eq!(
+        s.list(&since).unwrap()[0].columns.device.as_deref(),
+        Some("Beta")
+    );
     let tagged = Filter {
         tag: Some("lab".into()),
         ..Filter::default()

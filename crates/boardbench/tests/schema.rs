@@ -40,7 +40,7 @@ fn every_imported_fixture_log_validates() {
             continue;
         }
         let bytes = std::fs::read(&p).unwrap();
-        let Ok(doc) = sbclog::import_bytes(&bytes, &p.display().to_string()) else {
+        let Ok(doc) = sbcimport::import_bytes(&bytes, &p.display().to_string()) else {
             continue;
         };
         common::assert_valid_document(&serde_json::to_value(&doc).unwrap());

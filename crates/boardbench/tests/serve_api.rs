@@ -260,7 +260,7 @@ fn sigterm_finishes_the_request_in_flight() {
     assert!(s.child.try_wait().unwrap().is_none());
     conn.write_all(&body[body.len() / 2..]).unwrap();
     // … and answers it, then stops.
-    let r = serve_util::read_response(&mut conn).unwrap();
+    let r = testsupport::http::read_answer(&mut conn).unwrap();
     assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(
         serve_util::wait_exit(&mut s.child, Duration::from_secs(20)),

@@ -126,7 +126,7 @@ fn a_body_that_stops_coming_is_timed_out() {
     slow.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     let start = Instant::now();
-    let r = serve_util::read_response(&mut slow).expect("an answer");
+    let r = testsupport::http::read_answer(&mut slow).expect("an answer");
     assert!(start.elapsed() < Duration::from_secs(6));
     assert_eq!(r.status, 408, "{}", r.text());
     assert!(r.json()["error"].as_str().is_some());

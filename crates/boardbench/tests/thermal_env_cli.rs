@@ -97,7 +97,7 @@ fn thermal_on_a_fixture_tunes_during_the_test_and_restores_after() {
     // The report is a pure function of the document: the stored run renders it again.
     let stored: document::ResultDocument = serde_json::from_value(doc.clone()).unwrap();
     assert!(run["thermal"]["load_s"].is_number(), "{run}");
-    assert_eq!(textlog::thermal::report(&stored), stdout);
+    assert_eq!(textout::thermal::report(&stored), stdout);
     // Every change is recorded with its original value and what it held after restoring.
     let changed = run["settings"].as_array().unwrap();
     assert!(changed.iter().any(|s| {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use document::ResultDocument;
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 use upload::testing::{Scripted, TestService};
 
 fn fixture_log(pred: impl Fn(&str) -> bool) -> ResultDocument {
@@ -24,7 +24,7 @@ fn fixture_log(pred: impl Fn(&str) -> bool) -> ResultDocument {
     for p in names {
         let text = std::fs::read_to_string(&p).unwrap_or_default();
         if pred(&text)
-            && let Ok(doc) = sbclog::import_bytes(text.as_bytes(), &p.display().to_string())
+            && let Ok(doc) = sbcimport::import_bytes(text.as_bytes(), &p.display().to_string())
         {
             return doc;
         }

@@ -7,8 +7,8 @@ mod serve_util;
 
 use std::path::Path;
 
+use resultsdb::{Location, Store};
 use serve_util::{Server, boardbench, token};
-use store::{Location, Store};
 
 /// Two imported fixture logs, one with a MAC address in its kernel messages.
 fn fill(db: &Path) -> usize {
@@ -28,7 +28,7 @@ fn fill(db: &Path) -> usize {
         if (n >= 1 && !mac) || (mac && with_mac) {
             continue;
         }
-        if let Ok(doc) = sbclog::import_bytes(text.as_bytes(), &p.display().to_string()) {
+        if let Ok(doc) = sbcimport::import_bytes(text.as_bytes(), &p.display().to_string()) {
             s.add_document(&doc, &[]).unwrap();
             with_mac |= mac;
             n += 1;

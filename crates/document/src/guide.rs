@@ -116,9 +116,16 @@ pub struct GuideValue {
     /// How many timed samples the figure comes from.
     #[serde(default)]
     pub samples: u32,
-    /// (max − min) / median in percent, when repeated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spread_pct: Option<f64>,
+    /// The range of the samples, (max − min) / median in percent, when repeated. Not a
+    /// *spread* (that word is the sample standard deviation in percent, as in
+    /// [`Measurement::spread_pct`](crate::Measurement)); the serialised field keeps its first
+    /// name, `spread_pct`.
+    #[serde(
+        rename = "spread_pct",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub range_pct: Option<f64>,
 }
 
 impl GuideValue {
@@ -131,7 +138,7 @@ impl GuideValue {
         }
     }
 
-    /// The median of `samples` with their range and spread; `None` for no samples.
+    /// The median of `samples` with their min, max and range; `None` for no samples.
     pub fn from_samples(samples: &[f64]) -> Option<Self> {
         let median = crate::stats::median(samples)?;
         let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
@@ -142,7 +149,7 @@ impl GuideValue {
             min: many.then_some(min),
             max: many.then_some(max),
             samples: samples.len() as u32,
-            spread_pct: (many && median != 0.0).then(|| (max - min) / median.abs() * 100.0),
+            range_pct: (many && median != 0.0).then(|| (max - min) / median.abs() * 100.0),
         })
     }
 }
@@ -180,9 +187,9 @@ mod tests {
             (v.value, v.min, v.max, v.samples),
             (2.0, Some(1.0), Some(3.0), 3)
         );
-        assert_eq!(v.spread_pct, Some(100.0));
+        assert_eq!(v.range_pct, Some(100.0));
         let one = GuideValue::from_samples(&[5.0]).unwrap();
-        assert_eq!((one.min, one.spread_pct), (None, None));
+        assert_eq!((one.min, one.range_pct), (None, None));
         assert!(GuideValue::from_samples(&[]).is_none());
     }
 }

@@ -1,12 +1,12 @@
 //! What an imported sbc-bench log contributes (its headline numbers, version, raw sections).
 //!
-//! Everything here is what the log *says*, parsed but not judged: the `sbclog` crate fills it,
+//! Everything here is what the log *says*, parsed but not judged: the `sbcimport` crate fills it,
 //! and its `headline` is derived by sbc-bench's own rules so imported and native runs can be
 //! compared. Fields are optional because logs of different eras carry different sections.
 
 use serde::{Deserialize, Serialize};
 
-/// An sbc-bench log as imported. Owned by the `sbclog` crate.
+/// An sbc-bench log as imported. Owned by the `sbcimport` crate.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ImportedLog {
     /// File name the log was read from.

@@ -1,6 +1,7 @@
 //! Rules every renderer applies to text that came from outside (a device name, a kernel
 //! string, an uploader's tag): what may not reach a reader as it is, whatever the format; and
-//! sizes with binary units, which the kernels' messages share with the renderers.
+//! sizes with binary units, which the kernels' messages share with the renderers; and the one
+//! CSV quoting rule.
 
 /// Unicode's bidirectional controls (embeddings, overrides, isolates and marks). Left in a name
 /// they reorder what a reader sees — `Raspberry Pi 5 \u{202e}B8 ledoM` displays as
@@ -17,6 +18,17 @@ pub fn neutralise_bidi(s: &str) -> String {
     s.chars()
         .map(|c| if is_bidi_control(c) { '\u{fffd}' } else { c })
         .collect()
+}
+
+/// One CSV field (RFC 4180) — the quoting rule of every CSV written (the guide's tables, the
+/// results table): quoted, with `"` doubled, when it holds a comma, a quote, a CR or an LF, or
+/// begins or ends with a space (which a spreadsheet would otherwise drop); else as it is.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// A size in bytes with a binary unit: "512 KiB", "32 MiB", "1.5 MiB" (one decimal unless
@@ -38,6 +50,21 @@ pub fn format_bytes(b: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_they_must_be() {
+        assert_eq!(csv_field("RK3588"), "RK3588");
+        assert_eq!(csv_field(""), "");
+        assert_eq!(csv_field("Debian 12, arm64"), "\"Debian 12, arm64\"");
+        assert_eq!(csv_field("8\" board"), "\"8\"\" board\"");
+        assert_eq!(csv_field("a\rb"), "\"a\rb\"");
+        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
+        assert_eq!(csv_field(" x"), "\" x\"");
+        assert_eq!(csv_field("x "), "\"x \"");
+        assert_eq!(csv_field("a b"), "a b");
+    }
+
     #[test]
     fn sizes_with_binary_units() {
         assert_eq!(super::format_bytes(512 << 10), "512 KiB");

@@ -1,5 +1,5 @@
 //! What `boardbench thermal` concluded beyond its figures, recorded so that a stored thermal run
-//! renders its report again (`textlog::thermal`). The figures themselves are measurements of
+//! renders its report again (`textout::thermal`). The figures themselves are measurements of
 //! suite "thermal" (initial and sustained score, score drop, sustained clock per cluster, time to
 //! throttling, the temperature then, peak temperature); the curve is the heat phase's samples.
 //!

@@ -27,7 +27,7 @@ fn main() {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        let Ok(doc) = sbclog::import_bytes(&bytes, &name) else {
+        let Ok(doc) = sbcimport::import_bytes(&bytes, &name) else {
             println!("{name}: not importable");
             continue;
         };

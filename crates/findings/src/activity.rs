@@ -23,7 +23,7 @@
 use document::imported::ImportedLog;
 use document::run::{PhaseStatus, kind};
 use document::{Finding, Severity};
-use sbclog::signals::Signals;
+use sbcimport::signals::Signals;
 
 use crate::tolerances::{CPU_SAMPLE_MIN_SHARE, SYS_AVG_PCT, SYS_PEAK_PCT};
 use crate::{RunCx, finding, kinds};

@@ -106,7 +106,7 @@ pub fn trustworthy(findings: &[Finding]) -> bool {
 /// Findings from an imported sbc-bench log (only what its sections carry).
 fn imported(log: &ImportedLog) -> Vec<Finding> {
     let log = &sane(log);
-    let signals = sbclog::signals::signals(log);
+    let signals = sbcimport::signals::signals(log);
     let mut out = Vec::new();
     out.extend(throttling::imported(log, &signals));
     out.extend(clocks::imported(log));

@@ -4,7 +4,7 @@
 use document::imported::ImportedLog;
 use document::machine::{SwapArea, SwapKind};
 use document::{Finding, Severity};
-use sbclog::signals::Signals;
+use sbcimport::signals::Signals;
 
 use crate::{RunCx, capped, finding, kinds};
 

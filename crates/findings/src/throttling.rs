@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use document::imported::ImportedLog;
 use document::run::{PolicyState, StateSnapshot, kind};
 use document::{Finding, Severity};
-use sbclog::signals::Signals;
+use sbcimport::signals::Signals;
 
 use crate::tolerances::{CLOCK_WALK_FACTOR, CLOCK_WALK_SLACK_S, THROTTLING_MIN_S};
 use crate::{RunCx, capped, finding, kinds};

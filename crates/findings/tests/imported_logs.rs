@@ -13,7 +13,7 @@ fn fixtures() -> PathBuf {
 
 fn import(name: &str) -> ResultDocument {
     let bytes = std::fs::read(fixtures().join(name)).unwrap();
-    sbclog::import_bytes(&bytes, name).unwrap()
+    sbcimport::import_bytes(&bytes, name).unwrap()
 }
 
 fn kinds_of(f: &[Finding]) -> Vec<&str> {
@@ -45,7 +45,7 @@ fn load_all() -> Vec<Analysed> {
     paths.sort();
     for path in paths {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Ok(doc) = sbclog::import_bytes(&std::fs::read(&path).unwrap(), &name) else {
+        let Ok(doc) = sbcimport::import_bytes(&std::fs::read(&path).unwrap(), &name) else {
             continue;
         };
         let f = analyse(&doc);

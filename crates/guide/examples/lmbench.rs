@@ -53,7 +53,7 @@ fn main() {
                     v.min.unwrap_or(v.value),
                     v.max.unwrap_or(v.value),
                     v.samples,
-                    v.spread_pct.unwrap_or(0.0)
+                    v.range_pct.unwrap_or(0.0)
                 ),
                 None => println!("  {:<48} -", row.key),
             }

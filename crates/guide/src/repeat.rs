@@ -1,4 +1,4 @@
-//! Repeating one timed measurement until its spread is small enough or its time budget is
+//! Repeating one timed measurement until its range is small enough or its time budget is
 //! spent — how every CPU method here turns runs into a figure with a range. The caller's
 //! closure times `n` iterations of its kernel; this module picks `n` so one sample lasts about
 //! `sample`, then takes samples.
@@ -14,20 +14,21 @@ pub struct Plan {
     pub budget: Duration,
     /// About how long one sample lasts.
     pub sample: Duration,
-    /// Stop early when at least `min_samples` samples spread less than this (percent).
-    pub max_spread_pct: f64,
+    /// Stop early when the range of at least `min_samples` samples ([`range_pct`]) is below
+    /// this (percent).
+    pub max_range_pct: f64,
     pub min_samples: usize,
 }
 
 impl Plan {
     /// A method's plan: `full` normally, a fifth with `--quick` (see [`Context::budget`]);
-    /// ten samples per budget, stop at 1 % spread after 5 samples.
+    /// ten samples per budget, stop at a 1 % range after 5 samples.
     pub fn for_context(ctx: &Context, full: Duration) -> Plan {
         let budget = ctx.budget(full);
         Plan {
             budget,
             sample: budget / 10,
-            max_spread_pct: 1.0,
+            max_range_pct: 1.0,
             min_samples: 5,
         }
     }
@@ -41,7 +42,7 @@ pub struct Samples {
 }
 
 /// Calibrates `n` by doubling until `timed(n)` lasts at least `plan.sample`, then samples
-/// `rate = n / seconds` until the spread is below the bound, the budget is spent or `cancelled`
+/// `rate = n / seconds` until the range is below the bound, the budget is spent or `cancelled`
 /// says stop. `timed(n)` runs the kernel `n` times and returns the elapsed time.
 pub fn measure(
     plan: Plan,
@@ -70,7 +71,7 @@ pub fn measure(
     while !cancelled() {
         let t = timed(n).as_secs_f64().max(1e-9);
         rates.push(n as f64 / t);
-        if rates.len() >= plan.min_samples && spread_pct(&rates) <= plan.max_spread_pct {
+        if rates.len() >= plan.min_samples && range_pct(&rates) <= plan.max_range_pct {
             break;
         }
         if start.elapsed() + plan.sample > plan.budget && !rates.is_empty() {
@@ -83,8 +84,9 @@ pub fn measure(
     }
 }
 
-/// (max − min) / median of the samples in percent (0 for fewer than two).
-pub fn spread_pct(v: &[f64]) -> f64 {
+/// The range of the samples: (max − min) / median in percent (0 for fewer than two). Not a
+/// spread, which names the sample standard deviation in percent (docs/names.md).
+pub fn range_pct(v: &[f64]) -> f64 {
     if v.len() < 2 {
         return 0.0;
     }

@@ -201,7 +201,7 @@ fn repeat_stops_at_the_budget_and_calibrates_the_iteration_count() {
     let plan = guide::repeat::Plan {
         budget: Duration::from_millis(200),
         sample: Duration::from_millis(20),
-        max_spread_pct: 0.0,
+        max_range_pct: 0.0,
         min_samples: 1000,
     };
     let start = std::time::Instant::now();

@@ -57,7 +57,7 @@ fn quick_cpu_sections() {
                     .map(|c| match c {
                         Some(v) => format!(
                             "{:.2} (min {:?}, max {:?}, n {}, spread {:?})",
-                            v.value, v.min, v.max, v.samples, v.spread_pct
+                            v.value, v.min, v.max, v.samples, v.range_pct
                         ),
                         None => "-".into(),
                     })

@@ -1,7 +1,10 @@
 //! CSV for spreadsheets: one line per (table, row, value column) with the columns `Table`,
 //! `Row`, `Column` and one column per run (its board label). Cells hold the bare figure (the
 //! median), so a spreadsheet reads numbers; the ranges are in the other formats and the
-//! document. RFC 4180 quoting, `\n` line ends.
+//! document. RFC 4180 quoting (`document::text::csv_field`, the one rule of every CSV written),
+//! `\n` line ends.
+
+use document::text::csv_field as field;
 
 use super::{Cell, Guide, Table};
 
@@ -50,14 +53,5 @@ fn lines(out: &mut String, t: &Table, boards: &[(usize, String)]) {
             out.push_str(&line.join(","));
             out.push('\n');
         }
-    }
-}
-
-/// A field, quoted when it holds a comma, quote or line break.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }

@@ -478,7 +478,7 @@ mod tests {
             min: Some(2024.29),
             max: Some(7441.86),
             samples: 3,
-            spread_pct: None,
+            range_pct: None,
         };
         assert_eq!(format_value(&v), "4733.08 (min 2024.29, max 7441.86)");
         assert_eq!(num(0.04567), "0.0457");

@@ -28,7 +28,7 @@ fn range(v: f64, lo: f64, hi: f64) -> Option<GuideValue> {
         min: Some(lo),
         max: Some(hi),
         samples: 11,
-        spread_pct: Some((hi - lo) / v * 100.0),
+        range_pct: Some((hi - lo) / v * 100.0),
     })
 }
 

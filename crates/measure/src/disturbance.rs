@@ -29,7 +29,7 @@ pub fn watched<R>(f: impl FnOnce() -> R) -> (R, bool) {
 }
 
 // How a disturbed figure reads (the remark beside it, the count under a table) is the text
-// renderers' (`textlog::text::DISTURBED_REMARK`, `disturbed_note`).
+// renderers' (`textout::text::DISTURBED_REMARK`, `disturbed_note`).
 
 #[cfg(test)]
 mod tests {

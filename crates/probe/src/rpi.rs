@@ -229,7 +229,7 @@ pub fn decode_throttled(raw: u32) -> Throttled {
     }
 }
 
-// The names of the set bits, for display, are the renderer's: `textlog::machine::throttled_names`.
+// The names of the set bits, for display, are the renderer's: `textout::machine::throttled_names`.
 
 #[cfg(test)]
 mod bounded_command_tests {

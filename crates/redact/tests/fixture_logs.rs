@@ -57,7 +57,7 @@ fn no_identifier_of_a_fixture_log_survives() {
             continue;
         }
         let bytes = std::fs::read(&p).unwrap();
-        let Ok(doc) = sbclog::import_bytes(&bytes, &p.display().to_string()) else {
+        let Ok(doc) = sbcimport::import_bytes(&bytes, &p.display().to_string()) else {
             continue;
         };
         docs += 1;
@@ -105,7 +105,7 @@ fn the_record_says_what_was_replaced_where() {
         if !text.contains("[UFW BLOCK]") {
             continue;
         }
-        let doc = sbclog::import_bytes(text.as_bytes(), "ufw.txt").unwrap();
+        let doc = sbcimport::import_bytes(text.as_bytes(), "ufw.txt").unwrap();
         let red = Redactor::new(b"s").document(&doc).unwrap();
         let rec = red.redaction.unwrap();
         let kinds: Vec<&str> = rec.items.iter().map(|i| i.kind.as_str()).collect();
@@ -227,7 +227,7 @@ fn show_changed_strings() {
     let r = Redactor::new(b"s");
     for e in std::fs::read_dir(logs_dir()).unwrap() {
         let p = e.unwrap().path();
-        let Ok(doc) = sbclog::import_bytes(&std::fs::read(&p).unwrap(), "x") else {
+        let Ok(doc) = sbcimport::import_bytes(&std::fs::read(&p).unwrap(), "x") else {
             continue;
         };
         let mut red = r.document(&doc).unwrap();

@@ -25,7 +25,7 @@ fn main() -> std::io::Result<()> {
     }
     if let Some(log) = args.next() {
         let bytes = std::fs::read(&log)?;
-        match sbclog::import_bytes(&bytes, &log) {
+        match sbcimport::import_bytes(&bytes, &log) {
             Ok(d) => std::fs::write(dir.join("imported.html"), report::html(&d, &[]))?,
             Err(e) => eprintln!("{log}: {e}"),
         }

@@ -13,7 +13,7 @@ fn logs_dir() -> PathBuf {
 
 fn imported(name: &str) -> ResultDocument {
     let bytes = std::fs::read(logs_dir().join(name)).expect("fixture log");
-    sbclog::import_bytes(&bytes, name).expect("imports")
+    sbcimport::import_bytes(&bytes, name).expect("imports")
 }
 
 /// Every `<svg>` … `</svg>` of the page, in order.
@@ -272,7 +272,7 @@ fn every_fixture_log_renders() {
         (0, 0, 0, 0, 0);
     for name in &names {
         let bytes = std::fs::read(logs_dir().join(name)).unwrap();
-        let Ok(doc) = sbclog::import_bytes(&bytes, name) else {
+        let Ok(doc) = sbcimport::import_bytes(&bytes, name) else {
             continue;
         };
         let log = doc.imported.as_ref().unwrap();

@@ -8,9 +8,9 @@ use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use resultsdb::Filter;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use store::Filter;
 
 use crate::access_log::Uploader;
 use crate::{State, auth};
@@ -31,13 +31,13 @@ impl ApiError {
     }
 }
 
-impl From<store::Error> for ApiError {
-    fn from(e: store::Error) -> ApiError {
+impl From<resultsdb::Error> for ApiError {
+    fn from(e: resultsdb::Error) -> ApiError {
         match e {
-            store::Error::NotADocument(_) | store::Error::Json(_) => {
+            resultsdb::Error::NotADocument(_) | resultsdb::Error::Json(_) => {
                 ApiError::new(422, format!("not a valid result document: {e}"))
             }
-            store::Error::Forbidden(m) => ApiError::new(403, m),
+            resultsdb::Error::Forbidden(m) => ApiError::new(403, m),
             e => ApiError::new(500, format!("database error: {e}")),
         }
     }
@@ -176,8 +176,8 @@ async fn upload(
         .with(move |s| s.upload(doc, &tags, &name))
         .await?;
     let (status, id, created) = match up.added {
-        store::Added::New(id) => (StatusCode::CREATED, id, true),
-        store::Added::Duplicate(id) => (StatusCode::OK, id, false),
+        resultsdb::Added::New(id) => (StatusCode::CREATED, id, true),
+        resultsdb::Added::Duplicate(id) => (StatusCode::OK, id, false),
     };
     let mut resp = (
         status,
@@ -256,7 +256,7 @@ async fn list(
         .with(move |s| s.list_page(&filter, limit, offset))
         .await
         .map_err(|e| match e {
-            store::Error::Other(m) => ApiError::new(400, m),
+            resultsdb::Error::Other(m) => ApiError::new(400, m),
             e => e.into(),
         })?;
     Ok(
@@ -319,8 +319,8 @@ async fn report(
 }
 
 /// A sort column by name (`None`: by id).
-fn column(sort: Option<&str>) -> Result<store::table::Column, ApiError> {
-    use store::table::Column;
+fn column(sort: Option<&str>) -> Result<resultsdb::table::Column, ApiError> {
+    use resultsdb::table::Column;
     match sort.filter(|s| !s.is_empty()) {
         None => Ok(Column::Id),
         Some(s) => Column::parse(s).ok_or_else(|| {
@@ -336,16 +336,16 @@ fn column(sort: Option<&str>) -> Result<store::table::Column, ApiError> {
 }
 
 /// A filter error (a date that does not parse) is the client's.
-fn filter_error(e: store::Error) -> ApiError {
+fn filter_error(e: resultsdb::Error) -> ApiError {
     match e {
-        store::Error::Other(m) => ApiError::new(400, m),
+        resultsdb::Error::Other(m) => ApiError::new(400, m),
         e => e.into(),
     }
 }
 
 /// The not-comparable marks of every run (a column of the runs table: no document is read).
-async fn marks(state: &State) -> Result<store::marks::Marks, ApiError> {
-    Ok(state.pool.with(|s| Ok(store::marks::load(s))).await?)
+async fn marks(state: &State) -> Result<resultsdb::marks::Marks, ApiError> {
+    Ok(state.pool.with(|s| Ok(resultsdb::marks::load(s))).await?)
 }
 
 /// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.
@@ -354,14 +354,14 @@ pub async fn table_rows(
     filter: Filter,
     sort: Option<&str>,
     desc: bool,
-) -> Result<(Vec<store::TableRow>, store::marks::Marks), ApiError> {
+) -> Result<(Vec<resultsdb::TableRow>, resultsdb::marks::Marks), ApiError> {
     let col = column(sort)?;
     let mut rows = state
         .pool
         .with(move |s| s.table_filtered(&filter))
         .await
         .map_err(filter_error)?;
-    store::table::sort_rows(&mut rows, col, desc);
+    resultsdb::table::sort_rows(&mut rows, col, desc);
     Ok((rows, marks(state).await?))
 }
 
@@ -373,7 +373,7 @@ pub async fn table_page(
     desc: bool,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<store::TableRow>, usize, store::marks::Marks), ApiError> {
+) -> Result<(Vec<resultsdb::TableRow>, usize, resultsdb::marks::Marks), ApiError> {
     let col = column(sort)?;
     let (rows, total) = state
         .pool
@@ -396,15 +396,15 @@ async fn table(
     auth::may_read(&state, &headers).await?;
     let (rows, marks) = table_rows(&state, q.filter(), q.sort.as_deref(), truthy(&q.desc)).await?;
     Ok(match q.format.as_deref().unwrap_or("json") {
-        "json" => Json(Value::Array(store::table::table_json(&rows, &marks))).into_response(),
+        "json" => Json(Value::Array(resultsdb::table::table_json(&rows, &marks))).into_response(),
         "csv" => (
             [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
-            store::table::table_csv(&rows, &marks),
+            resultsdb::table::table_csv(&rows, &marks),
         )
             .into_response(),
         "md" | "markdown" => (
             [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            store::table::table_markdown(&rows, &marks),
+            resultsdb::table::table_markdown(&rows, &marks),
         )
             .into_response(),
         other => {

@@ -2,7 +2,7 @@
 //! Uploads always need one; reading only when the service runs with `--read-token`.
 
 use axum::http::HeaderMap;
-use store::service::TokenCheck;
+use resultsdb::service::TokenCheck;
 
 use crate::State;
 use crate::api::ApiError;

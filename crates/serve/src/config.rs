@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use store::Location;
+use resultsdb::Location;
 
 /// Default upload size limit: 8 MiB (a full run with every monitor series is 1–3 MB).
 pub const DEFAULT_MAX_UPLOAD: usize = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
 //! The boardbench results service: an HTTP API (`/api/v1`) and server-rendered pages over the
-//! results database (crates/store: PostgreSQL for labs, SQLite for one person).
+//! results database (crates/resultsdb: PostgreSQL for labs, SQLite for one person).
 //!
 //! Why it looks like this: the store is synchronous (rusqlite/postgres), so handlers borrow a
 //! connection from a small pool inside `spawn_blocking`; every page is rendered on the server

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Condvar, Mutex};
 
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 
 pub struct Pool {
     loc: Location,
@@ -13,7 +13,7 @@ pub struct Pool {
 }
 
 /// An error of a database call inside the pool.
-pub type DbResult<T> = Result<T, store::Error>;
+pub type DbResult<T> = Result<T, resultsdb::Error>;
 
 impl Pool {
     /// Opens `n` connections; the first one migrates the schema.
@@ -40,7 +40,11 @@ impl Pool {
         let pool = Arc::clone(self);
         tokio::task::spawn_blocking(move || pool.with_blocking(f))
             .await
-            .unwrap_or_else(|e| Err(store::Error::Other(format!("database task failed: {e}"))))
+            .unwrap_or_else(|e| {
+                Err(resultsdb::Error::Other(format!(
+                    "database task failed: {e}"
+                )))
+            })
     }
 
     fn with_blocking<T>(&self, f: impl FnOnce(&mut Store) -> DbResult<T>) -> DbResult<T> {
@@ -54,7 +58,7 @@ impl Pool {
             }
         };
         let r = f(&mut store);
-        let broken = matches!(&r, Err(store::Error::Postgres(e)) if e.is_closed());
+        let broken = matches!(&r, Err(resultsdb::Error::Postgres(e)) if e.is_closed());
         if broken && let Ok(fresh) = Store::open(&self.loc) {
             store = fresh;
         }

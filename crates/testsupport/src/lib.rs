@@ -1,9 +1,12 @@
 //! What the tests of several crates share (a dev-dependency only; it depends on no crate of
 //! the workspace, so every crate's tests can use it): fixture trees, the old kernels' cpufreq
-//! layout, what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]) and headless
-//! Chromium ([`chromium`]).
+//! layout, what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]),
+//! headless Chromium ([`chromium`]), the tests' one HTTP client ([`http`]) and the binary under
+//! test as a command the environment does not redirect ([`cli`]).
 
 pub mod chromium;
+pub mod cli;
+pub mod http;
 pub mod pg;
 
 use std::fs;

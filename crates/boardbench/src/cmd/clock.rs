@@ -1,7 +1,7 @@
 //! `boardbench clock`: the real clock of each cluster (its first online core, or `--cpu`), and
 //! with `--opp-walk` of every cpufreq OPP of each cluster.
 //!
-//! Output lines are the log's (`textlog::clock`, sbc-bench's), so people and parsers that know
+//! Output lines are the log's (`textout::clock`, sbc-bench's), so people and parsers that know
 //! its logs read them unchanged:
 //!
 //! ```text
@@ -28,7 +28,7 @@ use document::machine::{Cluster, Policy};
 use document::measure::clock::ClockReport;
 use measure::clock_reading::{ReadingOptions, Target, reading};
 use measure::opp_walk::WalkOptions;
-use textlog::clock::{current_line, line, walk_heading};
+use textout::clock::{current_line, line, walk_heading};
 
 use crate::cli::Globals;
 use engine::opp_writer::RestorerWrites;

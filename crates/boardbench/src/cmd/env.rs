@@ -86,7 +86,7 @@ pub struct Args {
     #[command(flatten)]
     pub idle: crate::session::idle::IdleArgs,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// The command to run in the environment (for phoronix also just test arguments for
     /// `phoronix-test-suite batch-run`).
     #[arg(last = true, value_name = "CMD")]
@@ -166,7 +166,7 @@ fn targets(m: &document::machine::MachineInfo, per_cluster: bool) -> Vec<Target>
         .enumerate()
         .map(|(i, c)| {
             let cpus = c.online_cpus();
-            let range = textlog::cpu_range(&cpus);
+            let range = textout::cpu_range(&cpus);
             Target {
                 label: match c.core_label() {
                     Some(n) => format!("{range} ({n})"),
@@ -353,7 +353,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         println!("  {f}");
     }
     for f in &document.findings {
-        println!("  [{}] {}", f.severity.title(), f.message);
+        println!("{}", textout::text::finding_line(f));
     }
     if args.suite == Suite::Geekbench {
         for l in geekbench_links(document.run.iter().flat_map(|r| &r.phases)) {

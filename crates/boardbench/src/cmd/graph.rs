@@ -19,7 +19,6 @@
 //! report can chart.
 
 mod plan;
-mod table;
 
 use std::time::Duration;
 
@@ -76,33 +75,10 @@ pub struct Args {
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub clock_samples: u32,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// Tests: pause after each point (milliseconds), so a sweep can be interrupted.
     #[arg(long, hide = true, default_value_t = 0)]
     pub pause_ms: u64,
-}
-
-/// One finished point, as the table shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PointResult {
-    pub cpu_text: String,
-    pub core_name: Option<String>,
-    pub opp_khz: Option<u64>,
-    pub measured_mhz: f64,
-    pub score_khs: f64,
-    pub temp_c: Option<f64>,
-    pub watts: Option<f64>,
-    pub watts_above_idle: Option<f64>,
-}
-
-impl PointResult {
-    pub fn score_per_mhz(&self) -> Option<f64> {
-        (self.measured_mhz > 0.0).then(|| self.score_khs / self.measured_mhz)
-    }
-    /// kH/s per W = thousands of hashes per joule.
-    pub fn score_per_watt(&self) -> Option<f64> {
-        self.watts.filter(|&w| w > 0.0).map(|w| self.score_khs / w)
-    }
 }
 
 /// The power source: `--power-cmd`, else the best one the machine has.
@@ -221,7 +197,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if sw.power.is_some() {
         sw.idle();
     }
-    println!("{}", table::header());
+    println!("{}", textout::graph::header());
     let walk = plan::walk_options(args.min_khz, args.max_khz);
     for g in &groups {
         let host = match sw.host_cpus(g) {
@@ -479,7 +455,7 @@ impl Sweep<'_> {
 
         let temp_c = mean_temp(&samples);
         let watts = summary.as_ref().and_then(|s| s.watts);
-        let p = PointResult {
+        let p = textout::graph::Point {
             cpu_text: cpu_text.clone(),
             core_name: g.core_name.clone(),
             opp_khz: opp,
@@ -525,7 +501,7 @@ impl Sweep<'_> {
                 power_problem(summary.as_ref())
             ));
         }
-        println!("{}", table::row(&p));
+        println!("{}", textout::graph::row(&p));
         self.phases.push(Phase {
             cluster: Some(g.cluster),
             cpus: g.cpus.clone(),

@@ -63,7 +63,7 @@ pub struct Args {
     #[command(flatten)]
     pub idle: crate::session::idle::IdleArgs,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -387,7 +387,7 @@ fn print_summary(doc: &document::ResultDocument, args: &Args) {
         );
     }
     for f in &doc.findings {
-        println!("  [{}] {}", f.severity.title(), f.message);
+        println!("{}", textout::text::finding_line(f));
     }
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());

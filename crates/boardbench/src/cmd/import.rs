@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use document::ResultDocument;
 use document::imported::Headline;
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 
 use crate::cli::Globals;
 
@@ -74,7 +74,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         match read(file) {
             Err(reason) => logs.push((file.clone(), None, Err(reason))),
             Ok(bytes) => {
-                let docs = sbclog::import_logs(&bytes, &display_name(file));
+                let docs = sbcimport::import_logs(&bytes, &display_name(file));
                 if docs.len() > 1 {
                     eprintln!(
                         "import: {}: holds {} sbc-bench logs one after another; importing each",
@@ -119,8 +119,8 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         let stored = match store.as_mut() {
             None => Stored::No,
             Some(s) => match s.add_document(&doc, &args.tags) {
-                Ok(store::Added::New(id)) => Stored::New(id),
-                Ok(store::Added::Duplicate(id)) => Stored::Already(id),
+                Ok(resultsdb::Added::New(id)) => Stored::New(id),
+                Ok(resultsdb::Added::Duplicate(id)) => Stored::Already(id),
                 Err(e) => {
                     eprintln!("import: {label}: not stored: {e}");
                     failed += 1;
@@ -155,17 +155,17 @@ fn display_name(file: &Path) -> String {
     )
 }
 
-/// The file's bytes, bounded (see `sbclog::input`).
+/// The file's bytes, bounded (see `sbcimport::input`).
 fn read(file: &Path) -> Result<Vec<u8>, String> {
     let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
     let meta = f.metadata().map_err(|e| e.to_string())?;
     if meta.is_dir() {
         return Err("is a directory".into());
     }
-    if meta.is_file() && meta.len() > sbclog::input::MAX_LOG_BYTES {
-        return Err(sbclog::ImportError::TooLarge(sbclog::input::MAX_LOG_BYTES).to_string());
+    if meta.is_file() && meta.len() > sbcimport::input::MAX_LOG_BYTES {
+        return Err(sbcimport::ImportError::TooLarge(sbcimport::input::MAX_LOG_BYTES).to_string());
     }
-    sbclog::input::read_log(f, sbclog::input::MAX_LOG_BYTES).map_err(|e| e.to_string())
+    sbcimport::input::read_log(f, sbcimport::input::MAX_LOG_BYTES).map_err(|e| e.to_string())
 }
 
 /// Unique output names within one call: `<stem>.json`, then `<stem>-2.json` … for the same stem;
@@ -198,11 +198,11 @@ impl OutputNames {
 fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), String> {
     let json = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())? + "\n";
     // A document nothing could read back (a log with a line of 100 MB) is not written.
-    if json.len() as u64 > store::MAX_DOCUMENT_BYTES {
+    if json.len() as u64 > resultsdb::MAX_DOCUMENT_BYTES {
         return Err(format!(
             "the document would be {} MiB, larger than boardbench reads ({} MiB): not written",
             json.len() / (1024 * 1024),
-            store::MAX_DOCUMENT_BYTES / (1024 * 1024)
+            resultsdb::MAX_DOCUMENT_BYTES / (1024 * 1024)
         ));
     }
     let mut options = std::fs::OpenOptions::new();

@@ -5,7 +5,7 @@
 //! (`--cpuinfo-file`, sbc-bench's CPUINFOFILE) the CPU line and a core-type table describe the
 //! file's processors, and the topology below is said to be this machine's.
 //!
-//! The text is a pure function of the snapshot (`textlog::machine::render`), so fixture trees
+//! The text is a pure function of the snapshot (`textout::machine::render`), so fixture trees
 //! pin it.
 
 use crate::cli::Globals;
@@ -30,7 +30,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&m)?);
     } else {
-        print!("{}", textlog::machine::render(&m));
+        print!("{}", textout::machine::render(&m));
     }
     Ok(0)
 }

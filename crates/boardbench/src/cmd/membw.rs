@@ -1,6 +1,6 @@
 //! `boardbench membw`: memory bandwidth by tinymembench's method — sbc-bench's headline
 //! `libc memcpy copy` / `libc memset fill`, read bandwidth, the architecture's best variants and
-//! the all-cores aggregate. The kernel is `loops::membw`, the text `textlog::membw`.
+//! the all-cores aggregate. The kernel is `loops::membw`, the text `textout::membw`.
 //!
 //! Also home of the small parsers `memlat` shares: CPU lists checked against the CPUs this
 //! process may use, and sizes with binary units.
@@ -99,7 +99,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        print!("{}", textlog::membw::render(&r));
+        print!("{}", textout::membw::render(&r));
     }
     Ok(0)
 }

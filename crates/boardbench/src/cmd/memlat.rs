@@ -3,7 +3,7 @@
 //! found from the ladder beside those /sys advertises (`measure::caches`, read by
 //! `probe::cache`). Rows measured while another task used the CPU are counted once under the
 //! table ("7 of 15 rows disturbed"); each row's `disturbed` flag is in the JSON. The kernel is
-//! `loops::memlat`, the text `textlog::memlat`.
+//! `loops::memlat`, the text `textout::memlat`.
 
 use anyhow::bail;
 use loops::memlat::{self, Config};
@@ -59,7 +59,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        print!("{}", textlog::memlat::render(&r));
+        print!("{}", textout::memlat::render(&r));
     }
     Ok(0)
 }

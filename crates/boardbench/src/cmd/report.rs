@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use document::ResultDocument;
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 
 use crate::cli::Globals;
 
@@ -51,7 +51,7 @@ impl<'a> Db<'a> {
         if self.store.is_none() {
             let loc = Location::resolve(self.url)?;
             let store = Store::open_read(&loc).map_err(|e| match e {
-                store::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
+                resultsdb::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
                 e => anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()),
             })?;
             self.store = Some(store);
@@ -64,7 +64,7 @@ impl<'a> Db<'a> {
 pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, ResultDocument)> {
     let path = Path::new(arg);
     let (value, fallback_name) = if path.is_file() {
-        let text = store::read_document_file(path)
+        let text = resultsdb::read_document_file(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let v: serde_json::Value =
             serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
@@ -93,7 +93,7 @@ pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, Result
     // The values the results database would refuse are not drawn either (a negative
     // bandwidth, an infinite rate): the same rule on every way in.
     for m in &doc.measurements {
-        if let Err(why) = store::ranges::check(m.value, &m.unit) {
+        if let Err(why) = resultsdb::ranges::check(m.value, &m.unit) {
             bail!(
                 "{arg}: measurement {}/{} ({} threads): {why}",
                 m.suite,

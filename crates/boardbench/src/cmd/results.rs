@@ -11,14 +11,14 @@
 //! `table --format md|csv|json` stays as a hidden older spelling. Only `add` writes: the other
 //! subcommands open the database read-only and never create one.
 //!
-//! The storage and the comparison are in the `store` crate; this module only renders.
+//! The storage and the comparison are in the `resultsdb` crate; this module only renders.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use store::marks as results_marks;
-use store::table::{Column, number, sort_rows, table_csv, table_markdown};
-use store::{Filter, Location, Store};
+use resultsdb::marks as results_marks;
+use resultsdb::table::{Column, number, sort_rows, table_csv, table_markdown};
+use resultsdb::{Filter, Location, Store};
 
 use crate::cli::Globals;
 
@@ -123,7 +123,7 @@ fn open(args: &Args) -> anyhow::Result<Store> {
         Store::open_read(&loc)
     };
     store.map_err(|e| match e {
-        store::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
+        resultsdb::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
         e => anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()),
     })
 }
@@ -170,12 +170,16 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                         out,
                         "{}\t{}\t{}\t{}\t{}\t{}\t{}{}",
                         r.id,
-                        dash(&r.started),
-                        dash(&r.device),
-                        dash(&r.soc),
-                        dash(&r.arch),
-                        dash(&r.kernel),
-                        if r.imported { "imported" } else { "native" },
+                        dash(&r.columns.started),
+                        dash(&r.columns.device),
+                        dash(&r.columns.soc),
+                        dash(&r.columns.arch),
+                        dash(&r.columns.kernel),
+                        if r.columns.imported {
+                            "imported"
+                        } else {
+                            "native"
+                        },
                         if r.tags.is_empty() {
                             String::new()
                         } else {
@@ -225,7 +229,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 Format::Md => out.write_all(table_markdown(&rows, &marks).as_bytes())?,
                 Format::Csv => out.write_all(table_csv(&rows, &marks).as_bytes())?,
                 Format::Json => {
-                    let rows = store::table::table_json(&rows, &marks);
+                    let rows = resultsdb::table::table_json(&rows, &marks);
                     serde_json::to_writer_pretty(&mut out, &rows)?;
                     writeln!(out)?;
                 }
@@ -243,7 +247,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                     }
                 }
             }
-            let cmp = store::compare::compare(&runs);
+            let cmp = resultsdb::compare::compare(&runs);
             for w in results_marks::compare_warnings(&results_marks::load(&mut store), ids) {
                 eprintln!("{w}");
             }
@@ -266,12 +270,12 @@ fn add(
 ) -> anyhow::Result<i32> {
     let mut failed = 0;
     for file in files {
-        let result = store::read_document_file(file)
+        let result = resultsdb::read_document_file(file)
             .map_err(|e| e.to_string())
             .and_then(|text| store.add_json(&text, tags).map_err(|e| e.to_string()));
         match result {
-            Ok(store::Added::New(id)) => writeln!(out, "added {id}\t{}", file.display())?,
-            Ok(store::Added::Duplicate(id)) => {
+            Ok(resultsdb::Added::New(id)) => writeln!(out, "added {id}\t{}", file.display())?,
+            Ok(resultsdb::Added::Duplicate(id)) => {
                 writeln!(out, "already stored as {id}\t{}", file.display())?
             }
             Err(reason) => {
@@ -288,11 +292,12 @@ fn dash(s: &Option<String>) -> &str {
     s.as_deref().unwrap_or("-")
 }
 
-fn show_text(run: &store::RunDetail) -> String {
+fn show_text(run: &resultsdb::RunDetail) -> String {
     use std::fmt::Write as _;
-    let s = &run.summary;
+    let id = run.summary.id;
+    let s = &run.summary.columns;
     let mut t = String::new();
-    let _ = writeln!(t, "run {}", s.id);
+    let _ = writeln!(t, "run {id}");
     for (k, v) in [
         ("device", &s.device),
         ("started", &s.started),
@@ -301,7 +306,7 @@ fn show_text(run: &store::RunDetail) -> String {
         ("kernel", &s.kernel),
         ("distro", &s.distro),
         ("producer", &s.producer),
-        ("clockspeed", &run.clockspeed),
+        ("clockspeed", &s.clockspeed),
     ] {
         let _ = writeln!(t, "  {k:<11} {}", dash(v));
     }
@@ -315,8 +320,9 @@ fn show_text(run: &store::RunDetail) -> String {
             "boardbench run"
         }
     );
-    if !s.tags.is_empty() {
-        let _ = writeln!(t, "  {:<11} {}", "tags", s.tags.join(", "));
+    let tags = &run.summary.tags;
+    if !tags.is_empty() {
+        let _ = writeln!(t, "  {:<11} {}", "tags", tags.join(", "));
     }
     let _ = writeln!(t, "measurements ({}):", run.measurements.len());
     for m in &run.measurements {
@@ -346,7 +352,7 @@ fn show_text(run: &store::RunDetail) -> String {
     t
 }
 
-fn compare_text(c: &store::compare::Comparison) -> String {
+fn compare_text(c: &resultsdb::compare::Comparison) -> String {
     use std::fmt::Write as _;
     let mut t = String::new();
     for (i, r) in c.runs.iter().enumerate() {
@@ -366,7 +372,7 @@ fn compare_text(c: &store::compare::Comparison) -> String {
             .as_deref()
             .map_or(String::new(), |v| format!(" [{v}]"));
         // The headline rows are figures of the whole run, not of a thread count.
-        let threads = if row.suite == store::compare::HEADLINE_SUITE {
+        let threads = if row.suite == resultsdb::compare::HEADLINE_SUITE {
             String::new()
         } else {
             format!(" {}T", row.threads)

@@ -261,7 +261,7 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
             }})
         );
     } else {
-        print!("{}", textlog::terminal_summary(&doc, false));
+        print!("{}", textout::terminal_summary(&doc, false));
         if let Some(l) = latency {
             println!("{l}");
         }

@@ -66,7 +66,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// Only these phase kinds (clock, membw, memlat, openssl, sha256, 7zip-single, 7zip-multi,
     /// stockfish, cpuminer, clock-hot …), comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
@@ -356,11 +356,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     });
 
     // Outputs: the log (summary row last), the document, the store, the terminal.
-    if let Err(e) = append_log(&log, &textlog::log(&doc), args.log.is_some()) {
+    if let Err(e) = append_log(&log, &textout::log(&doc), args.log.is_some()) {
         eprintln!("boardbench: {e:#}");
     }
     outputs.save(&doc)?;
-    print!("{}", textlog::terminal_summary(&doc, color));
+    print!("{}", textout::terminal_summary(&doc, color));
     println!("Full log: {}", log.display());
     Ok(ExitStatus::of(signal, findings::trustworthy(&doc.findings)))
 }

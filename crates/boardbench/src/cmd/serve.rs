@@ -11,7 +11,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use store::{Location, Store};
+use resultsdb::{Location, Store};
 
 use crate::cli::Globals;
 

@@ -4,7 +4,7 @@
 //! depends on the previous one, so the figure is the latency of the SHA unit. Options as the
 //! original: `-i/--iterations` (10M, 50M, 100M default, 200M, 500M or any count), `-s/--ghz`
 //! (only normalises), `-m/--unit MH|MB|MiB|cpb`. The procedure is `measure::sha256`; this
-//! module parses the options and shows progress; the text is `textlog::sha256`. Beyond the original:
+//! module parses the options and shows progress; the text is `textout::sha256`. Beyond the original:
 //! - three labelled rows: **Fast** (SHA extensions, latency-optimised), **Reference** (SHA
 //!   extensions written straightforwardly — the figure the original publishes and people
 //!   compare) and **Portable** (no special instructions, a tenth of the iterations by default,
@@ -20,7 +20,7 @@ use std::io::{IsTerminal, Write as _};
 
 use anyhow::bail;
 use measure::sha256::{Sha256Options, Step};
-use textlog::sha256::{Unit, count_text};
+use textout::sha256::{Unit, count_text};
 
 use crate::cli::Globals;
 
@@ -184,7 +184,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", textlog::sha256::render(&report, unit));
+        print!("{}", textout::sha256::render(&report, unit));
     }
     if !measure::sha256::all_verified(&report) {
         eprintln!("boardbench: the final digests do not agree: results are invalid");

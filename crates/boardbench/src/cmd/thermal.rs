@@ -6,7 +6,7 @@
 //! the load (phase `thermal-heat`): one pinned recursive SHA-256 thread per usable CPU (or
 //! `--load CMD`), sampled every `--interval` (clocks, temperature, CPU use; the score of each
 //! interval) → snapshot "after" → restore → analysis → document, store, text report (a pure
-//! function of the document: `textlog::thermal`, so a stored run renders it again).
+//! function of the document: `textout::thermal`, so a stored run renders it again).
 //!
 //! The document: the heat phase's monitor samples are the temperature and clock curve; the
 //! per-interval score series is the built-in load's output (its tool run: "t_s hashes_per_s"
@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long)]
     pub no_tune: bool,
     #[command(flatten)]
-    pub out: crate::session::output::DocumentArgs,
+    pub out: crate::session::document_out::DocumentArgs,
     /// Also append the text report to this file.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
@@ -101,23 +101,6 @@ fn ceilings(root: &probe::Root, cfg: &SamplerConfig) -> Vec<Option<u32>> {
             top.map(|k| (k / 1000) as u32)
         })
         .collect()
-}
-
-fn live_line(t: f64, s: &MonitorSample, score: Option<f64>) -> String {
-    let temp = s.temp_c.map_or("  n/a".into(), |t| format!("{t:5.1}"));
-    let clocks: Vec<String> = s
-        .clocks_mhz
-        .iter()
-        .map(|c| c.map_or("n/a".into(), |m| m.to_string()))
-        .collect();
-    let clocks = if clocks.is_empty() {
-        "n/a".to_string()
-    } else {
-        clocks.join("/")
-    };
-    let cpu = s.cpu.map_or("n/a".into(), |c| format!("{:.0} %", c.cpu));
-    let score = score.map_or(String::new(), |v| format!("  {:.2} MH/s", v / 1e6));
-    format!("{t:6.1} s  {temp} °C  {clocks} MHz  CPU {cpu}{score}")
 }
 
 /// Everything the steps share.
@@ -231,7 +214,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     outputs.save(&document)?;
 
-    let r = textlog::thermal::report(&document);
+    let r = textout::thermal::report(&document);
     print!("{r}");
     if let Some(log) = &args.log {
         use std::io::Write;
@@ -382,7 +365,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
             series.push(ScoreInterval { t_s: t, per_s });
         }
         if !args.quiet {
-            eprintln!("{}", live_line(t, &s, score));
+            eprintln!("{}", textout::thermal::live_line(t, &s, score));
         }
         samples.push(s);
         if signal.is_some() || now >= end_at {
@@ -445,7 +428,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
 }
 
 /// What the test found: the figures (suite "thermal") and the verdict beyond them, both
-/// recorded in the document, from which `textlog::thermal` writes the report.
+/// recorded in the document, from which `textout::thermal` writes the report.
 struct Conclusions {
     verdict: ThermalVerdict,
     measurements: Vec<Measurement>,

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use document::ResultDocument;
-use store::Location;
+use resultsdb::Location;
 use upload::{Client, Outcome, RetryPolicy, StateFile};
 
 use crate::cli::Globals;
@@ -159,7 +159,7 @@ fn candidates(
     }
     let store = db.get()?;
     let mut listing = store
-        .list(&store::Filter::default())
+        .list(&resultsdb::Filter::default())
         .map_err(|e| anyhow::anyhow!("cannot list the runs of {}: {e}", loc.display()))?;
     listing.sort_by_key(|r| r.id);
     for r in listing {

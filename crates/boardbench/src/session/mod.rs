@@ -11,9 +11,9 @@
 
 pub mod assemble;
 pub mod child;
+pub mod document_out;
 pub mod idle;
 pub mod lifecycle;
-pub mod output;
 pub mod phase;
 pub mod phase_recorder;
 pub mod signals;

@@ -1,15 +1,16 @@
 //! What the `serve_*` tests share: a fresh PostgreSQL database on the test server
 //! (scripts/pg-test-server, BOARDBENCH_TEST_PG_URL), the real `boardbench serve` listening on a
-//! free port of 127.0.0.1 (it is started on port 0 and says which port it got), and a tiny
-//! blocking HTTP/1.1 client on std's TcpStream.
+//! free port of 127.0.0.1 (it is started on port 0 and says which port it got), and its
+//! requests (HTTP/1.1, a bearer token) over the tests' one client, `testsupport::http`.
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use testsupport::http::Answer;
 
 /// Whether the service tests skip (they start servers: never under qemu).
 pub fn skip() -> bool {
@@ -86,19 +87,19 @@ impl Server {
         }
     }
 
-    pub fn get(&self, path: &str) -> Resp {
+    pub fn get(&self, path: &str) -> Answer {
         request(&self.addr, "GET", path, None, b"")
     }
 
-    pub fn get_auth(&self, path: &str, token: &str) -> Resp {
+    pub fn get_auth(&self, path: &str, token: &str) -> Answer {
         request(&self.addr, "GET", path, Some(token), b"")
     }
 
-    pub fn post(&self, path: &str, token: Option<&str>, body: &[u8]) -> Resp {
+    pub fn post(&self, path: &str, token: Option<&str>, body: &[u8]) -> Answer {
         request(&self.addr, "POST", path, token, body)
     }
 
-    pub fn delete(&self, path: &str, token: &str) -> Resp {
+    pub fn delete(&self, path: &str, token: &str) -> Answer {
         request(&self.addr, "DELETE", path, Some(token), b"")
     }
 
@@ -143,32 +144,6 @@ pub fn wait_exit(child: &mut Child, limit: Duration) -> Option<i32> {
     panic!("the server did not stop within {limit:?}");
 }
 
-/// An answer: status, header block (lower-case names), body.
-#[derive(Debug)]
-pub struct Resp {
-    pub status: u16,
-    pub headers: String,
-    pub body: Vec<u8>,
-}
-
-impl Resp {
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
-    }
-    pub fn header(&self, name: &str) -> Option<String> {
-        self.headers.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.trim()
-                .eq_ignore_ascii_case(name)
-                .then(|| v.trim().to_string())
-        })
-    }
-}
-
 /// The request head (everything but the body).
 pub fn head(method: &str, path: &str, token: Option<&str>, len: usize) -> String {
     let mut h = format!(
@@ -188,37 +163,20 @@ pub fn try_request(
     path: &str,
     token: Option<&str>,
     body: &[u8],
-) -> std::io::Result<Resp> {
-    let mut s = TcpStream::connect(addr)?;
-    s.set_read_timeout(Some(Duration::from_secs(30)))?;
-    s.write_all(head(method, path, token, body.len()).as_bytes())?;
-    // A server that answers early (413) may close before the whole body is sent.
-    let _ = s.write_all(body);
-    read_response(&mut s)
+) -> std::io::Result<Answer> {
+    let t = testsupport::http::Timeouts {
+        connect: None,
+        io: Duration::from_secs(30),
+    };
+    testsupport::http::exchange(
+        addr,
+        t,
+        head(method, path, token, body.len()).as_bytes(),
+        body,
+    )
 }
 
-pub fn read_response(s: &mut TcpStream) -> std::io::Result<Resp> {
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw)
-        .or_else(|e| if raw.is_empty() { Err(e) } else { Ok(0) })?;
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| std::io::Error::other("no response head"))?;
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("bad status line: {head}")))?;
-    Ok(Resp {
-        status,
-        headers: head,
-        body: raw[split + 4..].to_vec(),
-    })
-}
-
-pub fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> Resp {
+pub fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> Answer {
     try_request(addr, method, path, token, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
 }
 

@@ -59,7 +59,7 @@ pub async fn page(
     if runs.is_empty() {
         return Err(ApiError::new(404, format!("no runs of {device:?}")).into());
     }
-    let figures = |r: &store::TableRow| -> [Option<f64>; 6] {
+    let figures = |r: &resultsdb::TableRow| -> [Option<f64>; 6] {
         [r.zip_multi, r.zip_single, r.aes, r.memcpy, r.memset, r.khs]
     };
     let base = figures(&runs[0]);
@@ -84,7 +84,7 @@ pub async fn page(
         pct = NOTABLE_PCT,
     );
     body.push_str("<form method=\"get\" action=\"/compare\"><div class=\"scroll\"><table id=\"board\" class=\"results\"><thead><tr><th title=\"tick runs to compare them\">✓</th><th>Run</th><th>Started</th><th>Clockspeed</th><th>Kernel</th><th>Distro</th>");
-    for h in &store::table::HEADERS[4..] {
+    for h in &resultsdb::table::HEADERS[4..] {
         body.push_str(&format!("<th>{}</th>", esc(h)));
     }
     body.push_str("<th>Findings</th></tr></thead><tbody>");
@@ -121,7 +121,7 @@ pub async fn page(
     // The bars: the first run against the latest ones.
     let first = api::document(&state, runs[0].id).await?;
     let mut others = Vec::new();
-    let label = |r: &store::TableRow| {
+    let label = |r: &resultsdb::TableRow| {
         format!(
             "run {} {} {}",
             r.id,

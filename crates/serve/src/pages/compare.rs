@@ -6,7 +6,7 @@ use axum::extract::{RawQuery, State as AxState};
 use axum::http::HeaderMap;
 use axum::response::Html;
 use report::escape::esc;
-use store::compare::Comparison;
+use resultsdb::compare::Comparison;
 
 use super::{PageError, page as html_page, urldec};
 use crate::api::ApiError;
@@ -76,17 +76,17 @@ pub async fn page(
             for id in &wanted {
                 match s.run(*id)? {
                     Some(r) => out.push(r),
-                    None => return Err(store::Error::Other(format!("no run {id}"))),
+                    None => return Err(resultsdb::Error::Other(format!("no run {id}"))),
                 }
             }
-            Ok((out, store::marks::load(s)))
+            Ok((out, resultsdb::marks::load(s)))
         })
         .await
         .map_err(|e| match e {
-            store::Error::Other(m) => ApiError::new(404, m),
+            resultsdb::Error::Other(m) => ApiError::new(404, m),
             e => e.into(),
         })?;
-    let cmp = store::compare::compare(&details);
+    let cmp = resultsdb::compare::compare(&details);
     let mut docs = Vec::new();
     for id in &ids {
         docs.push(api::document(&state, *id).await?);
@@ -94,7 +94,7 @@ pub async fn page(
     // Runs of one board are told apart by their id, day and kernel, not by the device alone.
     let name = |i: usize| {
         let letter = (b'A' + i as u8) as char;
-        let s = &details[i].summary;
+        let s = &details[i].summary.columns;
         format!(
             "{letter}: run {} {} {} {}",
             ids[i],
@@ -118,7 +118,7 @@ pub async fn page(
     ));
 
     let mut body = String::from("<h1>Compare runs</h1>");
-    for w in store::marks::compare_warnings(&marks, &ids) {
+    for w in resultsdb::marks::compare_warnings(&marks, &ids) {
         body.push_str(&format!("<p class=\"warning\">{}</p>", esc(&w)));
     }
     body.push_str("<h2>Headline figures</h2>");
@@ -173,7 +173,7 @@ pub fn table(c: &Comparison) -> String {
                 t.push_str("<td class=\"num\">-</td>");
                 continue;
             };
-            let mut s = store::table::number(cell.value);
+            let mut s = resultsdb::table::number(cell.value);
             if let Some(label) = &cell.own_label {
                 s = format!("<span class=\"dim\">{}</span><br>{s}", esc(label));
             }

@@ -146,8 +146,8 @@ impl From<ApiError> for PageError {
     }
 }
 
-impl From<store::Error> for PageError {
-    fn from(e: store::Error) -> PageError {
+impl From<resultsdb::Error> for PageError {
+    fn from(e: resultsdb::Error) -> PageError {
         PageError(e.into())
     }
 }
@@ -211,7 +211,7 @@ pub fn urldec(s: &str) -> String {
 
 /// A number as the table prints it, `-` when missing.
 pub fn num(v: Option<f64>) -> String {
-    store::table::opt_number(v)
+    resultsdb::table::opt_number(v)
 }
 
 #[cfg(test)]

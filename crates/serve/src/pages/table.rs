@@ -7,7 +7,7 @@ use axum::extract::{Query, State as AxState};
 use axum::http::HeaderMap;
 use axum::response::Html;
 use report::escape::esc;
-use store::table::{Column, cells};
+use resultsdb::table::{Column, cells};
 
 use super::{PageError, day, urlenc, validity_cell, wide_page};
 use crate::api::{ListQuery, table_page, truthy};
@@ -123,7 +123,7 @@ pub async fn page(
             esc(header)
         )
     };
-    let (headers, keys) = (store::table::HEADERS, store::table::header_keys());
+    let (headers, keys) = (resultsdb::table::HEADERS, resultsdb::table::header_keys());
     body.push_str(&sortable(headers[0], keys[0]));
     body.push_str("<th>SoC</th><th>Date</th>");
     for (header, key) in headers.iter().zip(keys).skip(1) {

@@ -85,7 +85,7 @@ pub fn cpus(arg: Option<&str>, online: &[u32]) -> anyhow::Result<Vec<u32>> {
         missing.is_empty(),
         "--cpus: CPU {} not online (online: {})",
         missing.join(", "),
-        textlog::cpu_range(online)
+        textout::cpu_range(online)
     );
     Ok(v)
 }

@@ -25,7 +25,7 @@ use document::samples::MonitorSample;
 pub const CLOCK_TOLERANCE: f64 = 0.02;
 
 // The thresholds of the stability verdict, and its type and the throttle's, are the document's:
-// the report renders them from a stored run (`textlog::thermal`).
+// the report renders them from a stored run (`textout::thermal`).
 pub use document::thermal::{
     FALLING_PCT_PER_MIN, MIN_INTERVALS, MIN_WINDOW_S, SIGNIFICANCE, Stability, Throttle,
 };

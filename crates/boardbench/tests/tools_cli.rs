@@ -405,3 +405,68 @@ fn run_install_tools_installs_first_then_runs() {
         "{e}"
     );
 }
+
+/// As any user but root, `--install-tools` is a usage error (64) naming the command, and the
+/// package manager never runs. Run as `nobody` through setpriv where the test runs as root and
+/// `nobody` can start the binary; skipped otherwise (the rule itself is also a unit test).
+#[test]
+fn install_tools_as_non_root_is_refused_and_runs_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let as_nobody = |args: &[&str], path: &str, root: &Path| {
+        Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "env",
+                "-i",
+            ])
+            .arg(format!("PATH={path}"))
+            .arg("NO_COLOR=1")
+            .arg(env!("CARGO_BIN_EXE_boardbench"))
+            .arg("--sysroot")
+            .arg(root)
+            .args(args)
+            .output()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let root = distro_root(tmp.path(), "fedora-40");
+    let probe = as_nobody(&["--version"], "/nonexistent", &root);
+    if !is_root() || !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: needs root, setpriv and a binary user nobody can start");
+        return;
+    }
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = tmp.path().join("dnf.log");
+    let dnf = bin.join("dnf");
+    std::fs::write(
+        &dnf,
+        format!("#!/bin/sh\necho \"$@\" > '{}'\n", log.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&dnf, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for p in [&bin, &root, &root.join("etc")] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(
+        root.join("etc/os-release"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let path = bin.display().to_string();
+    let out = as_nobody(&["doctor", "--install-tools"], &path, &root).unwrap();
+    let e = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(64), "{e}");
+    assert!(
+        e.contains("--install-tools installs packages and needs root"),
+        "{e}"
+    );
+    assert!(e.contains("dnf install -y openssl p7zip"), "{e}");
+    assert!(!log.exists(), "the package manager ran");
+    // Without --install-tools the report works as any user, exit 0.
+    let out = as_nobody(&["doctor"], &path, &root).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Install with (Fedora Linux 40 (Server Edition), dnf)"));
+}

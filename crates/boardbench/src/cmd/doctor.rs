@@ -71,7 +71,12 @@ pub fn report(distro: Distro, tools: Vec<Status>) -> Report {
                     .iter()
                     .filter_map(|e| e.used_by(mode))
                     .flat_map(|u| u.phases.iter().copied())
-                    .collect(),
+                    .fold(Vec::new(), |mut v, p| {
+                        if !v.contains(&p) {
+                            v.push(p);
+                        }
+                        v
+                    }),
                 install: InstallPlan::new(&distro, &entries),
             })
         })

@@ -60,6 +60,7 @@
 //! * [`cpuminer`]: `cpuminer --benchmark` for 5 minutes (suite "cpuminer", kH/s) and sbc-bench's
 //!   "Total Scores" rule.
 
+pub mod catalogue;
 pub mod cpuminer;
 pub mod openssl;
 pub mod process;

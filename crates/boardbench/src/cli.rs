@@ -119,6 +119,9 @@ impl Globals {
 pub enum Command {
     /// Show the hardware, topology, thermal source, memory and settings (sbc-bench's header).
     Info(cmd::info::Args),
+    /// The external tools (7-Zip, OpenSSL, Stockfish, fio …): found or missing, version,
+    /// comparable with sbc-bench or not, what is missing for which mode and how to install it.
+    Doctor(cmd::doctor::Args),
     /// Live view of clocks, load, CPU states and temperature (sbc-bench -m).
     Monitor(cmd::monitor::Args),
     /// Measure the real CPU clock of each cluster (and each cpufreq OPP with --opp-walk).

@@ -12,6 +12,7 @@ mod outfile;
 mod output;
 mod run;
 mod session;
+mod tools;
 
 fn main() {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();

@@ -89,6 +89,8 @@ fn commands(tmp: &Path) -> Vec<Vec<String>> {
             "2026-01-01",
         ]),
         s(&["schema"]),
+        s(&["--sysroot", &root, "doctor"]),
+        s(&["--sysroot", &root, "doctor", "--json"]),
         s(&["--sysroot", &root, "monitor", "-i", "0.05", "--count", "2"]),
         s(&[
             "--sysroot",

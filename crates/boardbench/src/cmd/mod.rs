@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod completions;
+pub mod doctor;
 pub mod env;
 pub mod export;
 pub mod graph;
@@ -34,6 +35,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
     let g = &cli.globals;
     match &cli.command {
         Command::Info(a) => info::run(a, g),
+        Command::Doctor(a) => doctor::run(a, g),
         Command::Monitor(a) => monitor::run(a, g),
         Command::Clock(a) => clock::run(a, g),
         Command::Membw(a) => membw::run(a, g),

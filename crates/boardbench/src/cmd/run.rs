@@ -74,6 +74,10 @@ pub struct Args {
     /// No progress line.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Install the missing tools the run needs with the distribution's package manager
+    /// before it starts (root only; the command is shown first).
+    #[arg(long)]
+    pub install_tools: bool,
     /// Tests: the smallest possible built-in kernel work (numbers mean nothing).
     #[arg(long, hide = true)]
     pub tiny_kernels: bool,
@@ -260,6 +264,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let log = log_path(args, root_user);
     check_log(&log, args.log.is_some())?;
     probed.warn_unless_root("governors stay as they are, no OPP walk, no kernel messages");
+    // Once, before the idle gate: the phases a missing tool skips, and how to install it.
+    crate::tools::before_run(
+        crate::tools::run_needs(extensive, args.stockfish, args.cpuminer, &args.phases),
+        &probed.root,
+        args.install_tools,
+        root_user,
+    )?;
     let session = match probed.start(&SessionOptions {
         idle: args.idle.step(unattended, "benchmarking"),
         tune: Some(tuning::TuneOptions {

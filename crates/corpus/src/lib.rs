@@ -1,6 +1,6 @@
 //! The reference corpus: the rows of sbc-bench's published results table (Results.md of
 //! sbc-bench v0.9.72, BSD-3-Clause, notice in [`LICENSE`]) as typed entries, and the placement
-//! of a figure among them (to come). Pure: no I/O, no network; the table is compiled in and parsed at
+//! of a figure among them. Pure: no I/O, no network; the table is compiled in and parsed at
 //! first use.
 //!
 //! Every use shows [`SOURCE`] and [`DATE`] (a [`Corpus`] carries them; [`Placement`] too).
@@ -9,9 +9,11 @@ use serde::Serialize;
 use std::sync::OnceLock;
 
 mod parse;
+mod place;
 mod soc;
 
 pub use parse::{ParseError, RowError};
+pub use place::{Neighbour, PlaceOptions, Placement, Rank, SocStats, place, place_with};
 pub use soc::{SOC_ALIASES, normalise_soc};
 
 /// Where the built-in rows come from.

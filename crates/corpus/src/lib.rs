@@ -166,7 +166,8 @@ pub struct Entry {
     pub soc: Option<String>,
     /// The clock cell as written ("2400/1800 MHz", "UV/normal").
     pub clock_text: String,
-    /// Clocks in MHz per cluster, fastest first as written; empty where the cell has none.
+    /// Clocks in MHz per cluster, in the order written (usually the big cluster first; ODROID-N2
+    /// writes "1800/1900"); empty where the cell has none ("normal", "UV/normal" …).
     pub clocks_mhz: Vec<u32>,
     pub kernel: String,
     /// The distro cell without bold markers.

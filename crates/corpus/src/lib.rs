@@ -21,6 +21,10 @@ pub const SOURCE: &str =
     "sbc-bench v0.9.72 Results.md (github.com/ThomasKaiser/sbc-bench, commit 53f7951)";
 /// The date of that sbc-bench commit: the corpus's date.
 pub const DATE: &str = "2026-06-19";
+/// The source of a corpus parsed from text whose origin was not given.
+pub const UNKNOWN_SOURCE: &str = "sbc-bench Results.md (source not given)";
+/// Its date.
+pub const UNKNOWN_DATE: &str = "date unknown";
 /// sbc-bench's licence notice, which travels with the data.
 pub const LICENSE: &str = include_str!("../data/LICENSE.sbc-bench");
 /// The page itself (table, footnotes, explanations), as published.
@@ -210,15 +214,23 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// Parse a Results.md page (the built-in one or a newer one). Every table row must parse;
-    /// otherwise the error lists each row that did not, with the reason.
-    pub fn from_markdown(text: &str, source: &str, date: &str) -> Result<Corpus, ParseError> {
+    /// Parse a Results.md page (a newer one, for `boardbench corpus update FILE`). Every table
+    /// row must parse; otherwise the error lists each row that did not, with the reason. The
+    /// source and date are [`UNKNOWN_SOURCE`] / [`UNKNOWN_DATE`] until [`Corpus::with_provenance`]
+    /// says where the text came from (the page itself carries neither).
+    pub fn from_markdown(text: &str) -> Result<Corpus, ParseError> {
         let entries = parse::parse(text)?;
         Ok(Corpus {
-            source: source.to_string(),
-            date: date.to_string(),
+            source: UNKNOWN_SOURCE.to_string(),
+            date: UNKNOWN_DATE.to_string(),
             entries,
         })
+    }
+    /// Name the corpus's source (e.g. the file and sbc-bench version) and date.
+    pub fn with_provenance(mut self, source: &str, date: &str) -> Corpus {
+        self.source = source.to_string();
+        self.date = date.to_string();
+        self
     }
     /// "sbc-bench v0.9.72 Results.md (…), 2026-06-19": to show with every use.
     pub fn provenance(&self) -> String {
@@ -236,8 +248,9 @@ impl Corpus {
 pub fn corpus() -> &'static Corpus {
     static C: OnceLock<Corpus> = OnceLock::new();
     C.get_or_init(|| {
-        Corpus::from_markdown(RESULTS_MD, SOURCE, DATE)
+        Corpus::from_markdown(RESULTS_MD)
             .expect("the built-in Results.md parses (tested)")
+            .with_provenance(SOURCE, DATE)
     })
 }
 

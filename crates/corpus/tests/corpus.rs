@@ -1,8 +1,8 @@
 //! The built-in corpus: every row parses, spot checks, aliases, marks, size, diff.
 
 use corpus::{
-    Arch, ArchClass, Corpus, DATE, Figure, LICENSE, Mark, RESULTS_MD, SOURCE, corpus, diff,
-    normalise_soc,
+    Arch, ArchClass, Corpus, DATE, Figure, LICENSE, Mark, RESULTS_MD, SOURCE, UNKNOWN_DATE,
+    UNKNOWN_SOURCE, corpus, diff, normalise_soc,
 };
 
 /// Table rows by an independent count: lines between the header separator and the first
@@ -15,14 +15,23 @@ fn independent_row_count(text: &str) -> usize {
 
 #[test]
 fn every_row_parses_and_is_counted() {
-    let c = match Corpus::from_markdown(RESULTS_MD, SOURCE, DATE) {
+    let c = match Corpus::from_markdown(RESULTS_MD) {
         Ok(c) => c,
         Err(e) => panic!("rows that do not parse:\n{e}"),
     };
     let n = independent_row_count(RESULTS_MD);
     assert_eq!(n, 258, "the page says 258 results");
     assert_eq!(c.entries.len(), n);
-    assert_eq!(corpus().entries.len(), n);
+    assert_eq!(corpus().entries, c.entries);
+    // A page parsed from text says its source was not given; the built-in one names it.
+    assert_eq!(
+        (c.source.as_str(), c.date.as_str()),
+        (UNKNOWN_SOURCE, UNKNOWN_DATE)
+    );
+    assert_eq!(
+        (corpus().source.as_str(), corpus().date.as_str()),
+        (SOURCE, DATE)
+    );
     // Lines are distinct and ascending: no row parsed twice, none skipped in between.
     assert!(c.entries.windows(2).all(|w| w[0].line < w[1].line));
 }
@@ -297,19 +306,13 @@ fn marks() {
 #[test]
 fn a_damaged_row_is_reported_not_skipped() {
     let page = RESULTS_MD.replacen("| 14820 | 2379 |", "| 14820 | lots |", 1);
-    let err = Corpus::from_markdown(&page, "test", "today").unwrap_err();
+    let err = Corpus::from_markdown(&page).unwrap_err();
     assert_eq!(err.rows.len(), 1);
     assert!(err.rows[0].text.contains("87lq"));
     assert!(err.to_string().contains("7-zip single"), "{err}");
     let page = RESULTS_MD.replacen("| 5.15 | Jammy arm64 | 14820", "| 5.15 | 14820", 1);
-    assert_eq!(
-        Corpus::from_markdown(&page, "t", "t")
-            .unwrap_err()
-            .rows
-            .len(),
-        1
-    );
-    assert!(Corpus::from_markdown("# nothing here", "t", "t").is_err());
+    assert_eq!(Corpus::from_markdown(&page).unwrap_err().rows.len(), 1);
+    assert!(Corpus::from_markdown("# nothing here").is_err());
 }
 
 #[test]
@@ -326,7 +329,9 @@ fn diff_lists_added_removed_changed() {
         "| 14900 | 2379 |",
         1,
     );
-    let new = Corpus::from_markdown(&page, "newer", "later").unwrap();
+    let new = Corpus::from_markdown(&page)
+        .map(|c| c.with_provenance("newer", "later"))
+        .unwrap();
     let d = diff(old, &new);
     assert_eq!(d.added.len(), 1);
     assert_eq!(d.added[0].soc.as_deref(), Some("Rockchip RK3588"));

@@ -12,7 +12,9 @@ fn synthetic(rows: &[(&str, &str, &str, &str)]) -> Corpus {
             "| [{dev}](results/{i}.txt) | {clock} | 6.1 | {distro} | {multi} | 1000 | 1000 | 1000 | 1000 | - |\n"
         );
     }
-    Corpus::from_markdown(&page, "synthetic", "today").unwrap()
+    Corpus::from_markdown(&page)
+        .map(|c| c.with_provenance("synthetic", "today"))
+        .unwrap()
 }
 
 #[test]

@@ -33,7 +33,8 @@ fn sorted_results_agree_with_the_corpus() {
             .get(i + 1)
             .and_then(|(h, _)| text.find(h))
             .unwrap_or(text.len());
-        let c = Corpus::from_markdown(&text[start..end], "sorted", "-")
+        let c = Corpus::from_markdown(&text[start..end])
+            .map(|c| c.with_provenance("sorted", "-"))
             .unwrap_or_else(|e| panic!("{heading}: {e}"));
         let mut last = f64::INFINITY;
         for e in &c.entries {

@@ -195,3 +195,106 @@ fn rank(values: impl Iterator<Item = f64>, value: f64) -> Option<Rank> {
         percentile: 100.0 * lower as f64 / n as f64,
     })
 }
+
+impl Placement {
+    /// One line to paste, e.g. "7-Zip multi 7,520 MIPS: 41st of 180 ARM rows (top 23 %);
+    /// Rockchip RK3588 (4 rows): median 16,400, range 15,000–17,000, yours 46 % of the median
+    /// [sbc-bench v0.9.72 Results.md (…), 2026-06-19]". The source and date are always in it.
+    pub fn summary(&self) -> String {
+        let unit = self.figure.unit();
+        let mut s = format!("{} {} {unit}: ", self.figure.label(), number(self.value));
+        match self.all {
+            Some(r) => {
+                let top = (100.0 * r.rank as f64 / r.of as f64)
+                    .clamp(0.0, 100.0)
+                    .round();
+                s += &format!(
+                    "{} of {} {} rows (top {top} %)",
+                    ordinal(r.rank),
+                    r.of,
+                    self.class.name()
+                );
+            }
+            None => s += &format!("no published {} row has this figure", self.class.name()),
+        }
+        if let Some(soc) = &self.same_soc {
+            s += &format!(
+                "; {} ({} row{}): median {}, range {}–{}, yours {:.0} % of the median",
+                soc.soc,
+                soc.count,
+                if soc.count == 1 { "" } else { "s" },
+                number(soc.median),
+                number(soc.min),
+                number(soc.max),
+                soc.percent_of_median
+            );
+        }
+        if self.excluded_not_comparable > 0 {
+            s += &format!(
+                "; {} row{} marked not comparable left out",
+                self.excluded_not_comparable,
+                if self.excluded_not_comparable == 1 {
+                    ""
+                } else {
+                    "s"
+                }
+            );
+        }
+        s + &format!(" [{}, {}]", self.source, self.date)
+    }
+}
+
+/// 16400 → "16,400"; figures below 100 (cpuminer kH/s) keep two decimals.
+fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    if v.abs() < 100.0 {
+        return format!("{v:.2}");
+    }
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 { format!("-{out}") } else { out }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{number, ordinal};
+
+    #[test]
+    fn ordinals_and_numbers() {
+        let o: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 258]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            o,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th", "258th"
+            ]
+        );
+        assert_eq!(number(16400.0), "16,400");
+        assert_eq!(number(1823250.0), "1,823,250");
+        assert_eq!(number(741530.0), "741,530");
+        assert_eq!(number(100.0), "100");
+        assert_eq!(number(48.28), "48.28");
+    }
+}

@@ -114,6 +114,10 @@ fn synthetic_ranks_and_soc_stats() {
         PlaceOptions::default(),
     );
     assert!(l.all.is_none() && l.above.is_none() && l.below.is_none());
+    assert_eq!(
+        l.summary(),
+        "7-Zip multi 13,000 MIPS: no published LoongArch row has this figure [synthetic, today]"
+    );
     // A figure the rows lack ("-").
     let k = place_with(
         &c,
@@ -278,7 +282,23 @@ fn real_corpus_invariants() {
         .count();
     assert_eq!(p.all.unwrap().of, arm);
     assert!(p.scope.contains("ARM rows") && p.scope.contains("v0.9.72"));
+    let line = p.summary();
+    assert!(
+        line.starts_with("7-Zip multi 7,520 MIPS: ") && line.contains("Rockchip RK3588 ("),
+        "{line}"
+    );
+    assert!(line.ends_with(&format!("[{SOURCE}, {DATE}]")), "{line}");
     assert!(p.same_soc.unwrap().count >= 3);
+    // Small figures keep their decimals; ordinals.
+    let k = place(Figure::Cpuminer, 48.28, None, ArchClass::Arm).summary();
+    assert!(k.starts_with("cpuminer 48.28 kH/s: "), "{k}");
+    for (v, want) in [(1.0e9, "1st "), (0.5, " of ")] {
+        assert!(
+            place(Figure::Aes256, v, None, ArchClass::Arm)
+                .summary()
+                .contains(want)
+        );
+    }
 }
 
 #[test]

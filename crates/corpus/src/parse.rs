@@ -207,7 +207,11 @@ fn row(line: usize, l: &str, footnotes: &[(String, String)]) -> Result<Entry, St
             reason: RPI5_OC.into(),
         });
     }
-    if class == ArchClass::RiscV || PRELIMINARY.iter().any(|p| device.starts_with(p)) {
+    // The named board, with or without its maker in front ("Radxa ROCK 5B"), not its
+    // siblings ("Orange Pi 5 Max").
+    let base = device.split(" (").next().unwrap_or(&device);
+    let named = |p: &&str| base == *p || base.ends_with(&format!(" {p}"));
+    if class == ArchClass::RiscV || PRELIMINARY.iter().any(named) {
         marks.push(Mark::Preliminary {
             note: PRELIMINARY_NOTE.into(),
         });

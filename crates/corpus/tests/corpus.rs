@@ -290,7 +290,30 @@ fn marks() {
             "results/frdzAn.txt"
         ]
     );
-    // Preliminary: every RISC-V row and the named boards.
+    // Preliminary: every RISC-V row and the boards the page names.
+    let prelim: Vec<&str> = c
+        .entries
+        .iter()
+        .filter(|e| e.class != ArchClass::RiscV)
+        .filter(|e| {
+            e.marks
+                .iter()
+                .any(|m| matches!(m, Mark::Preliminary { .. }))
+        })
+        .map(|e| e.device.as_str())
+        .collect();
+    assert_eq!(
+        prelim,
+        [
+            "Apple M1 Pro",
+            "Khadas VIM4 (A311D2)",
+            "Khadas VIM4 (A311D2)",
+            "Orange Pi 5 (RK3588)",
+            "Radxa ROCK 5B (RK3588)",
+            "Radxa ROCK 5C Lite (RK3582)",
+            "RK3568-ROC-PC"
+        ]
+    );
     for e in &c.entries {
         if e.class == ArchClass::RiscV {
             assert!(

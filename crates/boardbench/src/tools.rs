@@ -73,7 +73,7 @@ pub fn install_advice(plan: &InstallPlan, distro: &Distro) -> Vec<String> {
     if !plan.unpackaged.is_empty() {
         if plan.package_manager.is_some() {
             lines.push(format!(
-                "Not packaged for {}: {} (build it yourself, as sbc-bench does)",
+                "Not packaged for {}: {} (build it from source)",
                 distro.label(),
                 plan.unpackaged.join(", ")
             ));

@@ -152,7 +152,6 @@ macro_rules! int_chains {
                 }
                 std::hint::black_box(r);
             }
-            /// 100 dependent divisions per iteration.
             /// 100 dependent divisions per iteration, written out as lmbench's `HUNDRED(r = s /
             /// r)`: `mov`, `cqo`, `idiv`, `mov` each. Rust's checks for a zero or −1 divisor
             /// (a compare and a branch each, inside a loop of 100) made int64 div 1.06–1.08 ×

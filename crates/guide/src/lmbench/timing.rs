@@ -440,11 +440,11 @@ pub fn calibrate_cancellable(max_us: f64, cancel: &AtomicBool) -> Calibration {
                     c.passed = true;
                     return c;
                 }
-                Err(why) if why == INTERRUPTED => {
+                Err(Unfit::Interrupted) => {
                     c.failures.push(INTERRUPTED.into());
                     return c;
                 }
-                Err(why) => c
+                Err(Unfit::Off(why)) => c
                     .failures
                     .push(format!("{:.0} ms: {why}", candidate / 1000.0)),
             }
@@ -456,13 +456,19 @@ pub fn calibrate_cancellable(max_us: f64, cancel: &AtomicBool) -> Calibration {
 /// The failure a cancelled calibration ends with.
 pub const INTERRUPTED: &str = "interrupted";
 
+/// Why a candidate did not pass: cancelled, or how far off it was.
+enum Unfit {
+    Interrupted,
+    Off(String),
+}
+
 /// lmbench's test of one candidate: find the count that takes the candidate's time (±2 %,
 /// 10 tries), time it again as the baseline, then at +1.5 %, +2 %, +3.5 % iterations; every
 /// time must be within 0.25 % of the baseline scaled. Each time is the minimum of 10 runs.
-fn linearity(ring: &Ring, candidate: f64, cancel: &AtomicBool) -> std::result::Result<(), String> {
+fn linearity(ring: &Ring, candidate: f64, cancel: &AtomicBool) -> std::result::Result<(), Unfit> {
     let time = |n: u64| {
         if cancel.load(Ordering::Relaxed) {
-            Err(INTERRUPTED.to_string())
+            Err(Unfit::Interrupted)
         } else {
             Ok(ring.time(n, 10))
         }
@@ -482,7 +488,7 @@ fn linearity(ring: &Ring, candidate: f64, cancel: &AtomicBool) -> std::result::R
         }
     }
     let Some(n) = found else {
-        return Err("no count reached the time".into());
+        return Err(Unfit::Off("no count reached the time".into()));
     };
     let base = time(n)?;
     let mut worst = (0.0f64, 0.0f64);
@@ -496,11 +502,11 @@ fn linearity(ring: &Ring, candidate: f64, cancel: &AtomicBool) -> std::result::R
         }
     }
     if worst.0 > 0.0025 {
-        return Err(format!(
+        return Err(Unfit::Off(format!(
             "{:.2} % off at +{:.1} %",
             worst.0 * 100.0,
             (worst.1 - 1.0) * 100.0
-        ));
+        )));
     }
     Ok(())
 }

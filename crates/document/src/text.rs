@@ -20,14 +20,23 @@ pub fn neutralise_bidi(s: &str) -> String {
         .collect()
 }
 
-/// One CSV field (RFC 4180) — the quoting rule of every CSV written (the guide's tables, the
-/// results table): quoted, with `"` doubled, when it holds a comma, a quote, a CR or an LF, or
-/// begins or ends with a space (which a spreadsheet would otherwise drop); else as it is.
+/// One CSV field — the one rule of every CSV written (the guide's tables, the results table):
+/// bidirectional controls become U+FFFD; text a spreadsheet would run as a formula (`=`, `+`,
+/// `-`, `@`, tab or CR first, and not a finite number: `-12.5` stays a number) gets a leading
+/// `'`; then RFC 4180 quoting: quoted, with `"` doubled, when it holds a comma, a quote, a CR or
+/// an LF, or begins or ends with a space (which a spreadsheet would otherwise drop).
 pub fn csv_field(s: &str) -> String {
+    let s = neutralise_bidi(s);
+    let number = s.parse::<f64>().is_ok_and(f64::is_finite);
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !number {
+        format!("'{s}")
+    } else {
+        s
+    };
     if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
     }
 }
 
@@ -63,6 +72,23 @@ mod tests {
         assert_eq!(csv_field(" x"), "\" x\"");
         assert_eq!(csv_field("x "), "\"x \"");
         assert_eq!(csv_field("a b"), "a b");
+    }
+
+    #[test]
+    fn csv_fields_cannot_run_as_formulas_or_reorder_text() {
+        assert_eq!(csv_field("=1+1"), "'=1+1");
+        assert_eq!(csv_field("+1 board"), "'+1 board");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(csv_field("\rx"), "\"'\rx\"");
+        assert_eq!(csv_field("-cmd|' /C calc'!A0"), "'-cmd|' /C calc'!A0");
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        // Numbers stay numbers, negative ones too; a non-finite "number" is text.
+        assert_eq!(csv_field("-12.5"), "-12.5");
+        assert_eq!(csv_field("+3"), "+3");
+        assert_eq!(csv_field("-1e3"), "-1e3");
+        assert_eq!(csv_field("-inf"), "'-inf");
+        assert_eq!(csv_field("Pi 5 \u{202e}B8 ledoM"), "Pi 5 \u{fffd}B8 ledoM");
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub fn table(t: &Table) -> String {
             out.push_str(&format!("<td class=\"num\">{}</td>", esc(k)));
         }
         for c in &r.cells {
-            let class = if matches!(c, Some(Cell::Value(_))) {
+            let class = if matches!(c, Some(Cell::Value(_) | Cell::Ratio(_))) {
                 " class=\"num\""
             } else {
                 ""
@@ -31,6 +31,14 @@ pub fn table(t: &Table) -> String {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
+    if !t.notes.is_empty() {
+        let items: String = t
+            .notes
+            .iter()
+            .map(|n| format!("<li>{}</li>", esc(n)))
+            .collect();
+        out.push_str(&format!("<ul class=\"guide-table-notes\">{items}</ul>"));
+    }
     out
 }
 

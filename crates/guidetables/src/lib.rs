@@ -11,6 +11,7 @@
 pub mod csv;
 pub mod html;
 pub mod md;
+pub mod reference;
 pub mod rst;
 
 use document::ResultDocument;
@@ -27,6 +28,20 @@ pub struct Run<'a> {
 pub enum Cell {
     Value(GuideValue),
     Text(String),
+    /// A measured figure divided by a published one (the reference column's ratio).
+    Ratio(f64),
+}
+
+/// What a value column holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColumnKind {
+    /// Figures of the runs rendered.
+    #[default]
+    Measured,
+    /// Figures of a published guide (`--reference`), read from its tables.
+    Reference,
+    /// A measured column divided by a reference column, where the units agree.
+    Ratio,
 }
 
 /// A value column of a merged table: which run and which of its columns.
@@ -37,6 +52,7 @@ pub struct Column {
     pub board: String,
     /// The table's own column header ("perf"); empty for the header table.
     pub name: String,
+    pub kind: ColumnKind,
 }
 
 impl Column {
@@ -77,14 +93,20 @@ pub struct Table {
     pub key_headers: Vec<String>,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
+    /// What a reader must know about this table's figures (how many runs a merged column
+    /// combines; a reference column's caveats), printed under it.
+    pub notes: Vec<String>,
 }
 
 /// A section's heading and its merged tables.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Section {
+    /// The section's `--sections` name ("lmbench").
     pub name: String,
     pub title: String,
     pub tables: Vec<Table>,
+    /// The notes of [`Guide::notes`] that belong to this section (its tool, its conditions).
+    pub notes: Vec<String>,
 }
 
 /// Everything a renderer writes.
@@ -120,13 +142,32 @@ pub fn board_labels(docs: &[&ResultDocument]) -> Vec<String> {
 /// The tables of these documents merged, one column per run labelled by [`board_labels`]: what
 /// `boardbench guide render` writes in each format.
 pub fn merge_documents(docs: &[ResultDocument]) -> Guide {
+    merge_documents_by(docs, MergeBy::Run)
+}
+
+/// The tables of these documents merged into columns as `by` says: per run (labelled by
+/// [`board_labels`]) or per board (the device name; a run without one is a column of its own).
+pub fn merge_documents_by(docs: &[ResultDocument], by: MergeBy) -> Guide {
     let refs: Vec<&ResultDocument> = docs.iter().collect();
-    let runs: Vec<Run> = board_labels(&refs)
+    let labels = match by {
+        MergeBy::Run => board_labels(&refs),
+        MergeBy::Board => docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                d.device
+                    .clone()
+                    .filter(|s| !s.trim().is_empty())
+                    .unwrap_or_else(|| format!("run {}", i + 1))
+            })
+            .collect(),
+    };
+    let runs: Vec<Run> = labels
         .into_iter()
         .zip(docs)
         .map(|(board, doc)| Run { board, doc })
         .collect();
-    merge(&runs)
+    merge_by(&runs, by)
 }
 
 /// The figure as the guides print it: `4733.08`, or `4733.08 (min 2024.29, max 7441.86)` for a
@@ -151,22 +192,171 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A ratio as the reference column prints it: two decimals.
+pub fn ratio(r: f64) -> String {
+    if r.is_finite() {
+        format!("{r:.2}")
+    } else {
+        "-".into()
+    }
+}
+
+/// The figure with two decimals throughout, as the published TI guides print every figure
+/// (`--style ti`): `0.01`, `4733.08 (min 2024.29, max 7441.86)`.
+pub fn format_value_2(v: &GuideValue) -> String {
+    let two = |x: f64| {
+        if x.is_finite() {
+            format!("{x:.2}")
+        } else {
+            "-".into()
+        }
+    };
+    match (v.min, v.max) {
+        (Some(lo), Some(hi)) => format!("{} (min {}, max {})", two(v.value), two(lo), two(hi)),
+        _ => two(v.value),
+    }
+}
+
+/// A cell as text with two decimals throughout (`--style ti`).
+pub fn cell_text_2(c: &Option<Cell>) -> String {
+    match c {
+        Some(Cell::Value(v)) => format_value_2(v),
+        other => cell_text(other),
+    }
+}
+
 /// A cell as text (empty for none).
 pub fn cell_text(c: &Option<Cell>) -> String {
     match c {
         Some(Cell::Value(v)) => format_value(v),
         Some(Cell::Text(t)) => t.clone(),
+        Some(Cell::Ratio(r)) => ratio(*r),
         None => String::new(),
+    }
+}
+
+/// How runs become columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MergeBy {
+    /// One column per run (two runs of one board: `board`, `board (2)`).
+    #[default]
+    Run,
+    /// One column per board: the runs of one board (same device name) combined — each figure
+    /// the median of the runs' figures with their min and max, sections measured in separate
+    /// runs in the same column.
+    Board,
+}
+
+/// One column's runs: its label and the indexes of the runs in it.
+struct Group {
+    board: String,
+    runs: Vec<usize>,
+}
+
+/// The runs put into columns: one group per run, or (by board) one per board label.
+fn groups(runs: &[Run], by: MergeBy) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        let named = r
+            .doc
+            .device
+            .as_deref()
+            .is_some_and(|d| !d.trim().is_empty());
+        match out.iter_mut().find(|g| g.board == r.board) {
+            Some(g) if by == MergeBy::Board && named => g.runs.push(i),
+            _ => out.push(Group {
+                board: r.board.clone(),
+                runs: vec![i],
+            }),
+        }
+    }
+    out
+}
+
+/// A run within its board's column, for notes: "am62 (run 2 of 3, 2026-11-25 10:40)".
+fn run_label(runs: &[Run], g: &Group, i: usize) -> String {
+    if g.runs.len() == 1 {
+        return g.board.clone();
+    }
+    let k = g.runs.iter().position(|&r| r == i).unwrap_or(0) + 1;
+    let when = runs[i]
+        .doc
+        .started
+        .as_deref()
+        .map(|s| format!(", {}", s.get(..16).unwrap_or(s).replace('T', " ")))
+        .unwrap_or_default();
+    format!("{} (run {k} of {}{when})", g.board, g.runs.len())
+}
+
+/// A merged cell before it is final: the figure of every run of the column that measured it.
+#[derive(Default)]
+struct Acc {
+    values: Vec<GuideValue>,
+}
+
+/// A merged table's figures before they are final (per row, per column) and the runs that had
+/// the table.
+type TableAcc = (Vec<Vec<Acc>>, Vec<usize>);
+
+/// A header property read from one document.
+type Property = fn(&ResultDocument) -> Option<String>;
+
+/// One figure from several runs' figures: the median, with the min and max across the runs and
+/// the number of runs as its samples; one run's figure stays as it is (with its own range).
+pub fn combine(values: &[GuideValue]) -> Option<GuideValue> {
+    match values {
+        [] => None,
+        [one] => Some(one.clone()),
+        many => {
+            let figures: Vec<f64> = many
+                .iter()
+                .map(|v| v.value)
+                .filter(|v| v.is_finite())
+                .collect();
+            GuideValue::from_samples(&figures)
+        }
     }
 }
 
 /// Merges the runs' guide tables into one column per run.
 pub fn merge(runs: &[Run]) -> Guide {
+    merge_by(runs, MergeBy::Run)
+}
+
+/// Merges the runs' guide tables into columns as `by` says. With [`MergeBy::Board`] the runs
+/// whose labels are equal (the device name) share one column; a note under each table says how
+/// many runs a column's figures come from.
+pub fn merge_by(runs: &[Run], by: MergeBy) -> Guide {
+    let groups = groups(runs, by);
+    let group_of = |i: usize| {
+        groups
+            .iter()
+            .position(|g| g.runs.contains(&i))
+            .expect("every run is in a group")
+    };
     let mut sections: Vec<Section> = Vec::new();
-    let mut notes = Vec::new();
+    // (table position, its cells' figures per row and column, which runs had it)
+    let mut accs: Vec<Vec<TableAcc>> = Vec::new();
+    // (group, section name or "", text, run)
+    let mut raw_notes: Vec<(usize, String, String, usize)> = Vec::new();
+    let done_in = |gi: usize, name: &str| {
+        groups[gi].runs.iter().any(|&r| {
+            runs[r].doc.guide.as_ref().is_some_and(|g| {
+                g.sections
+                    .iter()
+                    .any(|s| s.name == name && s.status == SectionStatus::Done)
+            })
+        })
+    };
     for (ri, run) in runs.iter().enumerate() {
+        let gi = group_of(ri);
         let Some(g) = &run.doc.guide else {
-            notes.push(format!("{}: not a guide document (no tables)", run.board));
+            raw_notes.push((
+                gi,
+                String::new(),
+                "not a guide document (no tables)".into(),
+                ri,
+            ));
             continue;
         };
         // The run's verdict stands beside its figures: a guide built from a run whose findings
@@ -179,34 +369,43 @@ pub fn merge(runs: &[Run]) -> Guide {
             .map(|f| format!("{} ({})", f.message.trim_end_matches('.'), f.kind))
             .collect();
         if !invalid.is_empty() {
-            notes.push(format!(
-                "{}: NOT TO BE TRUSTED: {}",
-                run.board,
-                invalid.join("; ")
+            raw_notes.push((
+                gi,
+                String::new(),
+                format!("NOT TO BE TRUSTED: {}", invalid.join("; ")),
+                ri,
             ));
         }
         if g.quick {
-            notes.push(format!(
-                "{}: a quick guide (--quick): shorter budgets, rough figures",
-                run.board
+            raw_notes.push((
+                gi,
+                String::new(),
+                "a quick guide (--quick): shorter budgets, rough figures".into(),
+                ri,
             ));
         }
         for s in &g.sections {
             match s.status {
                 SectionStatus::Done => {}
-                st => notes.push(format!(
-                    "{}: {} {}{}",
-                    run.board,
-                    s.title,
-                    match st {
-                        SectionStatus::Skipped => "skipped",
-                        SectionStatus::Failed => "failed",
-                        _ => "interrupted (the figures measured until then are shown)",
-                    },
-                    s.reason
-                        .as_deref()
-                        .map(|r| format!(": {r}"))
-                        .unwrap_or_default()
+                // Measured in another run of the same board: not a gap of the column.
+                SectionStatus::Skipped if groups[gi].runs.len() > 1 && done_in(gi, &s.name) => {}
+                st => raw_notes.push((
+                    gi,
+                    s.name.clone(),
+                    format!(
+                        "{} {}{}",
+                        s.title,
+                        match st {
+                            SectionStatus::Skipped => "skipped",
+                            SectionStatus::Failed => "failed",
+                            _ => "interrupted (the figures measured until then are shown)",
+                        },
+                        s.reason
+                            .as_deref()
+                            .map(|r| format!(": {r}"))
+                            .unwrap_or_default()
+                    ),
+                    ri,
                 )),
             }
             let si = match sections.iter().position(|x| x.name == s.name) {
@@ -216,11 +415,14 @@ pub fn merge(runs: &[Run]) -> Guide {
                         name: s.name.clone(),
                         title: s.title.clone(),
                         tables: Vec::new(),
+                        notes: Vec::new(),
                     });
+                    accs.push(Vec::new());
                     sections.len() - 1
                 }
             };
             let sec = &mut sections[si];
+            let sacc = &mut accs[si];
             for t in &s.tables {
                 let ti = match sec
                     .tables
@@ -235,26 +437,33 @@ pub fn merge(runs: &[Run]) -> Guide {
                             key_headers: t.key_headers.clone(),
                             columns: Vec::new(),
                             rows: Vec::new(),
+                            notes: Vec::new(),
                         });
+                        sacc.push((Vec::new(), Vec::new()));
                         sec.tables.len() - 1
                     }
                 };
                 let mt = &mut sec.tables[ti];
-                // This table's columns in the merged table (added once per run and name).
+                let (cells, had) = &mut sacc[ti];
+                if !had.contains(&ri) {
+                    had.push(ri);
+                }
+                // This table's columns in the merged table (added once per column and name).
                 let idx: Vec<usize> = t
                     .columns
                     .iter()
                     .map(
-                        |c| match mt.columns.iter().position(|m| m.run == ri && &m.name == c) {
+                        |c| match mt.columns.iter().position(|m| m.run == gi && &m.name == c) {
                             Some(i) => i,
                             None => {
                                 mt.columns.push(Column {
-                                    run: ri,
-                                    board: run.board.clone(),
+                                    run: gi,
+                                    board: groups[gi].board.clone(),
                                     name: c.clone(),
+                                    kind: ColumnKind::Measured,
                                 });
-                                for r in &mut mt.rows {
-                                    r.cells.push(None);
+                                for r in cells.iter_mut() {
+                                    r.push(Acc::default());
                                 }
                                 mt.columns.len() - 1
                             }
@@ -263,45 +472,138 @@ pub fn merge(runs: &[Run]) -> Guide {
                     .collect();
                 for row in &t.rows {
                     let width = mt.columns.len();
-                    let r = match mt
+                    let at = match mt
                         .rows
                         .iter()
                         .position(|r| r.key == row.key && r.keys == row.keys)
                     {
-                        Some(i) => &mut mt.rows[i],
+                        Some(i) => i,
                         None => {
                             mt.rows.push(Row {
                                 key: row.key.clone(),
                                 keys: row.keys.clone(),
-                                cells: vec![None; width],
+                                cells: Vec::new(),
                             });
-                            mt.rows.last_mut().expect("pushed")
+                            cells.push((0..width).map(|_| Acc::default()).collect());
+                            mt.rows.len() - 1
                         }
                     };
                     for (ci, v) in row.cells.iter().enumerate() {
-                        if let (Some(&at), Some(v)) = (idx.get(ci), v) {
-                            r.cells[at] = Some(Cell::Value(v.clone()));
+                        if let (Some(&c), Some(v)) = (idx.get(ci), v) {
+                            cells[at][c].values.push(v.clone());
                         }
                     }
                 }
             }
             if let Some(t) = &s.tool {
-                notes.push(format!("{}: {}: measured with {t}", run.board, s.title));
+                raw_notes.push((
+                    gi,
+                    s.name.clone(),
+                    format!("{}: measured with {t}", s.title),
+                    ri,
+                ));
             }
             for n in &s.notes {
-                notes.push(format!("{}: {}: {n}", run.board, s.title));
+                raw_notes.push((gi, s.name.clone(), format!("{}: {n}", s.title), ri));
             }
         }
     }
+    // The figures: one run's as it is, several runs' combined; the number of runs said under
+    // the table.
+    for (sec, sacc) in sections.iter_mut().zip(accs) {
+        for (t, (cells, had)) in sec.tables.iter_mut().zip(sacc) {
+            let width = t.columns.len();
+            for (row, accs) in t.rows.iter_mut().zip(&cells) {
+                row.cells = (0..width)
+                    .map(|c| {
+                        accs.get(c)
+                            .and_then(|a| combine(&a.values))
+                            .map(Cell::Value)
+                    })
+                    .collect();
+            }
+            for (gi, g) in groups.iter().enumerate() {
+                if g.runs.len() < 2 {
+                    continue;
+                }
+                let k = g.runs.iter().filter(|r| had.contains(r)).count();
+                match k {
+                    0 => continue,
+                    1 => {
+                        let r = g.runs.iter().find(|r| had.contains(r)).expect("one");
+                        t.notes.push(format!(
+                            "{}: measured in one of its {} runs ({})",
+                            g.board,
+                            g.runs.len(),
+                            run_label(runs, g, *r)
+                        ));
+                        continue;
+                    }
+                    _ => t.notes.push(format!(
+                        "{}: each figure is the median of the {k} runs that measured it, (min, max) across those runs",
+                        g.board
+                    )),
+                }
+                let cols: Vec<usize> = (0..width).filter(|&c| t.columns[c].run == gi).collect();
+                for (row, accs) in t.rows.iter().zip(&cells) {
+                    let n = cols
+                        .iter()
+                        .map(|&c| accs.get(c).map_or(0, |a| a.values.len()))
+                        .max()
+                        .unwrap_or(0);
+                    if n > 0 && n < k {
+                        t.notes.push(format!(
+                            "{}: {} from {n} of the {k} runs",
+                            g.board,
+                            row.label()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // The notes: said once per column where every run of it says the same, else per run.
+    let mut notes = Vec::new();
+    let mut seen: Vec<(usize, &str, &str)> = Vec::new();
+    for (gi, sec, text, _) in &raw_notes {
+        if seen.contains(&(*gi, sec.as_str(), text.as_str())) {
+            continue;
+        }
+        seen.push((*gi, sec, text));
+        let g = &groups[*gi];
+        let by: Vec<usize> = raw_notes
+            .iter()
+            .filter(|(g2, s2, t2, _)| g2 == gi && s2 == sec && t2 == text)
+            .map(|n| n.3)
+            .collect();
+        let who = if by.len() >= g.runs.len() {
+            g.board.clone()
+        } else if by.len() == 1 {
+            run_label(runs, g, by[0])
+        } else {
+            let ks: Vec<String> = by
+                .iter()
+                .filter_map(|r| g.runs.iter().position(|x| x == r))
+                .map(|k| (k + 1).to_string())
+                .collect();
+            format!("{} (runs {} of {})", g.board, ks.join(", "), g.runs.len())
+        };
+        let line = format!("{who}: {text}");
+        if let Some(s) = sections.iter_mut().find(|s| &s.name == sec) {
+            s.notes.push(line.clone());
+        }
+        notes.push(line);
+    }
     Guide {
-        header: header(runs),
+        header: header(runs, &groups),
         sections,
         notes,
     }
 }
 
-/// The "Evaluation Modules" table: what each run's machine is.
-fn header(runs: &[Run]) -> Table {
+/// The "Evaluation Modules" table: what each column's machine is (the runs of a merged column
+/// agreeing, or their values joined with " / "), and with merged columns how many runs each has.
+fn header(runs: &[Run], groups: &[Group]) -> Table {
     const KEYS: [&str; 8] = [
         "Board",
         "SoC",
@@ -312,34 +614,95 @@ fn header(runs: &[Run]) -> Table {
         "Built with",
         "Measured",
     ];
-    let columns = runs
+    let columns = groups
         .iter()
         .enumerate()
-        .map(|(i, r)| Column {
+        .map(|(i, g)| Column {
             run: i,
-            board: r.board.clone(),
+            board: g.board.clone(),
             name: String::new(),
+            kind: ColumnKind::Measured,
         })
         .collect();
-    let per_run: Vec<[Option<String>; 8]> = runs.iter().map(|r| identity(r.doc)).collect();
-    let rows = KEYS
+    let per_group: Vec<[Option<String>; 8]> = groups
+        .iter()
+        .map(|g| {
+            let docs: Vec<&ResultDocument> = g.runs.iter().map(|&r| runs[r].doc).collect();
+            let each: Vec<[Option<String>; 8]> = docs.iter().map(|d| identity(d)).collect();
+            std::array::from_fn(|k| {
+                if k == 2 {
+                    return measured_clocks(&docs);
+                }
+                let mut vals: Vec<String> = Vec::new();
+                for v in each.iter().filter_map(|e| e[k].clone()) {
+                    if !vals.contains(&v) {
+                        vals.push(v);
+                    }
+                }
+                (!vals.is_empty()).then(|| vals.join(" / "))
+            })
+        })
+        .collect();
+    // What the machine says of its nominal clocks, where it says anything.
+    let extra: [(&str, Property); 2] = [
+        ("CPU clock (cpufreq max, MHz)", nominal_clocks),
+        ("Memory controller (devfreq max)", memory_controller),
+    ];
+    let mut rows: Vec<Row> = KEYS
         .iter()
         .enumerate()
         .map(|(k, key)| Row {
             key: (*key).into(),
             keys: Vec::new(),
-            cells: per_run
+            cells: per_group
                 .iter()
                 .map(|v| v[k].clone().map(Cell::Text))
                 .collect(),
         })
         .collect();
+    let mut at = 3;
+    for (key, f) in extra {
+        let cells: Vec<Option<Cell>> = groups
+            .iter()
+            .map(|g| {
+                let mut vals: Vec<String> = Vec::new();
+                for v in g.runs.iter().filter_map(|&r| f(runs[r].doc)) {
+                    if !vals.contains(&v) {
+                        vals.push(v);
+                    }
+                }
+                (!vals.is_empty()).then(|| Cell::Text(vals.join(" / ")))
+            })
+            .collect();
+        if cells.iter().any(Option::is_some) {
+            rows.insert(
+                at,
+                Row {
+                    key: key.into(),
+                    keys: Vec::new(),
+                    cells,
+                },
+            );
+            at += 1;
+        }
+    }
+    if groups.iter().any(|g| g.runs.len() > 1) {
+        rows.push(Row {
+            key: "Runs".into(),
+            keys: Vec::new(),
+            cells: groups
+                .iter()
+                .map(|g| Some(Cell::Text(g.runs.len().to_string())))
+                .collect(),
+        });
+    }
     Table {
         title: "Evaluation Modules".into(),
         key_header: "Property".into(),
         key_headers: Vec::new(),
         columns,
         rows,
+        notes: Vec::new(),
     }
 }
 
@@ -362,7 +725,7 @@ fn identity(doc: &ResultDocument) -> [Option<String>; 8] {
             .or_else(|| m.cpuinfo.model.clone())
             .or_else(|| m.clusters.first().and_then(|c| c.core_name.clone()))
     });
-    let clocks = measured_clocks(doc);
+    let clocks = measured_clocks(&[doc]);
     let memory = m
         .and_then(|m| m.memory.total_kib)
         .map(|k| format!("{:.1} GiB", k as f64 / 1024.0 / 1024.0));
@@ -391,24 +754,78 @@ fn identity(doc: &ResultDocument) -> [Option<String>; 8] {
     [board, soc, clocks, memory, kernel, distro, built, measured]
 }
 
-/// "1800 (cpu0-3 Cortex-A53), 2208 (cpu4-5 Cortex-A72)": the guide's measured clock per
-/// cluster (the `clock` phase of the session).
-fn measured_clocks(doc: &ResultDocument) -> Option<String> {
-    let run = doc.run.as_ref()?;
-    let machine = doc.machine.as_ref();
-    let parts: Vec<String> = run
-        .phases
+/// "1800 (cpu0-3 Cortex-A55), 2400 (cpu4-7 Cortex-A76)": each cluster's cpufreq maximum, the
+/// nominal clock a guide's "Evaluation Modules" states.
+fn nominal_clocks(doc: &ResultDocument) -> Option<String> {
+    let m = doc.machine.as_ref()?;
+    let parts: Vec<String> = m
+        .clusters
         .iter()
-        .filter(|p| p.kind == "clock")
-        .flat_map(|p| p.clock.iter())
-        .map(|r| {
+        .filter_map(|c| {
+            let khz = c.max_khz?;
+            let cpus = match (c.cpus.first(), c.cpus.last()) {
+                (Some(a), Some(b)) if a != b => format!("cpu{a}-{b}"),
+                (Some(a), _) => format!("cpu{a}"),
+                _ => String::new(),
+            };
+            let what = match &c.core_name {
+                Some(n) => format!("{cpus} {n}"),
+                None => cpus,
+            };
+            Some(format!("{:.0} ({})", khz as f64 / 1000.0, what.trim()))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// "dmc: 2112 MHz": the memory controller's devfreq maximum (the DRAM clock where the kernel
+/// scales it; not the DDR type or data rate, which no sysfs file states).
+fn memory_controller(doc: &ResultDocument) -> Option<String> {
+    let m = doc.machine.as_ref()?;
+    let parts: Vec<String> = m
+        .devfreq
+        .iter()
+        .filter(|d| {
+            let n = d.name.to_lowercase();
+            n.contains("dmc") || n.contains("ddr") || n.contains("dram") || n.contains("memory")
+        })
+        .filter_map(|d| Some(format!("{}: {:.0} MHz", d.name, d.max_hz? as f64 / 1e6)))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// "1800 (cpu0 Cortex-A53), 2208 (cpu4 Cortex-A72)": the guide's measured clock per cluster
+/// (the `clock` phase of the session); over several runs the median per CPU.
+fn measured_clocks(docs: &[&ResultDocument]) -> Option<String> {
+    let mut per_cpu: Vec<(u32, String, Vec<f64>)> = Vec::new();
+    for doc in docs {
+        let Some(run) = doc.run.as_ref() else {
+            continue;
+        };
+        let machine = doc.machine.as_ref();
+        for r in run
+            .phases
+            .iter()
+            .filter(|p| p.kind == "clock")
+            .flat_map(|p| p.clock.iter())
+        {
             let cluster = machine.and_then(|m| m.clusters.iter().find(|c| c.cpus.contains(&r.cpu)));
             let what = cluster
                 .and_then(|c| c.core_name.clone())
                 .map(|n| format!("cpu{} {n}", r.cpu))
                 .unwrap_or_else(|| format!("cpu{}", r.cpu));
-            format!("{:.0} ({what})", r.mhz)
-        })
+            match per_cpu
+                .iter_mut()
+                .find(|(c, w, _)| *c == r.cpu && *w == what)
+            {
+                Some(e) => e.2.push(r.mhz),
+                None => per_cpu.push((r.cpu, what, vec![r.mhz])),
+            }
+        }
+    }
+    let parts: Vec<String> = per_cpu
+        .iter()
+        .filter_map(|(_, what, mhz)| Some(format!("{:.0} ({what})", document::stats::median(mhz)?)))
         .collect();
     (!parts.is_empty()).then(|| parts.join(", "))
 }

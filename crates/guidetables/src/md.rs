@@ -29,6 +29,13 @@ pub fn render(g: &Guide, title: &str) -> String {
     out
 }
 
+/// One table (and its notes) as Markdown.
+pub fn table_text(t: &Table) -> String {
+    let mut out = String::new();
+    table(&mut out, t);
+    out
+}
+
 fn table(out: &mut String, t: &Table) {
     let mut header = vec![text(&t.key_header)];
     header.extend(t.key_headers.iter().map(|h| text(h)));
@@ -50,6 +57,12 @@ fn table(out: &mut String, t: &Table) {
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     out.push('\n');
+    for n in &t.notes {
+        out.push_str(&format!("- {}\n", text(n)));
+    }
+    if !t.notes.is_empty() {
+        out.push('\n');
+    }
 }
 
 /// One line, with what Markdown would read as markup escaped (pipes end a cell); an underscore

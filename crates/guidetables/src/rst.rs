@@ -3,7 +3,7 @@
 //! section gets a heading; the header table ("Evaluation Modules") comes first, the notes
 //! (skipped or interrupted sections, quick runs) last.
 
-use super::{Guide, Table, cell_text};
+use super::{Cell, Guide, Table, cell_text, cell_text_2};
 
 /// The whole guide as one reStructuredText document.
 pub fn render(g: &Guide, title: &str) -> String {
@@ -61,6 +61,12 @@ fn table(out: &mut String, t: &Table) {
         out.push_str(&format!("    {empty}\n"));
     }
     out.push('\n');
+    for n in &t.notes {
+        out.push_str(&format!("- {}\n", inline(&one_line(n))));
+    }
+    if !t.notes.is_empty() {
+        out.push('\n');
+    }
 }
 
 /// A CSV field of the table: quoted, inner quotes doubled (docutils' csv-table default).
@@ -91,6 +97,214 @@ fn inline(s: &str) -> String {
         }
     }
     out
+}
+
+/// The published TI guides' layout (`--style ti`): the title over- and underlined with `=`, an
+/// "Evaluation Modules" grid table (name, description), the sections grouped under headings
+/// underlined with `-` ("System Benchmarks" …) with one sub-heading per section underlined with
+/// `^`, `.. csv-table::` blocks indented by three spaces without `:widths:`, every figure with
+/// two decimals, and under each table what a reader needs to repeat it: the notes on its
+/// figures, the section's conditions and the command. What the documents cannot know (the DDR
+/// type and data rate, the boot medium) is said, not guessed.
+pub fn render_ti(g: &Guide, title: &str) -> String {
+    let mut out = String::new();
+    let t = inline(&one_line(title));
+    let bar = "=".repeat(t.chars().count() + 2);
+    out.push_str(&format!("{bar}\n {t}\n{bar}\n\n"));
+    evaluation_modules(&mut out, &g.header);
+    let mut group: Option<&str> = None;
+    for s in &g.sections {
+        if s.tables.is_empty() {
+            continue;
+        }
+        let gr = ti_group(&s.name);
+        if group != Some(gr) {
+            heading(&mut out, gr, '-');
+            group = Some(gr);
+        }
+        let sub = s
+            .title
+            .strip_suffix(" Benchmarks")
+            .unwrap_or(&s.title)
+            .to_string();
+        heading(&mut out, &sub, '^');
+        for t in &s.tables {
+            csv_table_ti(&mut out, t);
+        }
+        if !s.notes.is_empty() {
+            out.push_str("Test conditions:\n\n");
+            for n in &s.notes {
+                out.push_str(&format!("- {}\n", inline(&one_line(n))));
+            }
+            out.push('\n');
+        }
+        out.push_str("Command used:\n\n::\n\n");
+        out.push_str(&format!("   {}\n\n", ti_command(g, &s.name)));
+    }
+    let general: Vec<&String> = g
+        .notes
+        .iter()
+        .filter(|n| !g.sections.iter().any(|s| s.notes.contains(n)))
+        .collect();
+    if !general.is_empty() {
+        heading(&mut out, "Notes", '-');
+        for n in general {
+            out.push_str(&format!("- {}\n", inline(&one_line(n))));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The seed's grouping of its tables under top-level headings.
+fn ti_group(section: &str) -> &'static str {
+    match section {
+        "storage" => "Storage",
+        "network" => "Ethernet",
+        "boot" => "Boot Time",
+        "audio" => "Audio",
+        "openssl" | "kcrypto" | "ipsec" => "Crypto",
+        _ => "System Benchmarks",
+    }
+}
+
+/// The command that measures a section again (the options a section needs as placeholders).
+fn ti_command(g: &Guide, section: &str) -> String {
+    let quick = g
+        .notes
+        .iter()
+        .any(|n| n.contains("a quick guide (--quick)"));
+    let mut cmd = format!(
+        "boardbench guide{} --sections {section}",
+        if quick { " --quick" } else { "" }
+    );
+    match section {
+        "storage" => cmd.push_str(" --storage DIR"),
+        "network" => cmd.push_str(" --peer HOST"),
+        _ => {}
+    }
+    cmd
+}
+
+fn csv_table_ti(out: &mut String, t: &Table) {
+    out.push_str(&format!(".. csv-table:: {}\n", inline(&one_line(&t.title))));
+    let mut header = vec![quoted(&t.key_header)];
+    header.extend(t.key_headers.iter().map(|h| quoted(h)));
+    header.extend(t.columns.iter().map(|c| quoted(&c.header())));
+    out.push_str(&format!("   :header: {}\n\n", header.join(",")));
+    for r in &t.rows {
+        let mut cells = vec![quoted(&r.key)];
+        cells.extend(r.keys.iter().map(|k| quoted(k)));
+        cells.extend(r.cells.iter().map(|c| quoted(&cell_text_2(c))));
+        out.push_str(&format!("   {}\n", cells.join(",")));
+    }
+    if t.rows.is_empty() {
+        let empty = vec!["\"\""; header.len()].join(",");
+        out.push_str(&format!("   {empty}\n"));
+    }
+    out.push('\n');
+    for n in &t.notes {
+        out.push_str(&format!("- {}\n", inline(&one_line(n))));
+    }
+    if !t.notes.is_empty() {
+        out.push('\n');
+    }
+}
+
+/// The "Evaluation Modules" grid: one line per board with what the documents know of it, and a
+/// sentence on what they cannot know.
+fn evaluation_modules(out: &mut String, h: &Table) {
+    let text = |key: &str, col: usize| -> Option<String> {
+        h.rows
+            .iter()
+            .find(|r| r.key == key)
+            .and_then(|r| r.cells.get(col))
+            .and_then(|c| match c {
+                Some(Cell::Text(t)) if !t.is_empty() => Some(t.clone()),
+                _ => None,
+            })
+    };
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for (i, c) in h.columns.iter().enumerate() {
+        if c.kind == super::ColumnKind::Reference {
+            let what = text("Measured", i).unwrap_or_else(|| "published guide".into());
+            lines.push((
+                inline(&one_line(&c.board)),
+                inline(&format!("{what}: see that guide's own Evaluation Modules")),
+            ));
+            continue;
+        }
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(b) = text("Board", i).filter(|b| *b != c.board) {
+            parts.push(b);
+        }
+        if let Some(s) = text("SoC", i) {
+            parts.push(s);
+        }
+        if let Some(x) = text("CPU clock (cpufreq max, MHz)", i) {
+            parts.push(format!("CPU at {x} MHz (cpufreq maximum)"));
+        }
+        if let Some(x) = text("CPU clock (measured, MHz)", i) {
+            parts.push(format!("measured {x} MHz"));
+        }
+        if let Some(x) = text("Memory", i) {
+            parts.push(format!("{x} RAM"));
+        }
+        if let Some(x) = text("Memory controller (devfreq max)", i) {
+            parts.push(format!("memory controller {x}"));
+        }
+        for (k, what) in [
+            ("Kernel", "kernel "),
+            ("Distribution", ""),
+            ("Measured", "measured "),
+            ("Runs", "runs: "),
+        ] {
+            if let Some(x) = text(k, i) {
+                parts.push(format!("{what}{x}"));
+            }
+        }
+        let desc = inline(&one_line(&parts.join(", ")));
+        lines.push((inline(&one_line(&c.board)), desc));
+    }
+    let w0 = lines
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .chain(std::iter::once(4))
+        .max()
+        .unwrap_or(4);
+    let w1 = lines
+        .iter()
+        .map(|(_, d)| d.chars().count())
+        .chain(std::iter::once(11))
+        .max()
+        .unwrap_or(11);
+    let rule = |c: char| {
+        format!(
+            "+{}+{}+\n",
+            c.to_string().repeat(w0 + 2),
+            c.to_string().repeat(w1 + 2)
+        )
+    };
+    let line = |a: &str, b: &str| {
+        format!(
+            "| {a}{} | {b}{} |\n",
+            " ".repeat(w0 - a.chars().count()),
+            " ".repeat(w1 - b.chars().count())
+        )
+    };
+    out.push_str(&rule('-'));
+    out.push_str(&line("Name", "Description"));
+    out.push_str(&rule('='));
+    for (n, d) in &lines {
+        out.push_str(&line(n, d));
+        out.push_str(&rule('-'));
+    }
+    out.push_str("\nTable: Evaluation Modules\n\n");
+    out.push_str(
+        "The DDR type and data rate and the boot medium are not recorded in the result documents \
+         (no sysfs file states them); take them from the board's documentation. The memory \
+         controller's clock is listed where the kernel scales it (devfreq).\n\n",
+    );
 }
 
 #[cfg(test)]

@@ -248,16 +248,36 @@ fn rst_uses_the_seeds_header_and_value_form() {
 /// docutils reads the output without a single warning (as `rst2html --strict`).
 #[test]
 fn rst_is_valid_restructuredtext() {
+    docutils_strict(
+        "plain",
+        &guidetables::rst::render(&guide(), "Performance Guide"),
+    );
+    docutils_strict(
+        "merged",
+        &guidetables::rst::render(&merged(), "Performance Guide"),
+    );
+    docutils_strict(
+        "reference",
+        &guidetables::rst::render(&with_reference(), "Performance Guide"),
+    );
+    docutils_strict(
+        "ti",
+        &guidetables::rst::render_ti(&with_reference(), "Example SDK 2.0 Performance Guide"),
+    );
+}
+
+/// docutils parses `text` with warnings as errors. Under emulation the host's run checks it
+/// (the text does not depend on the target).
+fn docutils_strict(what: &str, text: &str) {
     if testsupport::host_only() {
         eprintln!("skipped under emulation: docutils runs on the host test");
         return;
     }
-    let tmp = std::env::temp_dir().join(format!("boardbench-guide-rst-{}", std::process::id()));
-    std::fs::write(
-        &tmp,
-        guidetables::rst::render(&guide(), "Performance Guide"),
-    )
-    .unwrap();
+    let tmp = std::env::temp_dir().join(format!(
+        "boardbench-guide-rst-{what}-{}",
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).unwrap();
     let check = "import sys, docutils.core\n\
                  docutils.core.publish_doctree(open(sys.argv[1]).read(), \
                  settings_overrides={'halt_level': 2, 'report_level': 2})\n";
@@ -269,9 +289,288 @@ fn rst_is_valid_restructuredtext() {
     let out = out.expect("python3 (scripts/test installs python3-docutils)");
     assert!(
         out.status.success(),
-        "docutils rejected the reStructuredText:\n{}",
+        "docutils rejected the reStructuredText ({what}):\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Three runs of one board (the second with other figures and a section the first skipped, the
+/// third measuring only storage) and one run of another, merged by board.
+fn merged() -> guidetables::Guide {
+    let a1 = doc("am62axx_sk-fs", "rk3588", 2352.4, 1.0, false);
+    let mut a2 = doc("am62axx_sk-fs", "rk3588", 2340.0, 1.25, false);
+    a2.started = Some("2026-11-25T09:15:00+00:00".into());
+    let g2 = a2.guide.as_mut().unwrap();
+    // Only two of the three runs measured lmbench; one of them lat_pipe too.
+    g2.sections[0].tables[0]
+        .rows
+        .retain(|r| r.key != "lat_pipe (us)");
+    g2.sections[1].notes = vec!["arrays 4× the last-level cache; two threads".into()];
+    let mut a3 = doc("am62axx_sk-fs", "rk3588", 2360.0, 1.0, false);
+    a3.started = Some("2026-11-26T08:00:00+00:00".into());
+    let mut fio = GuideTable {
+        title: "EMMC EXT4 FIO 1G".into(),
+        key_header: "Buffer size (bytes)".into(),
+        key_headers: Vec::new(),
+        columns: vec![
+            "Write EXT4 Throughput (Mbytes/sec)".into(),
+            "Write EXT4 CPU Load (%)".into(),
+        ],
+        rows: Vec::new(),
+    };
+    fio.rows.push(GuideRow {
+        key: "1m".into(),
+        keys: Vec::new(),
+        cells: vec![one(88.5), one(3.25)],
+    });
+    a3.guide.as_mut().unwrap().sections = vec![
+        GuideSection {
+            name: "lmbench".into(),
+            title: "LMBench Benchmarks".into(),
+            status: SectionStatus::Skipped,
+            reason: Some("not asked for (--sections storage)".into()),
+            ..Default::default()
+        },
+        GuideSection {
+            name: "storage".into(),
+            title: "Storage".into(),
+            tables: vec![fio],
+            tool: Some("fio-3.33".into()),
+            ..Default::default()
+        },
+    ];
+    let b = doc("rpi4", "rpi4", 1800.2, 1.5, true);
+    let docs = [a1, a2, b, a3];
+    guidetables::merge_documents_by(&docs, guidetables::MergeBy::Board)
+}
+
+#[test]
+fn merged_by_board_matches_the_golden_files() {
+    let g = merged();
+    golden(
+        "guide-merged.rst",
+        &guidetables::rst::render(&g, "Performance Guide"),
+    );
+    golden(
+        "guide-merged.md",
+        &guidetables::md::render(&g, "Performance Guide"),
+    );
+    golden("guide-merged.csv", &guidetables::csv::render(&g));
+    let mut html: String = std::iter::once(&g.header)
+        .chain(g.sections.iter().flat_map(|s| &s.tables))
+        .map(|t| guidetables::html::table(t) + "\n")
+        .collect();
+    html.push_str(&guidetables::html::notes(&g));
+    html.push('\n');
+    golden("guide-merged.html", &html);
+}
+
+/// What merging by board must do, said without the golden files.
+#[test]
+fn a_boards_runs_become_one_column_with_the_median_and_the_range() {
+    let g = merged();
+    let header: Vec<String> = g.header.columns.iter().map(|c| c.header()).collect();
+    assert_eq!(header, ["am62axx_sk-fs", "rpi4"], "one column per board");
+    let runs = g.header.rows.iter().find(|r| r.key == "Runs").unwrap();
+    assert_eq!(guidetables::cell_text(&runs.cells[0]), "3");
+    let lm = &g.sections[0].tables[0];
+    assert_eq!(lm.columns.len(), 2);
+    let row = |k: &str| lm.rows.iter().find(|r| r.key == k).unwrap();
+    // bw_mem-rd-1mb: 4733.08 and 4733.08 / 1.25 = 3786.464 → median of two = their mean.
+    let v = match &row("bw_mem-rd-1mb (MB/s)").cells[0] {
+        Some(guidetables::Cell::Value(v)) => v.clone(),
+        c => panic!("{c:?}"),
+    };
+    assert!((v.value - (4733.08 + 4733.08 / 1.25) / 2.0).abs() < 1e-9);
+    assert_eq!(v.min, Some(4733.08 / 1.25));
+    assert_eq!(v.max, Some(4733.08));
+    assert_eq!(v.samples, 2, "the number of runs");
+    // A figure one run measured keeps that run's own range.
+    assert_eq!(
+        guidetables::cell_text(&row("lat_pipe (us)").cells[0]),
+        "4733.08 (min 2024.29, max 7441.86)"
+    );
+    assert!(
+        lm.notes.iter().any(|n| n.contains("median of the 2 runs")),
+        "{:?}",
+        lm.notes
+    );
+    assert!(
+        lm.notes
+            .iter()
+            .any(|n| n.contains("lat_pipe (us) from 1 of the 2 runs"))
+    );
+    // The storage table of the third run lands in the same column.
+    let st = &g
+        .sections
+        .iter()
+        .find(|s| s.name == "storage")
+        .unwrap()
+        .tables[0];
+    assert_eq!(st.columns[0].board, "am62axx_sk-fs");
+    assert!(
+        st.notes[0].contains(
+            "measured in one of its 3 runs (am62axx_sk-fs (run 3 of 3, 2026-11-26 08:00))"
+        )
+    );
+    // lmbench was skipped in run 3 but measured in runs 1 and 2: no "skipped" note.
+    assert!(
+        !g.notes.iter().any(|n| n.contains("skipped: not asked for")),
+        "{:?}",
+        g.notes
+    );
+    // A note every run says is said once for the board; one that differs names its run.
+    assert_eq!(
+        g.notes
+            .iter()
+            .filter(|n| n.contains("measured with OpenSSL"))
+            .count(),
+        2,
+        "once per board: {:?}",
+        g.notes
+    );
+    assert!(g.notes.iter().any(|n| n.starts_with("am62axx_sk-fs (run 2 of 3, 2026-11-25 09:15): Stream Benchmarks: arrays 4× the last-level cache; two threads")));
+}
+
+fn with_reference() -> guidetables::Guide {
+    let a = doc("am62a-mine", "rk3588", 2352.4, 1.0, false);
+    let mut g = guidetables::merge_documents(&[a]);
+    let published = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/published.rst"),
+    )
+    .unwrap();
+    let tables = guidetables::reference::parse_rst(&published);
+    guidetables::reference::add(&mut g, &tables, "published.rst");
+    g
+}
+
+#[test]
+fn reference_column_matches_the_golden_files() {
+    let g = with_reference();
+    golden(
+        "guide-reference.rst",
+        &guidetables::rst::render(&g, "Performance Guide"),
+    );
+    golden(
+        "guide-reference.md",
+        &guidetables::md::render(&g, "Performance Guide"),
+    );
+    golden("guide-reference.csv", &guidetables::csv::render(&g));
+}
+
+/// The published column sits beside the measured one, the ratio only where units agree and the
+/// published figure is a measurement of the same thing.
+#[test]
+fn a_published_guide_is_a_reference_column_with_ratios_and_its_quirks_said() {
+    let g = with_reference();
+    let lm = &g.sections[0].tables[0];
+    let headers: Vec<String> = lm.columns.iter().map(|c| c.header()).collect();
+    assert_eq!(
+        headers,
+        [
+            "am62a-mine: perf",
+            "evm-x (published): perf",
+            "am62a-mine / evm-x (published): perf"
+        ]
+    );
+    let cell = |k: &str, c: usize| {
+        let r = lm
+            .rows
+            .iter()
+            .find(|r| r.key == k)
+            .unwrap_or_else(|| panic!("{k}"));
+        guidetables::cell_text(&r.cells[c])
+    };
+    // Lower-case units of the published guide match ours.
+    assert_eq!(
+        cell("af_unix_sock_stream_latency (microsec)", 1),
+        "30.00 (min 29.00, max 31.00)"
+    );
+    assert_eq!(cell("af_unix_sock_stream_latency (microsec)", 2), "1.11");
+    assert_eq!(cell("lat_syscall-null (us)", 2), "0.91");
+    // bw_mem-rd-1mb: its min is bw_mem-wr-1mb's figure — two operations in one cell.
+    assert_eq!(
+        cell("bw_mem-rd-1mb (MB/s)", 1),
+        "1500.00 (min 1000.00, max 2000.00)"
+    );
+    assert_eq!(
+        cell("bw_mem-rd-1mb (MB/s)", 2),
+        "",
+        "no ratio for a merged cell"
+    );
+    assert!(
+        lm.notes.iter().any(|n| n
+            .contains("published bw_mem at 1–8 MB not compared (1 cells: bw_mem-rd-1mb (mb/s))")),
+        "{:?}",
+        lm.notes
+    );
+    // No bw_tcp row: the published lat_tcp timed failing calls.
+    assert!(
+        lm.notes
+            .iter()
+            .any(|n| n.contains("published lat_tcp not compared"))
+    );
+    // A published row the run lacks is added; a measured row the guide lacks keeps an empty cell.
+    assert_eq!(cell("bw_mem-rd-16mb (mb/s)", 1), "900.00");
+    assert_eq!(cell("bw_mem-rd-16mb (mb/s)", 0), "");
+    assert_eq!(cell("lat_pipe (us)", 1), "");
+    // Text that is no figure is shown as published, without a ratio.
+    let st = &g.sections[1].tables[0];
+    let scale = st.rows.iter().find(|r| r.key == "scale (MB/s)").unwrap();
+    assert_eq!(guidetables::cell_text(&scale.cells[1]), "not run");
+    assert_eq!(guidetables::cell_text(&scale.cells[2]), "");
+    assert!(
+        g.notes.iter().any(
+            |n| n.contains("published tables not measured in these runs: Whetstone Benchmarks")
+        )
+    );
+    // The published board is a column of the header, said to be published.
+    assert!(
+        g.header
+            .columns
+            .iter()
+            .any(|c| c.board == "evm-x (published)")
+    );
+}
+
+#[test]
+fn ti_style_matches_the_golden_file() {
+    let text = guidetables::rst::render_ti(&with_reference(), "Example SDK 2.0 Performance Guide");
+    golden("guide-ti.rst", &text);
+}
+
+/// The seed's structure: title over- and underlined, the Evaluation Modules grid, "System
+/// Benchmarks" with one `^` sub-heading per section, two decimals, the command under each table.
+#[test]
+fn ti_style_has_the_seeds_structure() {
+    let text = guidetables::rst::render_ti(&guide(), "Example SDK 2.0 Performance Guide");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].chars().all(|c| c == '=') && lines[2] == lines[0],
+        "{text}"
+    );
+    assert_eq!(lines[1], " Example SDK 2.0 Performance Guide");
+    assert!(text.contains("| Name "), "{text}");
+    assert!(text.contains("\nTable: Evaluation Modules\n"));
+    assert!(text.contains("System Benchmarks\n-----------------\n"));
+    assert!(text.contains("\nLMBench\n^^^^^^^\n"), "{text}");
+    assert!(text.contains("\nStream\n^^^^^^\n"), "{text}");
+    assert!(text.contains("   :header: \"Benchmarks\",\"am62axx_sk-fs: perf\""));
+    // Two decimals throughout: 0.0457 prints as 0.05.
+    assert!(
+        text.contains("\"lat_syscall-null (us)\",\"0.05\""),
+        "{text}"
+    );
+    assert!(!text.contains("0.0457"));
+    assert!(
+        text.contains("   boardbench guide --quick --sections lmbench\n"),
+        "{text}"
+    );
+    // The notes sit under their section's table, not at the end.
+    let stream = text.find("\nStream\n").unwrap();
+    let note = text.find("arrays 4× the last-level cache").unwrap();
+    assert!(note > stream);
+    assert!(text.contains("not recorded in the result documents"));
 }
 
 /// A run whose findings say "not to be trusted" carries that verdict into the guide, next to

@@ -238,16 +238,10 @@ pub fn md_cell(s: &str) -> String {
     out
 }
 
-/// One CSV field of the results table: text that a spreadsheet would run as a formula (`=`,
-/// `+`, `-`, `@`, tab or CR first, and not a number) gets a leading `'`, bidirectional controls
-/// are U+FFFD, then the one quoting rule of every CSV written ([`document::text::csv_field`]:
-/// RFC 4180, quoted when it holds a comma, quote or line break or begins or ends with a space).
-pub fn csv_field(s: &str) -> String {
-    let s = document::text::neutralise_bidi(s);
-    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
-    let s = if formula { format!("'{s}") } else { s };
-    document::text::csv_field(&s)
-}
+/// One CSV field of the results table: the one rule of every CSV written
+/// ([`document::text::csv_field`]: no formulas — a leading `'` where a spreadsheet would run
+/// one, numbers kept —, bidirectional controls as U+FFFD, RFC 4180 quoting).
+pub use document::text::csv_field;
 
 /// CSV with the run id first; missing values are empty fields. The numbers stay numbers; the
 /// last column names the figures not measured the way sbc-bench measures them.

@@ -78,6 +78,9 @@ pub enum Sub {
         /// Print the stored document as JSON.
         #[arg(long)]
         json: bool,
+        /// Print a guide run's tables (Markdown, as `guide render --format md`).
+        #[arg(long, conflicts_with = "json")]
+        guide: bool,
     },
     /// The Results.md table of every stored run.
     Table {
@@ -97,6 +100,11 @@ pub enum Sub {
         /// Older spelling of --json / --csv.
         #[arg(long, value_enum, hide = true)]
         format: Option<Format>,
+        /// A guide table instead ("Stream Benchmarks", matched without regard to case) over
+        /// every stored guide run, one column per board (its runs merged: the median with the
+        /// min and max across them). Sorting does not apply.
+        #[arg(long, value_name = "TABLE")]
+        guide: Option<String>,
     },
     /// Compare runs side by side (ratios to the first).
     Compare {
@@ -190,12 +198,21 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Sub::Show { id, json } => {
+        Sub::Show { id, json, guide } => {
             let Some(run) = store.run(*id)? else {
                 eprintln!("results: no run with id {id}");
                 return Ok(1);
             };
-            if *json {
+            if *guide {
+                let doc: document::ResultDocument = serde_json::from_value(run.document)
+                    .map_err(|e| anyhow::anyhow!("run {id}: not a result document: {e}"))?;
+                if doc.guide.is_none() {
+                    eprintln!("results: run {id} is not a guide run (made by `boardbench guide`)");
+                    return Ok(1);
+                }
+                let g = guidetables::merge_documents(std::slice::from_ref(&doc));
+                out.write_all(guidetables::md::render(&g, &format!("Guide run {id}")).as_bytes())?;
+            } else if *json {
                 serde_json::to_writer_pretty(&mut out, &run.document)?;
                 writeln!(out)?;
             } else {
@@ -209,6 +226,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             json,
             csv,
             format,
+            guide,
         } => {
             let format = match (json, csv, format) {
                 (true, _, _) => Format::Json,
@@ -216,6 +234,9 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 (_, _, Some(f)) => *f,
                 _ => Format::Md,
             };
+            if let Some(title) = guide {
+                return guide_table(&mut store, title, format, &mut out);
+            }
             let mut rows = store.table()?;
             let Some(col) = Column::parse(sort) else {
                 anyhow::bail!(
@@ -290,6 +311,98 @@ fn add(
 
 fn dash(s: &Option<String>) -> &str {
     s.as_deref().unwrap_or("-")
+}
+
+/// `results table --guide TABLE`: that guide table over every stored guide run, one column per
+/// board (`guidetables::MergeBy::Board`), as Markdown, CSV or JSON.
+fn guide_table(
+    store: &mut Store,
+    title: &str,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<i32> {
+    let mut docs = Vec::new();
+    for r in store.list(&Filter::default())? {
+        let Some(run) = store.run(r.id)? else {
+            continue;
+        };
+        // A stored document this build cannot read is left out, not an error of the table.
+        if let Ok(doc) = serde_json::from_value::<document::ResultDocument>(run.document)
+            && doc.guide.is_some()
+        {
+            docs.push(doc);
+        }
+    }
+    let g = guidetables::merge_documents_by(&docs, guidetables::MergeBy::Board);
+    let want = title.trim().to_lowercase();
+    let tables: Vec<&guidetables::Table> = g
+        .sections
+        .iter()
+        .flat_map(|s| &s.tables)
+        .filter(|t| t.title.to_lowercase() == want)
+        .collect();
+    let Some(t) = tables.first() else {
+        let mut known: Vec<&str> = g
+            .sections
+            .iter()
+            .flat_map(|s| &s.tables)
+            .map(|t| t.title.as_str())
+            .collect();
+        known.dedup();
+        eprintln!(
+            "results: no guide table {title:?} in the stored guide runs{}",
+            if known.is_empty() {
+                " (there are none)".to_string()
+            } else {
+                format!("; known: {}", known.join(", "))
+            }
+        );
+        return Ok(1);
+    };
+    match format {
+        Format::Md => out.write_all(guidetables::md::table_text(t).as_bytes())?,
+        Format::Csv => {
+            let only = guidetables::Guide {
+                header: guidetables::Table {
+                    columns: Vec::new(),
+                    rows: Vec::new(),
+                    notes: Vec::new(),
+                    ..(*t).clone()
+                },
+                sections: vec![guidetables::Section {
+                    name: String::new(),
+                    title: t.title.clone(),
+                    tables: vec![(*t).clone()],
+                    notes: Vec::new(),
+                }],
+                notes: Vec::new(),
+            };
+            out.write_all(guidetables::csv::render(&only).as_bytes())?
+        }
+        Format::Json => {
+            let value = |c: &Option<guidetables::Cell>| match c {
+                Some(guidetables::Cell::Value(v)) => serde_json::to_value(v).unwrap_or_default(),
+                Some(guidetables::Cell::Text(s)) => serde_json::Value::String(s.clone()),
+                Some(guidetables::Cell::Ratio(r)) => serde_json::json!(r),
+                None => serde_json::Value::Null,
+            };
+            let j = serde_json::json!({
+                "title": t.title,
+                "key_header": t.key_header,
+                "key_headers": t.key_headers,
+                "columns": t.columns.iter().map(|c| serde_json::json!({"board": c.board, "name": c.name})).collect::<Vec<_>>(),
+                "rows": t.rows.iter().map(|r| serde_json::json!({
+                    "key": r.key,
+                    "keys": r.keys,
+                    "cells": r.cells.iter().map(value).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "notes": t.notes,
+            });
+            serde_json::to_writer_pretty(&mut *out, &j)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(0)
 }
 
 fn show_text(run: &resultsdb::RunDetail) -> String {

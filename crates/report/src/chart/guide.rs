@@ -3,7 +3,7 @@
 //! only ratios share an axis); with one run, a table whose rows share one unit (STREAM's MB/s)
 //! is drawn in that unit, any other gets no chart (its table says it all).
 
-use guidetables::{Cell, Table};
+use guidetables::{Cell, ColumnKind, Table};
 
 use super::{legend, series_class};
 use crate::svg::{self, Anchor, Plot, Scale, Svg};
@@ -28,8 +28,9 @@ fn unit(key: &str) -> Option<&str> {
 
 /// The charts of a table: one per column name compared across runs.
 pub fn from_table(t: &Table) -> Vec<Bars> {
+    // A ratio column (measured / published) is a figure about two columns, not a board's.
     let mut names: Vec<&str> = Vec::new();
-    for c in &t.columns {
+    for c in t.columns.iter().filter(|c| c.kind != ColumnKind::Ratio) {
         if !names.contains(&c.name.as_str()) {
             names.push(&c.name);
         }
@@ -37,7 +38,7 @@ pub fn from_table(t: &Table) -> Vec<Bars> {
     let mut out = Vec::new();
     for name in names {
         let idx: Vec<usize> = (0..t.columns.len())
-            .filter(|&i| t.columns[i].name == name)
+            .filter(|&i| t.columns[i].name == name && t.columns[i].kind != ColumnKind::Ratio)
             .collect();
         let value = |row: &guidetables::Row, i: usize| match row.cells.get(i) {
             Some(Some(Cell::Value(v))) if v.value.is_finite() => Some(v.value),
@@ -210,6 +211,7 @@ mod tests {
             run,
             board: board.into(),
             name: "perf".into(),
+            kind: ColumnKind::Measured,
         }
     }
 
@@ -236,6 +238,7 @@ mod tests {
                     cells: vec![None, v(1.0)],
                 },
             ],
+            notes: Vec::new(),
         };
         let b = from_table(&t);
         assert_eq!(b.len(), 1);

@@ -1,5 +1,6 @@
-//! `boardbench guide render RUN… --format rst|md|csv|html [-o FILE]`: the guide tables of one
-//! or more runs, one column per run (`"<board>: perf"`). RUN is a result-document file or a run
+//! `boardbench guide render RUN… --format rst|md|csv|html [-o FILE] [--merge-by run|board]
+//! [--reference PUBLISHED.rst]… [--style default|ti]`: the guide tables of one or more runs, one
+//! column per run or per board (`"<board>: perf"`), a published guide's columns beside them. RUN is a result-document file or a run
 //! id in the results database, as for `report`. The formats are `guidetables`' renderers;
 //! HTML is the report's guide page (tables and a bar chart per table).
 
@@ -22,6 +23,26 @@ pub enum Format {
     Html,
 }
 
+/// How runs become columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergeBy {
+    /// one column per run (two runs of one board: `board`, `board (2)`)
+    Run,
+    /// one column per board (device name): each figure the median of the board's runs, with
+    /// their min and max; sections measured in separate runs in one column
+    Board,
+}
+
+/// The document's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Style {
+    /// boardbench's: the tables, then every note at the end
+    Default,
+    /// the published TI guides' (reStructuredText only): their heading levels, an "Evaluation
+    /// Modules" grid, two decimals throughout, conditions and command under each table
+    Ti,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The runs: result-document files or run ids in the results database.
@@ -38,13 +59,29 @@ pub struct Args {
     /// The document's title.
     #[arg(long, default_value = "Performance Guide")]
     pub title: String,
+    /// One column per run, or one per board (the runs of a board combined).
+    #[arg(long, value_enum, default_value_t = MergeBy::Run)]
+    pub merge_by: MergeBy,
+    /// A published guide (reStructuredText with `.. csv-table::` blocks) whose tables are set
+    /// beside the measured ones, with a ratio column where the units agree. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub reference: Vec<PathBuf>,
+    /// The layout: boardbench's, or the published TI guides' (`--format rst` only).
+    #[arg(long, value_enum, default_value_t = Style::Default)]
+    pub style: Style,
     /// The results database for run ids (default as for `results`).
     #[arg(long, value_name = "URL", env = "BOARDBENCH_DB")]
     pub db: Option<String>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<i32> {
-    let inputs: Vec<&std::path::Path> = args.runs.iter().map(std::path::Path::new).collect();
+    if args.style == Style::Ti && args.format != Format::Rst {
+        bail!(
+            "--style ti is the published guides' reStructuredText layout: use it with --format rst"
+        );
+    }
+    let mut inputs: Vec<&std::path::Path> = args.runs.iter().map(std::path::Path::new).collect();
+    inputs.extend(args.reference.iter().map(PathBuf::as_path));
     let out = args
         .output
         .as_deref()
@@ -62,7 +99,31 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
         }
         docs.push(doc);
     }
-    let text = render(&docs, args.format, &args.title);
+    let mut references = Vec::new();
+    for path in &args.reference {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("--reference {}: {e}", path.display()))?;
+        let tables = guidetables::reference::parse_rst(&text);
+        if tables.is_empty() {
+            bail!(
+                "--reference {}: no `.. csv-table::` block found (a published guide in reStructuredText is expected)",
+                path.display()
+            );
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        references.push((name, tables));
+    }
+    let opts = Options {
+        format: args.format,
+        title: &args.title,
+        merge_by: args.merge_by,
+        style: args.style,
+        references: &references,
+    };
+    let text = render_with(&docs, &opts);
     match out {
         Some(f) => f.write(text.as_bytes())?,
         None => {
@@ -73,11 +134,31 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The documents in `format`: the tables merged by `guidetables`, written by its renderer of
-/// that format (HTML: the report's guide page).
-pub fn render(docs: &[ResultDocument], format: Format, title: &str) -> String {
-    let merged = guidetables::merge_documents(docs);
+/// What to render and how.
+pub struct Options<'a> {
+    pub format: Format,
+    pub title: &'a str,
+    pub merge_by: MergeBy,
+    pub style: Style,
+    /// Published guides: (file name, their tables).
+    pub references: &'a [(String, Vec<guidetables::reference::RefTable>)],
+}
+
+/// The documents as `o` says: the tables merged by `guidetables` (per run or per board), the
+/// published guides set beside, written by its renderer of that format (HTML: the report's
+/// guide page; reStructuredText in boardbench's or the TI guides' layout).
+pub fn render_with(docs: &[ResultDocument], o: &Options) -> String {
+    let by = match o.merge_by {
+        MergeBy::Run => guidetables::MergeBy::Run,
+        MergeBy::Board => guidetables::MergeBy::Board,
+    };
+    let mut merged = guidetables::merge_documents_by(docs, by);
+    for (name, tables) in o.references {
+        guidetables::reference::add(&mut merged, tables, name);
+    }
+    let (format, title) = (o.format, o.title);
     match format {
+        Format::Rst if o.style == Style::Ti => guidetables::rst::render_ti(&merged, title),
         Format::Rst => guidetables::rst::render(&merged, title),
         Format::Md => guidetables::md::render(&merged, title),
         Format::Csv => guidetables::csv::render(&merged),

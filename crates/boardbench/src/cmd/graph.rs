@@ -174,10 +174,10 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     if machine.policies.is_empty() {
         println!("No cpufreq support: one point per cluster at the clock it runs at.");
-    } else if !may_write {
-        println!(
-            "Not running as root: the OPPs cannot be set; one point per cluster at its current clock."
-        );
+    } else {
+        // The one root warning (stderr, the real machine only: a --sysroot tree is writable).
+        probed
+            .warn_unless_root("the OPPs cannot be set; one point per cluster at its current clock");
     }
 
     let mut session = match probed.start(&SessionOptions {

@@ -1,6 +1,7 @@
 //! `boardbench graph` on a writable copy of the rk3588 fixture machine: every OPP of every
 //! cluster within MinKHz..MaxKHz is visited (and recorded as a phase), a `--power-cmd` gives
-//! watts, everything is restored afterwards and on SIGTERM mid-sweep, and the document is valid.
+//! watts, everything is restored afterwards and on SIGTERM mid-sweep, the document is valid,
+//! and the table printed is the one the stored document renders.
 
 mod common;
 
@@ -81,6 +82,18 @@ fn sweep_visits_every_opp_of_every_cluster_with_power_and_restores() {
     common::assert_valid_document(&doc);
     let run = &doc["run"];
     assert_eq!(run["profile"], "graph");
+    // The table is a renderer of the document: the stored run prints the same table again.
+    let stored: document::ResultDocument = serde_json::from_value(doc.clone()).unwrap();
+    let table = textout::graph::table(&stored);
+    assert!(table.lines().count() > 2, "{table}");
+    assert!(stdout.contains(&table), "{table}\n---\n{stdout}");
+    // Findings are listed as every command lists them (`textout::text::finding_line`).
+    for f in &stored.findings {
+        assert!(
+            stdout.contains(&format!("{}\n", textout::text::finding_line(f))),
+            "{stdout}"
+        );
+    }
     let phases = run["phases"].as_array().unwrap();
     assert_eq!(phases[0]["kind"], "graph-idle");
     // One point per OPP ≥ MinKHz (600 MHz by default), highest first, per cluster (policy).

@@ -99,7 +99,10 @@ fn the_text_names_what_matters() {
     for want in [
         "SoC guess:",
         "CPU:        4× Cortex-A55 / r2p0, 4× Cortex-A76 / r4p0",
-        "   6        2        6     408   2400   schedutil    Cortex-A76 / r4p0",
+        // sbc-bench's PrintCPUTopology table, as the log has it (`textout::machine`).
+        "CPU sysfs topology (clusters, cpufreq members, clockspeeds)\n",
+        "  6        2        6      408    2400   Cortex-A76 / r4p0\n",
+        "  cluster 2 (cpu6-7): governor schedutil, OPPs 408 ",
         "Thermal source: /sys/class/thermal/thermal_zone0/temp (soc-thermal, 36.1°C)",
         "Swap:       /swapfile (file)",
         "zswap:      enabled (zstd/zsmalloc",
@@ -130,8 +133,8 @@ fn a_foreign_cpuinfo_describes_the_files_processors() {
         "   0   Cortex-A55 / r2p0\n",
         "   7   Cortex-A76 / r4p0\n",
         "the topology, cpufreq, caches and temperatures below are this machine's",
-        "CPU topology of this machine",
-        "   1        0        -       -      -   -            AMD EPYC",
+        "CPU sysfs topology (clusters, cpufreq members, clockspeeds)\n",
+        "  1        0        -        -       -   AMD EPYC",
         "SoC guess:  one of: Rockchip RK3588,",
     ] {
         assert!(s.contains(want), "missing {want:?} in\n{s}");

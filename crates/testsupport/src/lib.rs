@@ -12,9 +12,9 @@ pub mod pg;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Whether the tests run under qemu-user (scripts/test sets `BOARDBENCH_EMULATED=1`). Two things
-/// follow from it, each with its own helper so a test says which one it means: [`host_only`]
-/// and [`timing_unreal`].
+/// Whether the tests run under qemu-user (scripts/test sets `BOARDBENCH_EMULATED=1`). Three
+/// things follow from it, each with its own helper so a test says which one it means:
+/// [`host_only`], [`timing_unreal`] and [`forks_may_hang`]. The one place the variable is read.
 fn emulated() -> bool {
     std::env::var_os("BOARDBENCH_EMULATED").is_some()
 }
@@ -29,6 +29,13 @@ pub fn host_only() -> bool {
 /// True when measured figures and durations are the emulator's, not the machine's: a test
 /// checks their structure only, or does less work.
 pub fn timing_unreal() -> bool {
+    emulated()
+}
+
+/// True when a fork of a multi-threaded test binary may now and then hang inside the emulator
+/// before exec (qemu-user, see scripts/test): a test that starts a child and ran into its
+/// time limit may try once more there — natively a timeout is always the answer.
+pub fn forks_may_hang() -> bool {
     emulated()
 }
 

@@ -15,7 +15,8 @@
 //! - [`machine`]: the report `info` prints of a machine snapshot.
 //! - [`membw`], [`memlat`], [`sha256`]: the reports the `membw`, `memlat` and `sha256` commands
 //!   print, each a pure function of its result type in the document.
-//! - [`graph`]: the table `graph` prints of its sweep, a row per point as it finishes.
+//! - [`graph`]: the table `graph` prints of its sweep, a row per point phase as it finishes —
+//!   and the whole table of a stored graph run.
 //! - [`thermal`]: the report `thermal` prints, from the thermal run's document (a stored run
 //!   renders it again), and its live line while it runs.
 //! - `logfile`: the log, one module per section; its very last line is the summary row.

@@ -7,16 +7,20 @@
 //!
 //! A pure function of the snapshot, so fixture trees pin it (`crates/boardbench/tests/
 //! info_snapshots.rs`). The log's system block (`logfile::system`) is the sbc-bench-shaped
-//! summary of the same snapshot.
+//! summary of the same snapshot; the two share one CPU topology table ([`topology_table`]:
+//! sbc-bench's PrintCPUTopology heading and columns) and one memory block ([`memory_rows`]:
+//! memory, swap areas, zram devices, zswap — also the log's before/after lines), each laid out
+//! in its own label column.
 
 use std::fmt::Write as _;
 
 use document::machine::{
-    Cache, Cluster, MachineInfo, OppSource, Policy, SensorKind, SwapKind, ThermalSensor, Throttled,
+    Cache, Cluster, MachineInfo, Memory, OppSource, Policy, SensorKind, SwapArea, SwapKind,
+    ThermalSensor, Throttled, Zram, Zswap,
 };
 use document::text::format_bytes;
 
-use crate::text::span;
+use crate::text::{kib, one_line, span};
 
 /// The text report.
 pub fn render(m: &MachineInfo) -> String {
@@ -282,52 +286,51 @@ fn cpu_range(cpus: &[u32]) -> String {
     span(cpus)
 }
 
-fn topology(o: &mut String, m: &MachineInfo) {
-    let _ = writeln!(
-        o,
-        "CPU topology{} (clusters, cpufreq policies, clock speeds; online: {}{})",
-        if m.cpuinfo.foreign_file.is_some() {
-            " of this machine"
-        } else {
-            ""
-        },
-        cpu_range(&m.cpus.online),
-        if m.cpus.offline.is_empty() {
-            String::new()
-        } else {
-            format!(", offline: {}", cpu_range(&m.cpus.offline))
-        }
-    );
-    let _ = writeln!(o, "                 cpufreq   min    max");
-    let _ = writeln!(
-        o,
-        " CPU    cluster  policy   speed  speed   governor     core type"
-    );
-    let policy = |n: Option<u32>| n.and_then(|n| m.policies.iter().find(|p| p.policy == n));
+/// sbc-bench's PrintCPUTopology table (` CPU    cluster  policy   speed  speed   core type`,
+/// clocks in MHz truncated as its shell arithmetic does): the one CPU table of `info` and the
+/// log. The core type is the CPU's own label (with its hybrid kind on x86 hybrids), else its
+/// cluster's; an offline CPU is marked.
+pub(crate) fn topology_table(out: &mut String, m: &MachineInfo) {
+    out.push_str("CPU sysfs topology (clusters, cpufreq members, clockspeeds)\n");
+    out.push_str("                 cpufreq   min    max\n");
+    out.push_str(" CPU    cluster  policy   speed  speed   core type\n");
+    if m.topology.is_empty() {
+        out.push_str("  (no topology read)\n");
+    }
     for t in &m.topology {
-        let p = policy(t.policy);
-        let core = t
+        let policy = t
+            .policy
+            .and_then(|p| m.policies.iter().find(|x| x.policy == p));
+        let dash = || "-".to_string();
+        let mhz = |k: Option<u64>| k.map_or_else(dash, |k| (k / 1000).to_string());
+        let label = t
             .core_label
             .clone()
-            .or_else(|| t.cluster.and_then(|c| m.clusters[c].core_label()))
-            .unwrap_or_else(|| "-".into());
-        let core = match (&t.hybrid, t.core_label.is_some()) {
-            (Some(h), true) => format!("{core} / {h}"),
-            _ => core,
+            .or_else(|| t.cluster.and_then(|c| m.clusters.get(c)?.core_label()))
+            .map(|l| one_line(&l))
+            .unwrap_or_else(dash);
+        let label = match (&t.hybrid, t.core_label.is_some()) {
+            (Some(h), true) => format!("{label} / {}", one_line(h)),
+            _ => label,
         };
+        let offline = if t.online { "" } else { " (offline)" };
         let _ = writeln!(
-            o,
-            "{:>4}    {:>5}    {:>5}   {:>5}  {:>5}   {:<12} {}{}",
+            out,
+            "{:>3}{:>9}{:>9}{:>9}{:>8}   {label}{offline}",
             t.cpu,
-            t.cluster.map_or("-".into(), |c| c.to_string()),
-            t.policy.map_or("-".into(), |p| p.to_string()),
-            mhz(p.and_then(|p| p.cpuinfo_min_khz)),
-            mhz(p.and_then(|p| p.cpuinfo_max_khz)),
-            p.and_then(|p| p.governor.as_deref()).unwrap_or("-"),
-            core,
-            if t.online { "" } else { "  (offline)" },
+            t.cluster.map_or_else(dash, |c| c.to_string()),
+            t.policy.map_or_else(dash, |p| p.to_string()),
+            mhz(policy.and_then(|p| p.cpuinfo_min_khz)),
+            mhz(policy.and_then(|p| p.cpuinfo_max_khz)),
         );
     }
+}
+
+/// The topology table, then `info`'s cpufreq summary: drivers, and per cluster its governor
+/// now, its OPPs and the governors it offers; devfreq devices.
+fn topology(o: &mut String, m: &MachineInfo) {
+    topology_table(o, m);
+    let policy = |n: Option<u32>| n.and_then(|n| m.policies.iter().find(|p| p.policy == n));
     if m.policies.is_empty() {
         let _ = writeln!(o, "No cpufreq support.");
     } else {
@@ -369,7 +372,10 @@ fn topology(o: &mut String, m: &MachineInfo) {
                 let what = if c.online_cpus().is_empty() {
                     format!("policy{} inactive, all its CPUs are offline", p.policy)
                 } else {
-                    opps(p)
+                    match &p.governor {
+                        Some(g) => format!("governor {g}, {}", opps(p)),
+                        None => opps(p),
+                    }
                 };
                 let _ = writeln!(o, "  cluster {i} (cpu{}): {what}", cpu_range(&c.cpus));
             }
@@ -524,88 +530,94 @@ fn sensor_name(s: &ThermalSensor) -> String {
 }
 
 fn memory(o: &mut String, m: &MachineInfo) {
-    let mem = &m.memory;
-    match (mem.total_kib, mem.available_kib) {
-        (Some(t), Some(a)) => line(
-            o,
-            "Memory",
-            format!("{} total, {} available", size(t), size(a)),
-        ),
-        (Some(t), None) => line(o, "Memory", format!("{} total", size(t))),
-        _ => line(o, "Memory", "unknown"),
+    for (label, value) in memory_rows(&m.memory) {
+        line(o, label, value);
     }
+}
+
+/// The memory block of `info` and the log, as (label, value) rows that each lays out in its
+/// own column: memory, every swap area, every zram device, zswap (with a warning when it sits
+/// on top of zram swap).
+pub(crate) fn memory_rows(mem: &Memory) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let total = match (mem.total_kib, mem.available_kib) {
+        (Some(t), Some(a)) => format!("{} total, {} available", kib(t), kib(a)),
+        (Some(t), None) => format!("{} total", kib(t)),
+        _ => "unknown".into(),
+    };
+    rows.push(("Memory", total));
     if mem.swaps.is_empty() {
-        line(o, "Swap", "none");
+        rows.push(("Swap", "none configured".into()));
     }
     for s in &mem.swaps {
-        let kind = match s.kind {
-            SwapKind::Zram => "zram",
-            SwapKind::File => "file",
-            SwapKind::Partition => "partition",
-            SwapKind::Unknown => "unknown kind",
-        };
-        let mut v = format!("{} ({kind})", s.path);
-        if let Some(sz) = s.size_kib {
-            let _ = write!(v, " {}", size(sz));
-        }
-        if let Some(u) = s.used_kib {
-            let _ = write!(v, ", {} used", size(u));
-        }
-        if let Some(p) = s.priority {
-            let _ = write!(v, ", priority {p}");
-        }
-        if s.kind == SwapKind::Zram {
-            let name = s.path.rsplit('/').next().unwrap_or("");
-            if let Some(alg) = mem
-                .zram
-                .iter()
-                .find(|z| z.name == name)
-                .and_then(|z| z.algorithm.as_deref())
-            {
-                let _ = write!(v, ", {alg}");
-            }
-        }
-        line(o, "Swap", v);
+        rows.push(("Swap", swap_area(s)));
     }
     for z in &mem.zram {
-        let used_as_swap = mem
-            .swaps
-            .iter()
-            .any(|s| s.path.ends_with(&format!("/{}", z.name)));
-        if used_as_swap {
-            continue;
-        }
-        let mut v = format!("{} not used as swap", z.name);
-        if let Some(d) = z.disksize_bytes {
-            let _ = write!(v, ", disksize {}", size(d / 1024));
-        }
-        if let Some(a) = &z.algorithm {
-            let _ = write!(v, ", {a}");
-        }
-        line(o, "zram", v);
+        rows.push(("zram", zram(z)));
     }
     if let Some(z) = &mem.zswap {
-        let state = match z.enabled {
-            Some(true) => {
-                let mut s = format!(
-                    "enabled ({}/{}",
-                    z.compressor.as_deref().unwrap_or("?"),
-                    z.zpool.as_deref().unwrap_or("?")
-                );
-                if let Some(p) = z.max_pool_percent {
-                    let _ = write!(s, ", max pool {p}%");
-                }
-                s.push(')');
-                if mem.swaps.iter().any(|s| s.kind == SwapKind::Zram) {
-                    s.push_str(" — WARNING: zswap on top of zram harms performance when swapping");
-                }
-                s
-            }
-            Some(false) => "disabled".into(),
-            None => "unknown".into(),
-        };
-        line(o, "zswap", state);
+        let mut v = zswap(z);
+        if z.enabled == Some(true) && mem.swaps.iter().any(|s| s.kind == SwapKind::Zram) {
+            v.push_str(" — WARNING: zswap on top of zram harms performance when swapping");
+        }
+        rows.push(("zswap", v));
     }
+    rows
+}
+
+/// "/swapfile (file) 8.0 GiB, 0 KiB used, priority -2".
+pub(crate) fn swap_area(s: &SwapArea) -> String {
+    let kind = match s.kind {
+        SwapKind::Zram => "zram",
+        SwapKind::File => "file",
+        SwapKind::Partition => "partition",
+        SwapKind::Unknown => "unknown kind",
+    };
+    let size = s.size_kib.map_or_else(|| "size ?".into(), kib);
+    let used = s
+        .used_kib
+        .map_or_else(|| "? used".into(), |u| format!("{} used", kib(u)));
+    let prio = s
+        .priority
+        .map(|p| format!(", priority {p}"))
+        .unwrap_or_default();
+    one_line(&format!("{} ({kind}) {size}, {used}{prio}", s.path))
+}
+
+pub(crate) fn zram(z: &Zram) -> String {
+    let mut parts = vec![one_line(&z.name)];
+    if let Some(a) = &z.algorithm {
+        parts.push(one_line(a));
+    }
+    if let Some(d) = z.disksize_bytes {
+        parts.push(format!("disk {}", kib(d / 1024)));
+    }
+    if let (Some(o), Some(c)) = (z.orig_data_bytes, z.compr_data_bytes) {
+        parts.push(format!(
+            "{} data compressed to {}",
+            kib(o / 1024),
+            kib(c / 1024)
+        ));
+    }
+    parts.join(", ")
+}
+
+pub(crate) fn zswap(z: &Zswap) -> String {
+    let state = match z.enabled {
+        Some(true) => "enabled",
+        Some(false) => "disabled",
+        None => "state unknown",
+    };
+    let algo = match (&z.compressor, &z.zpool) {
+        (Some(c), Some(p)) => format!(" ({}/{})", one_line(c), one_line(p)),
+        (Some(c), None) => format!(" ({})", one_line(c)),
+        _ => String::new(),
+    };
+    let pool = z
+        .max_pool_percent
+        .map(|p| format!(", max pool {p}%"))
+        .unwrap_or_default();
+    format!("{state}{algo}{pool}")
 }
 
 fn rpi(o: &mut String, m: &MachineInfo) {

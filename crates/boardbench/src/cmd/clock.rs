@@ -16,23 +16,25 @@
 //! Without `--opp-walk` on a cpufreq system the line compares with the policy's current
 //! `scaling_max_freq`.
 //!
-//! The OPP walk (root only) is `measure::opp_walk` (governor, floor, caps, settle time and
-//! which OPPs are decided there); every write goes through [`tune::Restorer`] and is
-//! undone after each policy, on Ctrl-C/SIGTERM/SIGHUP and on panic. A reading taken while
-//! another task used the CPU ends in `disturbed`.
+//! The command runs as a session (`crate::session`: the machine read once, signals, restoring),
+//! without idle gate, tuning or record. The OPP walk (root only) is `measure::opp_walk`
+//! (governor, floor, caps, settle time and which OPPs are decided there); every write goes
+//! through the session's [`ModeWrites`] and is undone after each policy, on
+//! Ctrl-C/SIGTERM/SIGHUP and on panic. A reading taken while another task used the CPU ends in
+//! `disturbed`.
 
 use std::time::Duration;
 
 use anyhow::bail;
-use document::machine::{Cluster, Policy};
+use document::machine::{MachineInfo, Policy};
 use document::measure::clock::ClockReport;
 use measure::clock_reading::{ReadingOptions, Target, reading};
 use measure::opp_walk::WalkOptions;
 use textout::clock::{current_line, line, walk_heading};
 
 use crate::cli::Globals;
-use engine::opp_writer::RestorerWrites;
-use tune::Restorer;
+use crate::session::lifecycle::{ModeWrites, SessionOptions, Signals};
+use crate::session::{ExitStatus, Session};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -60,52 +62,35 @@ pub struct Args {
     pub pause_ms: u64,
 }
 
-/// What the command needs to know about the machine.
-struct Machine {
-    clusters: Vec<Cluster>,
-    policies: Vec<Policy>,
-}
-
-fn read_machine(root: &probe::Root) -> Machine {
-    let mut notes = probe::Notes::default();
-    let cpuinfo = probe::cpuinfo::read(root, &mut notes);
-    let mut sets = probe::topology::read_sets(root, &mut notes);
-    if sets.possible.is_empty() {
-        sets.possible = cpuinfo.processors.iter().map(|p| p.index).collect();
-        sets.possible.sort_unstable();
-        sets.online = sets.possible.clone();
-        sets.present = sets.possible.clone();
-    }
-    let ids = probe::topology::read_ids(root, &mut notes, &sets);
-    let policies = probe::cpufreq::read_policies(root, &mut notes);
-    let clusters = probe::cluster::group(&ids, &policies, &cpuinfo);
-    Machine { clusters, policies }
-}
-
 fn policy_of(policies: &[Policy], cpu: u32) -> Option<&Policy> {
     policies
         .iter()
         .find(|p| p.affected_cpus.contains(&cpu) || p.related_cpus.contains(&cpu))
 }
 
-pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if args.samples == 0 {
         bail!("--samples must be at least 1");
     }
-    let root = g.root();
-    let m = read_machine(&root);
-    let targets = targets(args, &m)?;
+    // A signal restores what the walk changed and exits (128 + signal).
+    let probed = Session::probe(g.root(), Signals::Restore);
+    let targets = targets(args, &probed.machine)?;
     // Refuse CPUs this process cannot run on before measuring anything.
     for &cpu in &targets {
         check_cpu(cpu)?;
     }
+    let mut session = match probed.start(&SessionOptions::default()) {
+        Ok(s) => s,
+        Err(status) => return Ok(status),
+    };
+    let (root, m) = (&session.root, &session.machine);
     let opts = ReadingOptions::samples(args.samples);
     let mut report = ClockReport {
         cpufreq: !m.policies.is_empty(),
         readings: Vec::new(),
     };
     if args.opp_walk && report.cpufreq {
-        let restorer = Restorer::new(&root);
+        let writes = &mut session.writes;
         let mut walked: Vec<u32> = Vec::new();
         for &cpu in &targets {
             let Some(p) = policy_of(&m.policies, cpu) else {
@@ -125,8 +110,8 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             }
             walked.push(p.policy);
             emit(args, &walk_heading(p, &m.clusters));
-            walk_policy(args, &opts, &root, &restorer, p, cpu, &mut report)?;
-            let failed = restorer.restore();
+            walk_policy(args, &opts, root, writes, p, cpu, &mut report)?;
+            let failed = writes.restore();
             if !failed.is_empty() {
                 bail!("could not restore {}", failed.join(", "));
             }
@@ -156,10 +141,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             report.readings.push(r);
         }
     }
+    session.close();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
-    Ok(0)
+    Ok(ExitStatus::Valid)
 }
 
 /// Prints a text line at once (a walk takes a while), unless JSON was asked for.
@@ -170,7 +156,7 @@ fn emit(args: &Args, line: &str) {
 }
 
 /// The CPUs to measure: `--cpu`, or the first online core of each cluster.
-fn targets(args: &Args, m: &Machine) -> anyhow::Result<Vec<u32>> {
+fn targets(args: &Args, m: &MachineInfo) -> anyhow::Result<Vec<u32>> {
     if let Some(list) = &args.cpu {
         return loops::affinity::parse_cpu_list(list).map_err(|e| anyhow::anyhow!("--cpu: {e}"));
     }
@@ -206,7 +192,7 @@ fn walk_policy(
     args: &Args,
     opts: &ReadingOptions,
     root: &probe::Root,
-    restorer: &Restorer,
+    writes: &mut ModeWrites,
     p: &Policy,
     cpu: u32,
     report: &mut ClockReport,
@@ -221,8 +207,7 @@ fn walk_policy(
         return Ok(());
     }
     let last = measure::opp_walk::opps(p, &walk).last().copied();
-    let mut writer = RestorerWrites(restorer);
-    measure::opp_walk::walk(root, p, cpu, &walk, &mut writer, |_, opp| {
+    measure::opp_walk::walk(root, p, cpu, &walk, writes, |_, opp| {
         let target = Target {
             cpu,
             policy: Some(p.policy),

@@ -3,8 +3,10 @@
 //! For each group of CPUs (`--cpus`: every cluster by default) and each cpufreq OPP within
 //! MinKHz..MaxKHz, highest first, the cluster's policy is capped to the OPP by the one OPP
 //! walker (`measure::opp_walk`: performance governor, floor at the lowest clock,
-//! `scaling_max_freq` = OPP, settle time; every write through the [`Restorer`], undone after each cluster and on exit, error, signal and panic — sbc-bench
-//! leaves its userspace governors behind, docs/sbc-bench-compat.md). Then the real clock is measured
+//! `scaling_max_freq` = OPP, settle time; every write through the session's
+//! [`ModeWrites`](crate::session::lifecycle::ModeWrites), recorded, undone after each cluster
+//! and on exit, error, signal and panic — sbc-bench leaves its userspace governors behind,
+//! docs/sbc-bench-compat.md). Then the real clock is measured
 //! (`measure::clock_reading`) and the fixed workload ([`workload`]) runs for `--seconds-per-point`,
 //! one pinned thread per CPU, while the monitor records temperature and a power source (crate
 //! `power`: `--power-cmd`, hwmon, Raspberry Pi 5 PMIC, RAPL) is read. With a power source the
@@ -15,8 +17,10 @@
 //!
 //! The result is a result document: `run.profile = "graph"`, one phase of kind
 //! [`KIND_POINT`] per (group, OPP) with its clock reading and monitor samples, and the
-//! figures as measurements of suite `graph` ("score cpu4-5 @ 2400 MHz", …), which the HTML
-//! report can chart.
+//! figures as measurements of suite `graph` ("score cpu4-5 @ 2400 MHz", …; the names are
+//! `document::row_names::graph`), which the HTML report can chart. The table printed while
+//! the sweep runs is `textout::graph`'s, a row per point rendered from its phase and figures,
+//! so a stored graph run renders the same table again (`textout::graph::table`).
 
 mod plan;
 
@@ -24,23 +28,23 @@ use std::time::Duration;
 
 use anyhow::Context;
 use document::Measurement;
-use document::run::{Phase, PhaseStatus, RunOptions, SettingChange};
+use document::row_names::graph as names;
+use document::run::{Phase, PhaseStatus, RunOptions};
 use power::PowerSource;
 use power::window::{Recorder, WindowStats};
 
 use crate::cli::Globals;
-use crate::session::lifecycle::{Record, SessionOptions, Signals};
+use crate::session::lifecycle::{ModeWrites, Record, SessionOptions, Signals};
 use crate::session::phase_recorder::PhaseRecorder;
 use crate::session::{ExitStatus, Session, phase, stamp};
 use plan::Group;
-use tune::Restorer;
 
 /// Phase kind of one sweep point.
 pub const KIND_POINT: &str = document::run::kind::GRAPH_POINT;
 /// Phase kind of the idle consumption measurement before the sweep.
 pub const KIND_IDLE: &str = document::run::kind::GRAPH_IDLE;
 /// Measurement suite of the sweep's figures.
-pub const SUITE: &str = "graph";
+pub const SUITE: &str = names::SUITE;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -130,12 +134,13 @@ impl Figures {
 struct Sweep<'a> {
     args: &'a Args,
     root: &'a probe::Root,
-    restorer: &'a Restorer,
+    machine: &'a document::machine::MachineInfo,
+    /// The OPP caps go through the session: recorded, restored after each cluster.
+    writes: &'a mut ModeWrites,
     mon_cfg: probe::sampler::SamplerConfig,
     allowed: Vec<u32>,
     power: Option<Box<dyn PowerSource>>,
     idle_watts: Option<f64>,
-    settings: Vec<SettingChange>,
     phases: Vec<Phase>,
     figures: Figures,
 }
@@ -169,13 +174,13 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     }
     if machine.policies.is_empty() {
         println!("No cpufreq support: one point per cluster at the clock it runs at.");
-    } else if !may_write {
-        println!(
-            "Not running as root: the OPPs cannot be set; one point per cluster at its current clock."
-        );
+    } else {
+        // The one root warning (stderr, the real machine only: a --sysroot tree is writable).
+        probed
+            .warn_unless_root("the OPPs cannot be set; one point per cluster at its current clock");
     }
 
-    let session = match probed.start(&SessionOptions {
+    let mut session = match probed.start(&SessionOptions {
         record: true,
         ..SessionOptions::default()
     }) {
@@ -185,12 +190,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     let mut sw = Sweep {
         args,
         root: &session.root,
-        restorer: &session.restorer,
+        machine: &session.machine,
+        writes: &mut session.writes,
         mon_cfg: probe::sampler::SamplerConfig::from_machine(&session.machine),
         allowed: loops::affinity::allowed_cpus(),
         power,
         idle_watts: None,
-        settings: Vec::new(),
         phases: Vec::new(),
         figures: Figures::default(),
     };
@@ -227,8 +232,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         }
     }
     sw.restore_now()?;
-    let (settings, phases, figures, layout) = (
-        std::mem::take(&mut sw.settings),
+    let (phases, figures, layout) = (
         std::mem::take(&mut sw.phases),
         std::mem::take(&mut sw.figures.all),
         sw.mon_cfg.layout.clone(),
@@ -254,10 +258,9 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         phases,
         measurements: figures,
         device: args.out.device.clone(),
-        settings,
     });
     for f in &doc.findings {
-        println!("{}: {}", f.severity.title(), f.message);
+        println!("{}", textout::text::finding_line(f));
     }
     outputs.save(&doc)?;
     Ok(ExitStatus::judged(&doc))
@@ -295,36 +298,17 @@ impl Sweep<'_> {
             .collect())
     }
 
-    /// Writes through the restorer and records the original for the document.
+    /// Writes through the session (restored and recorded there).
     fn write(&mut self, abs: &str, value: &str) -> anyhow::Result<()> {
-        let before = self.root.read_value(abs).unwrap_or_default();
-        self.restorer
+        self.writes
             .write(abs, value)
-            .with_context(|| format!("setting {abs} (the sweep needs root)"))?;
-        if !self
-            .settings
-            .iter()
-            .any(|s| s.path == abs && s.after.is_none())
-        {
-            self.settings.push(SettingChange {
-                path: abs.to_string(),
-                before,
-                set: value.into(),
-                after: None,
-            });
-        } else if let Some(s) = self.settings.iter_mut().rev().find(|s| s.path == abs) {
-            s.set = value.into();
-        }
-        Ok(())
+            .with_context(|| format!("setting {abs} (the sweep needs root)"))
     }
 
     /// Puts every changed file back now (after each cluster: the next one runs on a machine as
-    /// found) and reads the values back into the settings record.
+    /// found); the session reads the values back into its record.
     fn restore_now(&mut self) -> anyhow::Result<()> {
-        let failed = self.restorer.restore();
-        for s in self.settings.iter_mut().filter(|s| s.after.is_none()) {
-            s.after = Some(self.root.read_value(&s.path).unwrap_or_default());
-        }
+        let failed = self.writes.restore();
         if !failed.is_empty() {
             anyhow::bail!("could not restore {}", failed.join(", "));
         }
@@ -373,14 +357,17 @@ impl Sweep<'_> {
         let mut idx = Vec::new();
         self.idle_watts = summary.as_ref().and_then(|s| s.watts);
         if let Some(w) = self.idle_watts {
-            idx.push(self.figures.add("idle watts".into(), &[], w, "W", false));
+            idx.push(
+                self.figures
+                    .add(names::IDLE_WATTS.into(), &[], w, "W", false),
+            );
             self.figures.all[*idx.last().unwrap()].variant =
                 self.power.as_ref().map(|s| s.describe());
         }
         if let Some(t) = temp {
             idx.push(
                 self.figures
-                    .add("idle temperature".into(), &[], t, "°C", false),
+                    .add(names::IDLE_TEMPERATURE.into(), &[], t, "°C", false),
             );
         }
         match self.idle_watts {
@@ -419,10 +406,7 @@ impl Sweep<'_> {
     /// One point: clock, then the workload under the power reader and the monitor.
     fn point(&mut self, g: &Group, host: &[u32], opp: Option<u64>) -> anyhow::Result<()> {
         let secs = self.args.seconds_per_point;
-        let at = opp.map_or_else(
-            || "current clock".to_string(),
-            |k| format!("{} MHz", k / 1000),
-        );
+        let at = names::at(opp);
         let cpu_text = g.cpu_text();
         let title = match &g.core_name {
             Some(n) => format!("{cpu_text} ({n}) @ {at}"),
@@ -455,39 +439,33 @@ impl Sweep<'_> {
 
         let temp_c = mean_temp(&samples);
         let watts = summary.as_ref().and_then(|s| s.watts);
-        let p = textout::graph::Point {
-            cpu_text: cpu_text.clone(),
-            core_name: g.core_name.clone(),
-            opp_khz: opp,
-            measured_mhz: clock.mhz,
-            score_khs: score.khs,
-            temp_c,
-            watts,
-            watts_above_idle: watts.zip(self.idle_watts).map(|(w, i)| w - i),
-        };
-        let name = |what: &str| format!("{what} {cpu_text} @ {at}");
+        let watts_above_idle = watts.zip(self.idle_watts).map(|(w, i)| w - i);
+        let name = |what: &str| names::point_test(what, &cpu_text, opp);
         let f = &mut self.figures;
-        let mut idx = vec![f.add(name("score"), &g.cpus, p.score_khs, "kH/s", true)];
+        let mut idx = vec![f.add(name(names::SCORE), &g.cpus, score.khs, "kH/s", true)];
         f.all[idx[0]].variant = Some(format!("sha256 {}", engine::load::point::BACKEND.label()));
         f.all[idx[0]].spread_pct = score.spread_pct;
-        idx.push(f.add(name("clock"), &g.cpus, p.measured_mhz, "MHz", true));
-        if let Some(v) = p.score_per_mhz() {
-            idx.push(f.add(name("score per MHz"), &g.cpus, v, "kH/s/MHz", true));
+        idx.push(f.add(name(names::CLOCK), &g.cpus, clock.mhz, "MHz", true));
+        // kH/s per measured MHz; per W = thousands of hashes per joule.
+        if clock.mhz > 0.0 {
+            let v = score.khs / clock.mhz;
+            idx.push(f.add(name(names::SCORE_PER_MHZ), &g.cpus, v, "kH/s/MHz", true));
         }
         if let Some(t) = temp_c {
-            idx.push(f.add(name("temperature"), &g.cpus, t, "°C", false));
+            idx.push(f.add(name(names::TEMPERATURE), &g.cpus, t, "°C", false));
         }
         let source = self.power.as_ref().map(|s| s.describe());
         if let Some(w) = watts {
-            idx.push(f.add(name("watts"), &g.cpus, w, "W", false));
+            idx.push(f.add(name(names::WATTS), &g.cpus, w, "W", false));
             f.all[*idx.last().unwrap()].variant = source.clone();
         }
-        if let Some(w) = p.watts_above_idle {
-            idx.push(f.add(name("watts above idle"), &g.cpus, w, "W", false));
+        if let Some(w) = watts_above_idle {
+            idx.push(f.add(name(names::WATTS_ABOVE_IDLE), &g.cpus, w, "W", false));
             f.all[*idx.last().unwrap()].variant = source;
         }
-        if let Some(v) = p.score_per_watt() {
-            idx.push(f.add(name("score per watt"), &g.cpus, v, "kH/J", true));
+        if let Some(w) = watts.filter(|&w| w > 0.0) {
+            let v = score.khs / w;
+            idx.push(f.add(name(names::SCORE_PER_WATT), &g.cpus, v, "kH/J", true));
         }
         let mut reasons = Vec::new();
         if let (Some(o), Some(c)) = (opp, cap_now)
@@ -501,8 +479,7 @@ impl Sweep<'_> {
                 power_problem(summary.as_ref())
             ));
         }
-        println!("{}", textout::graph::row(&p));
-        self.phases.push(Phase {
+        let point = Phase {
             cluster: Some(g.cluster),
             cpus: g.cpus.clone(),
             threads: g.cpus.len() as u32,
@@ -511,7 +488,13 @@ impl Sweep<'_> {
             measurements: idx,
             clock: vec![clock],
             ..phase::between(KIND_POINT, title, &start, end, interval.as_secs_f64())
-        });
+        };
+        // The row as the stored document renders it (`textout::graph::table`).
+        println!(
+            "{}",
+            textout::graph::point_row(&point, Some(self.machine), &self.figures.all)
+        );
+        self.phases.push(point);
         if self.args.pause_ms > 0 {
             std::thread::sleep(Duration::from_millis(self.args.pause_ms));
         }

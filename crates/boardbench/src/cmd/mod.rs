@@ -37,7 +37,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Info(a) => info::run(a, g),
         Command::Doctor(a) => doctor::run(a, g),
         Command::Monitor(a) => monitor::run(a, g),
-        Command::Clock(a) => clock::run(a, g),
+        Command::Clock(a) => clock::run(a, g).map(ExitStatus::code),
         Command::Membw(a) => membw::run(a, g),
         Command::Memlat(a) => memlat::run(a, g),
         Command::Sha256(a) => sha256::run(a, g),

@@ -363,7 +363,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         phases,
         measurements,
         device: args.out.device.clone(),
-        settings: Vec::new(),
     });
 
     // Outputs: the log (summary row last), the document, the store, the terminal.

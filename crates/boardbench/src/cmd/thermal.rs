@@ -207,7 +207,6 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         phases,
         measurements: c.measurements.clone(),
         device: args.out.device.clone(),
-        settings: Vec::new(),
     });
     if let Some(run) = document.run.as_mut() {
         run.thermal = Some(c.verdict);

@@ -12,7 +12,8 @@
 //!     Ok(s) => s,
 //!     Err(status) => return Ok(status),                   // never idle, or Ctrl-C while waiting
 //! };
-//! // … the mode's phases: session.root, .machine, .restorer, .wait(…) for Ctrl-C …
+//! // … the mode's phases: session.root, .machine, .restorer, .wait(…) for Ctrl-C,
+//! // .writes for values the mode changes and puts back itself (graph's and clock's OPP caps) …
 //! let closed = session.close();     // after snapshot, kernel messages, restore and record
 //! let doc = closed.document(Record { profile, options, monitor, phases, measurements, … });
 //! out.save(&doc)?;                  // -o FILE and the results database
@@ -34,6 +35,7 @@ use crate::session::idle::{self, IdleOptions};
 use crate::session::signals::Held;
 use crate::session::stamp::{self, Stamp};
 use tune::Restorer;
+use tune::restorer::Refused;
 use tune::tuning;
 
 /// How a mode ends, as the process exit code says it.
@@ -137,11 +139,80 @@ pub struct Session {
     pub idle_gate: Option<IdleGate>,
     /// What the tuning step changed (with the values before).
     pub settings: Vec<SettingChange>,
+    /// What the mode changes itself and puts back before the session ends (see [`ModeWrites`]).
+    pub writes: ModeWrites,
     pub before: Option<StateSnapshot>,
     held: Option<Held>,
     tuned: bool,
     kmsg: Option<Cursor>,
     t0: Instant,
+}
+
+/// The sysfs values a mode changes itself during its session, beside the tuning (graph's and
+/// clock's OPP caps): written through a [`Restorer`] of their own, so that the mode can put
+/// them back at any point ([`ModeWrites::restore`]: graph after each cluster, clock after each
+/// policy, so the next runs on the machine as found) while the tuning stays. Each file is
+/// recorded for the document once per stretch (its value before, the last value set, and when
+/// restored the value read back); what is still changed at [`Session::close`] is restored
+/// there, and on a signal or panic by the Restorer itself.
+pub struct ModeWrites {
+    root: probe::Root,
+    restorer: Restorer,
+    settings: Vec<SettingChange>,
+}
+
+impl ModeWrites {
+    fn new(root: &probe::Root) -> Self {
+        ModeWrites {
+            root: root.clone(),
+            restorer: Restorer::new(root),
+            settings: Vec::new(),
+        }
+    }
+
+    /// Writes `value` to the machine path `abs` and records the change (see [`ModeWrites`]).
+    pub fn write(&mut self, abs: &str, value: &str) -> Result<(), Refused> {
+        let before = self.root.read_value(abs).unwrap_or_default();
+        self.restorer.write(abs, value)?;
+        match self
+            .settings
+            .iter_mut()
+            .rev()
+            .find(|s| s.path == abs && s.after.is_none())
+        {
+            Some(s) => s.set = value.into(),
+            None => self.settings.push(SettingChange {
+                path: abs.to_string(),
+                before,
+                set: value.into(),
+                after: None,
+            }),
+        }
+        Ok(())
+    }
+
+    /// Puts every value changed since the last restore back now and reads each back into its
+    /// record. Returns the files that could not be restored.
+    pub fn restore(&mut self) -> Vec<String> {
+        let failed = self.restorer.restore();
+        let open = self.settings.iter_mut().filter(|s| s.after.is_none());
+        read_back(&self.root, open);
+        failed
+    }
+}
+
+/// An OPP walk (`measure::opp_walk`) writes its caps through the mode's writes.
+impl measure::opp_walk::PolicyWriter for ModeWrites {
+    fn write_value(&mut self, abs: &str, value: &str) -> Result<(), String> {
+        self.write(abs, value).map_err(|e| format!("{e:#}"))
+    }
+}
+
+/// The one rule for what a restored file held afterwards: read back, `None` when unreadable.
+fn read_back<'a>(root: &probe::Root, settings: impl Iterator<Item = &'a mut SettingChange>) {
+    for s in settings {
+        s.after = root.read_value(&s.path).ok();
+    }
 }
 
 /// After the session: everything restored, the "after" state recorded.
@@ -171,8 +242,6 @@ pub struct Record {
     pub measurements: Vec<Measurement>,
     /// `--device`; default: the device name of [`assemble::device_name`].
     pub device: Option<String>,
-    /// Changes the mode made itself (recorded with their values after), after the tuning's.
-    pub settings: Vec<SettingChange>,
 }
 
 /// Whether this process runs as root (needed to tune the real machine and read /dev/kmsg).
@@ -221,13 +290,20 @@ impl Session {
             .is_some()
             .then(|| assemble::snapshot(&self.root, &self.machine));
         let kmsg = self.kmsg.map(|c| Kmsg::since(&self.root, &c));
-        let restore_failures =
+        // The mode's own changes first (they were made last), then the tuning's.
+        let own_failures = self.writes.restore();
+        let mut restore_failures =
             tuning::restore_and_record(&self.root, &self.restorer, &mut self.settings);
         if self.tuned {
             for e in &restore_failures {
                 eprintln!("boardbench: could not restore {e}");
             }
         }
+        for e in &own_failures {
+            eprintln!("boardbench: could not restore {e}");
+        }
+        restore_failures.extend(own_failures);
+        self.settings.append(&mut self.writes.settings);
         Closed {
             root: self.root,
             machine: self.machine,
@@ -266,6 +342,7 @@ impl Probed {
             None => None,
         };
         let restorer = Restorer::new(&self.root);
+        let writes = ModeWrites::new(&self.root);
         let mut settings = Vec::new();
         if let Some(t) = &o.tune {
             let plan = tuning::plan(&self.root, &self.machine, t);
@@ -289,6 +366,7 @@ impl Probed {
             restorer,
             idle_gate,
             settings,
+            writes,
             before,
             held: self.held,
             tuned: o.tune.is_some(),
@@ -301,8 +379,8 @@ impl Probed {
 impl Closed {
     /// The result document with its findings.
     pub fn document(&self, r: Record) -> ResultDocument {
-        let mut settings = self.settings.clone();
-        settings.extend(r.settings);
+        // The tuning's changes, then the mode's own (`Session::writes`).
+        let settings = self.settings.clone();
         let run = RunRecord {
             profile: r.profile,
             comparability: r.comparability,

@@ -6,9 +6,9 @@
 use std::fmt::Write;
 
 use document::ResultDocument;
-use document::machine::{SwapArea, SwapKind, Zram, Zswap};
 use document::run::StateSnapshot;
 
+use crate::machine::{swap_area, zram, zswap};
 use crate::text::{kib, one_line, span};
 
 pub fn kmsg(doc: &ResultDocument) -> Option<String> {
@@ -29,61 +29,6 @@ pub fn kmsg(doc: &ResultDocument) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// "/swapfile (file) 8.0 GiB, 0 KiB used, priority -2".
-pub fn swap_area(s: &SwapArea) -> String {
-    let kind = match s.kind {
-        SwapKind::Zram => "zram",
-        SwapKind::File => "file",
-        SwapKind::Partition => "partition",
-        SwapKind::Unknown => "unknown kind",
-    };
-    let size = s.size_kib.map_or_else(|| "size ?".into(), kib);
-    let used = s
-        .used_kib
-        .map_or_else(|| "? used".into(), |u| format!("{} used", kib(u)));
-    let prio = s
-        .priority
-        .map(|p| format!(", priority {p}"))
-        .unwrap_or_default();
-    one_line(&format!("{} ({kind}) {size}, {used}{prio}", s.path))
-}
-
-pub fn zram(z: &Zram) -> String {
-    let mut parts = vec![one_line(&z.name)];
-    if let Some(a) = &z.algorithm {
-        parts.push(one_line(a));
-    }
-    if let Some(d) = z.disksize_bytes {
-        parts.push(format!("disk {}", kib(d / 1024)));
-    }
-    if let (Some(o), Some(c)) = (z.orig_data_bytes, z.compr_data_bytes) {
-        parts.push(format!(
-            "{} data compressed to {}",
-            kib(o / 1024),
-            kib(c / 1024)
-        ));
-    }
-    parts.join(", ")
-}
-
-pub fn zswap(z: &Zswap) -> String {
-    let state = match z.enabled {
-        Some(true) => "enabled",
-        Some(false) => "disabled",
-        None => "state unknown",
-    };
-    let algo = match (&z.compressor, &z.zpool) {
-        (Some(c), Some(p)) => format!(" ({}/{})", one_line(c), one_line(p)),
-        (Some(c), None) => format!(" ({})", one_line(c)),
-        _ => String::new(),
-    };
-    let pool = z
-        .max_pool_percent
-        .map(|p| format!(", max pool {p}%"))
-        .unwrap_or_default();
-    format!("{state}{algo}{pool}")
 }
 
 fn swap_total(s: &StateSnapshot) -> Option<u64> {

@@ -1,7 +1,8 @@
 //! The first block: the header line (`boardbench <version> <device> [mode words] (<RFC 2822
 //! date>)`), what the machine is (distribution, kernel, device, SoC, CPU topology table like
-//! sbc-bench's PrintCPUTopology, memory and swap) and how the run was set up (profile, idle
-//! gate, the settings changed for it).
+//! sbc-bench's PrintCPUTopology, memory and swap — the table and the memory rows are `info`'s
+//! too, `crate::machine`) and how the run was set up (profile, idle gate, the settings changed
+//! for it).
 
 use std::fmt::Write;
 
@@ -10,7 +11,7 @@ use document::ResultDocument;
 use document::machine::{MachineInfo, Memory};
 use document::run::RunRecord;
 
-use crate::text::{kib, one_line, one_line_or_none, span};
+use crate::text::{one_line, one_line_or_none, span};
 
 pub fn render(doc: &ResultDocument) -> String {
     let mut out = header_line(doc);
@@ -122,63 +123,12 @@ fn machine(out: &mut String, m: &MachineInfo) {
         );
     }
     out.push('\n');
-    topology(out, m);
+    crate::machine::topology_table(out, m);
 }
 
 fn memory(out: &mut String, mem: &Memory) {
-    match (mem.total_kib, mem.available_kib) {
-        (Some(t), Some(a)) => {
-            let _ = writeln!(out, "Memory:    {} total, {} available", kib(t), kib(a));
-        }
-        (Some(t), None) => {
-            let _ = writeln!(out, "Memory:    {} total", kib(t));
-        }
-        _ => {}
-    }
-    if mem.swaps.is_empty() {
-        out.push_str("Swap:      none configured\n");
-    }
-    for s in &mem.swaps {
-        let _ = writeln!(out, "Swap:      {}", super::aftermath::swap_area(s));
-    }
-    for z in &mem.zram {
-        let _ = writeln!(out, "zram:      {}", super::aftermath::zram(z));
-    }
-    if let Some(z) = &mem.zswap {
-        let _ = writeln!(out, "zswap:     {}", super::aftermath::zswap(z));
-    }
-}
-
-/// sbc-bench's PrintCPUTopology table (` CPU    cluster  policy   speed  speed   core type`).
-fn topology(out: &mut String, m: &MachineInfo) {
-    out.push_str("CPU sysfs topology (clusters, cpufreq members, clockspeeds)\n");
-    out.push_str("                 cpufreq   min    max\n");
-    out.push_str(" CPU    cluster  policy   speed  speed   core type\n");
-    if m.topology.is_empty() {
-        out.push_str("  (no topology read)\n");
-    }
-    for t in &m.topology {
-        let policy = t
-            .policy
-            .and_then(|p| m.policies.iter().find(|x| x.policy == p));
-        let dash = || "-".to_string();
-        let mhz = |k: Option<u64>| k.map_or_else(dash, |k| (k / 1000).to_string());
-        let label = t
-            .core_label
-            .clone()
-            .or_else(|| t.cluster.and_then(|c| m.clusters.get(c)?.core_label()))
-            .map(|l| one_line(&l))
-            .unwrap_or_else(dash);
-        let offline = if t.online { "" } else { " (offline)" };
-        let _ = writeln!(
-            out,
-            "{:>3}{:>9}{:>9}{:>9}{:>8}   {label}{offline}",
-            t.cpu,
-            t.cluster.map_or_else(dash, |c| c.to_string()),
-            t.policy.map_or_else(dash, |p| p.to_string()),
-            mhz(policy.and_then(|p| p.cpuinfo_min_khz)),
-            mhz(policy.and_then(|p| p.cpuinfo_max_khz)),
-        );
+    for (label, value) in crate::machine::memory_rows(mem) {
+        let _ = writeln!(out, "{:<11}{value}", format!("{label}:"));
     }
 }
 

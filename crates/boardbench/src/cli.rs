@@ -16,6 +16,7 @@ use crate::cmd;
 #[command(
     name = "boardbench",
     version,
+    long_version = LONG_VERSION,
     about = "How fast a single-board computer (or any Linux box) really is, and why",
     override_usage = USAGE,
     after_help = "A link named sbc-bench (or `boardbench` with sbc-bench's switches) behaves like \
@@ -28,6 +29,16 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// `--version`: the version on the first line (what `-V` prints alone), then the build (target,
+/// profile, git revision) and the oldest glibc the binary starts on (build.rs).
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\n",
+    env!("BOARDBENCH_BUILD"),
+    "\n",
+    env!("BOARDBENCH_GLIBC")
+);
 
 /// No command is required when sbc-bench's switches (or its name) are used.
 const USAGE: &str = "boardbench [OPTIONS] <COMMAND>
@@ -143,7 +154,8 @@ pub enum Command {
     Run(cmd::run::Args),
     /// Render a result document (HTML report with charts).
     Report(cmd::report::Args),
-    /// The results service: HTTP API and web pages over the results database; upload tokens.
+    /// The results service: HTTP API and web pages over the results database; upload tokens
+    /// (starts boardbench-serve, a program and package of its own).
     Serve(cmd::serve::Args),
     /// Review settings and bottlenecks, then tune and monitor (sbc-bench -r / -R).
     Review(cmd::review::Args),

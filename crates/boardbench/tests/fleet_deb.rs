@@ -69,15 +69,34 @@ impl Drop for Installed {
 
 #[test]
 fn version_is_the_package_version() {
-    let o = Command::new(env!("CARGO_BIN_EXE_boardbench"))
-        .arg("--version")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout).trim(),
-        format!("boardbench {}", env!("CARGO_PKG_VERSION"))
+    let version = |bin: &str, flag: &str| {
+        let o = Command::new(bin).arg(flag).output().unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let want = format!("boardbench {}", env!("CARGO_PKG_VERSION"));
+    // -V: the version alone (scripts compare it).
+    assert_eq!(version(env!("CARGO_BIN_EXE_boardbench"), "-V").trim(), want);
+    // --version: the version first, then the build and the oldest glibc it starts on.
+    let long = version(env!("CARGO_BIN_EXE_boardbench"), "--version");
+    let lines: Vec<&str> = long.lines().collect();
+    assert_eq!(lines.first(), Some(&want.as_str()), "{long}");
+    let build = lines.get(1).copied().unwrap_or_default();
+    assert!(build.starts_with("build: "), "{long}");
+    assert!(build.contains("-linux-"), "names the target: {long}");
+    assert!(build.contains(" profile, git "), "{long}");
+    assert!(
+        lines.get(2).is_some_and(|l| l.starts_with("glibc: ")),
+        "{long}"
     );
+    // The results service says the same of itself.
+    let serve = version(env!("CARGO_BIN_EXE_boardbench-serve"), "--version");
+    assert_eq!(
+        serve.lines().next(),
+        Some(format!("boardbench-serve {}", env!("CARGO_PKG_VERSION")).as_str()),
+        "{serve}"
+    );
+    assert!(serve.contains("\nglibc: "), "{serve}");
 }
 
 #[test]
@@ -106,12 +125,43 @@ fn package_installs_works_and_removes_cleanly() {
         dist.to_str().unwrap(),
         "--binary",
         env!("CARGO_BIN_EXE_boardbench"),
+        "--serve-binary",
+        env!("CARGO_BIN_EXE_boardbench-serve"),
         "--fast-compress",
         "--out",
         out,
     ]);
-    let deb = deb.trim().lines().last().unwrap().to_string();
-    assert!(deb.ends_with(".deb"), "{deb}");
+    let debs: Vec<&str> = deb.lines().filter(|l| l.ends_with(".deb")).collect();
+    let find = |prefix: &str| {
+        debs.iter()
+            .find(|d| {
+                Path::new(d)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(prefix)
+            })
+            .unwrap_or_else(|| panic!("no {prefix}… package in {debs:?}"))
+            .to_string()
+    };
+    let (deb, serve_deb) = (find("boardbench_"), find("boardbench-serve_"));
+    // The results service is its own package: the board's carries none of it, and the two
+    // share no file (both can be installed on one machine).
+    let board_files = ok(&["dpkg-deb", "--contents", &deb]);
+    let serve_files = ok(&["dpkg-deb", "--contents", &serve_deb]);
+    assert!(!board_files.contains("boardbench-serve"), "{board_files}");
+    assert!(
+        serve_files.contains("./usr/bin/boardbench-serve\n"),
+        "{serve_files}"
+    );
+    assert!(
+        serve_files.contains("./usr/share/man/man1/boardbench-serve.1.gz"),
+        "{serve_files}"
+    );
+    assert!(
+        ok(&["dpkg-deb", "--field", &serve_deb, "Depends"]).contains("libc6 (>= "),
+        "{serve_deb}"
+    );
     let fields = ok(&["dpkg-deb", "--field", &deb, "Package", "Version", "Depends"]);
     assert!(
         fields.contains(&format!("Version: {}", env!("CARGO_PKG_VERSION"))),
@@ -131,7 +181,7 @@ fn package_installs_works_and_removes_cleanly() {
     assert!(o.status.success(), "dpkg -i:\n{}", text(&o));
 
     assert_eq!(
-        ok(&["/usr/bin/boardbench", "--version"]).trim(),
+        ok(&["/usr/bin/boardbench", "-V"]).trim(),
         format!("boardbench {}", env!("CARGO_PKG_VERSION"))
     );
     let page = ok(&["man", "boardbench"]);

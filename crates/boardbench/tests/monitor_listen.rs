@@ -1,8 +1,8 @@
 //! `boardbench monitor --listen`: the live monitor as Prometheus metrics, read from a fixture
 //! tree (`--sysroot`) only when scraped — clocks per cluster, temperature, load, each CPU's time
 //! per mode as counters, x86 throttling counters, Raspberry Pi under-voltage flags — and
-//! accepted by `promtool check metrics`. Served by the results service's HTTP stack: connections
-//! held half-open do not delay a scrape, two scrapers do not see each other, a signal ends it
+//! accepted by `promtool check metrics`. Served by a small std server (the board binary carries no
+//! web stack): connections held half-open do not delay a scrape, two scrapers do not see each other, a signal ends it
 //! with 128 + the signal.
 //!
 //! A server: skips under qemu (BOARDBENCH_EMULATED=1). Every wait is bounded.

@@ -4,9 +4,9 @@
 //! closed at once, so the file limit is never reached and `/healthz` keeps answering once a
 //! held connection times out), and a graceful shutdown with a deadline.
 //!
-//! This is the one place that says how boardbench serves HTTP: the results service and
-//! `boardbench monitor --listen` both hand their axum [`Router`] to [`serve`]. Every connection
-//! is its own task, so a client that holds one half-open delays no other request.
+//! The results service hands its axum [`Router`] to [`serve`]. Every connection is its own task,
+//! so a client that holds one half-open delays no other request. (`boardbench monitor --listen`
+//! on a board has a small std server of its own: the board binary carries no web stack.)
 
 use std::future::Future;
 use std::sync::Arc;

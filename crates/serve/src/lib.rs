@@ -10,7 +10,7 @@
 //! Module map:
 //! - [`config`]: what the operator sets (listen address, database, limits, read protection).
 //! - [`connections`]: accepting connections within the limits (time-outs, connection cap,
-//!   shutdown deadline); `boardbench monitor --listen` serves through it too.
+//!   shutdown deadline).
 //! - [`pool`]: the database connections shared by the handlers.
 //! - [`api`]: `/api/v1` (upload, list, fetch, report, table, OpenAPI).
 //! - [`auth`]: bearer tokens (upload always, reading with `--read-token`).

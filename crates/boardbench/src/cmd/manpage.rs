@@ -57,7 +57,8 @@ pub fn all_pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut pages = vec![("boardbench".to_string(), render(cmd.clone())?)];
     for sub in cmd
         .get_subcommands()
-        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        // boardbench-serve.1 is the service's own page, in its own package.
+        .filter(|s| !s.is_hide_set() && !matches!(s.get_name(), "help" | "serve"))
     {
         // After `build()` clap names a subcommand `boardbench-run` (display name) and
         // `boardbench run` (synopsis): what man pages of git-style tools look like.

@@ -9,15 +9,16 @@
 //! counter since boot: nothing depends on when the previous scrape was or who made it, so two
 //! Prometheus servers and a curl do not distort each other. The names are in `export::live`.
 //!
-//! HTTP is the results service's stack (`serve::connections`: hyper with a header time-out that
-//! also ends idle kept-alive connections, a connection cap, a graceful shutdown with a deadline),
-//! with an axum router of three answers: `/metrics` (OpenMetrics when the scraper asks for it, as
-//! Prometheus does, else the classic text format for curl and promtool), `/` (a small page), 404
-//! for any other path, 405 for any other method. Requests are answered concurrently, so
-//! connections held half-open do not delay a scrape. Reading the machine is blocking work: it
-//! runs on tokio's blocking pool, one scrape at a time (a mutex around the sampler). The runtime
-//! is single-threaded, and every thread runs at nice 19 on the host (set before any thread
-//! starts, since Linux keeps a nice value per thread): never compete with what is observed.
+//! HTTP is a small std server, so that the board binary carries no web stack (the results service
+//! is its own program, boardbench-serve): a thread per connection, at most [`LIMITS`]`.max_connections`
+//! at once (one more is answered 503), the request head within `header_timeout` (a connection
+//! held half-open ends there and never delays a scrape: the others are answered meanwhile), one
+//! request per connection (`Connection: close`). Three answers: `/metrics` (OpenMetrics when the
+//! scraper asks for it, as Prometheus does, else the classic text format for curl and promtool),
+//! `/` (a small page), 404 for any other path, 405 for any other method. Reading the machine is
+//! done one scrape at a time (a mutex around the sampler), and every thread runs at nice 19 on
+//! the host (set before any thread starts, since Linux keeps a nice value per thread): never
+//! compete with what is observed.
 //!
 //! SIGINT, SIGTERM and SIGHUP end it as they end the text monitor: requests in flight are
 //! finished (at most [`LIMITS`]`.shutdown_deadline`, reads of the machine are given up at once),
@@ -25,31 +26,38 @@
 //! ends it at once.
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use axum::Router;
-use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
 use export::live::CpuTicks;
 use probe::sampler::{Sampler, SamplerConfig};
-use serve::connections::ConnectionLimits;
 
 use crate::cli::Globals;
 
-/// How the listener holds its clients: the request head within 5 s (also the idle limit of a
-/// kept-alive connection), 32 connections at once (a board is scraped by one or two servers),
-/// and 1 s for requests in flight after a signal (a scrape takes milliseconds).
-pub const LIMITS: ConnectionLimits = ConnectionLimits {
+/// How the listener holds its clients.
+pub struct Limits {
+    /// The request head must arrive within this.
+    pub header_timeout: Duration,
+    /// Connections served at once; one more is answered 503.
+    pub max_connections: usize,
+    /// After a signal, how long requests in flight may take.
+    pub shutdown_deadline: Duration,
+}
+
+/// The request head within 5 s, 32 connections at once (a board is scraped by one or two
+/// servers), and 1 s for requests in flight after a signal (a scrape takes milliseconds).
+pub const LIMITS: Limits = Limits {
     header_timeout: Duration::from_secs(5),
     max_connections: 32,
     shutdown_deadline: Duration::from_secs(1),
 };
+
+/// The longest request head read (a scraper's is a few hundred bytes).
+const MAX_HEAD: usize = 16 * 1024;
 
 /// Everything a scrape reads through.
 struct Scrape {
@@ -150,15 +158,9 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
         .raspberry_pi
         .then(|| probe::rpi::VcGenCmd::for_root(&root));
     let clusters = cluster_names(&machine, sampler.layout());
-    let listener =
-        std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     listener.set_nonblocking(true)?;
     let bound = listener.local_addr()?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .max_blocking_threads(4)
-        .thread_name("boardbench-monitor")
-        .build()?;
     let scrape = Arc::new(Mutex::new(Scrape {
         root,
         sampler,
@@ -166,111 +168,194 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
         clusters,
         highest: BTreeMap::new(),
     }));
-    let signal = Arc::new(AtomicI32::new(0));
-    let ended_by = Arc::clone(&signal);
-    let served: anyhow::Result<()> = rt.block_on(async move {
-        let shutdown = shutdown_on_signal(ended_by)?;
-        let listener = tokio::net::TcpListener::from_std(listener)?;
-        eprintln!("monitor: serving Prometheus metrics on http://{bound}/metrics (Ctrl-C ends)");
-        serve::connections::serve(listener, app(scrape), &LIMITS, shutdown).await;
-        Ok(())
-    });
-    // A read of the machine still running is not waited for without end.
-    rt.shutdown_timeout(Duration::from_secs(1));
-    served?;
-    Ok(match signal.load(Ordering::Relaxed) {
-        0 => 0,
-        sig => 128 + sig,
-    })
+    let signal = Arc::new(AtomicUsize::new(0));
+    install_signal_handlers(&signal)?;
+    eprintln!("monitor: serving Prometheus metrics on http://{bound}/metrics (Ctrl-C ends)");
+    let active = Arc::new(AtomicUsize::new(0));
+    while signal.load(Ordering::Relaxed) == 0 {
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+            // A connection reset before it was accepted, or out of descriptors for a moment.
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+        };
+        let _ = stream.set_nonblocking(false);
+        if active.fetch_add(1, Ordering::SeqCst) >= LIMITS.max_connections {
+            active.fetch_sub(1, Ordering::SeqCst);
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = respond(
+                &stream,
+                false,
+                "503 Service Unavailable",
+                "text/plain; charset=utf-8",
+                "too many connections\n",
+            );
+            continue;
+        }
+        let (scrape, done) = (Arc::clone(&scrape), Arc::clone(&active));
+        let spawned = std::thread::Builder::new()
+            .name("boardbench-monitor".into())
+            .spawn(move || {
+                let _ = answer(&stream, &scrape);
+                done.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            active.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    // Requests in flight are finished within the deadline; connections still held then (a
+    // half-open one, a read of the machine that hangs) end with the process.
+    let deadline = Instant::now() + LIMITS.shutdown_deadline;
+    while active.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Ok(128 + signal.load(Ordering::Relaxed) as i32)
 }
 
-/// Installs the handlers of SIGINT, SIGTERM and SIGHUP and returns what completes on the first
-/// of them (storing its number in `which`). The signal also gives up the probe's reads in
-/// progress, and a second one ends the process at once (128 + N, as the text monitor).
-fn shutdown_on_signal(
-    which: Arc<AtomicI32>,
-) -> anyhow::Result<impl std::future::Future<Output = ()>> {
+/// SIGINT, SIGTERM and SIGHUP store their number in `which` and give up the probe's reads in
+/// progress; a second one ends the process at once (128 + N, as the text monitor).
+fn install_signal_handlers(which: &Arc<AtomicUsize>) -> anyhow::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    use tokio::signal::unix::{SignalKind, signal};
-    // tokio's handlers first: from the moment signal-hook replaces the default action, a signal
-    // must reach the shutdown future.
-    let handler = |sig| signal(SignalKind::from_raw(sig)).context("installing signal handler");
-    let (mut int, mut term, mut hup) = (handler(SIGINT)?, handler(SIGTERM)?, handler(SIGHUP)?);
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [SIGINT, SIGTERM, SIGHUP] {
         signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))
             .context("installing signal handler")?;
         signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing signal handler")?;
+        signal_hook::flag::register_usize(sig, Arc::clone(which), sig as usize)
+            .context("installing signal handler")?;
         signal_hook::flag::register(sig, probe::bounded_read::cancel_flag())
             .context("installing signal handler")?;
     }
-    Ok(async move {
-        let sig = tokio::select! {
-            _ = int.recv() => SIGINT,
-            _ = term.recv() => SIGTERM,
-            _ = hup.recv() => SIGHUP,
-        };
-        which.store(sig, Ordering::Relaxed);
-    })
+    Ok(())
 }
 
-fn app(scrape: Shared) -> Router {
-    Router::new()
-        .route("/metrics", get(metrics))
-        .route("/", get(index))
-        .fallback(other)
-        .with_state(scrape)
+/// The request head of `stream` (up to the blank line), read within `header_timeout`; `None`
+/// when it does not come in time, is too long or the client went away.
+fn read_head(mut stream: &TcpStream) -> Option<String> {
+    let deadline = Instant::now() + LIMITS.header_timeout;
+    let mut head = Vec::with_capacity(512);
+    let mut buf = [0u8; 2048];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && !head.windows(2).any(|w| w == b"\n\n") {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        stream
+            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .ok()?;
+        let n = stream.read(&mut buf).ok()?;
+        if n == 0 || head.len() + n > MAX_HEAD {
+            return None;
+        }
+        head.extend_from_slice(&buf[..n]);
+    }
+    Some(String::from_utf8_lossy(&head).into_owned())
 }
 
-/// GET/HEAD /metrics: one reading of the machine.
-async fn metrics(State(scrape): State<Shared>, headers: HeaderMap) -> Response {
-    // Prometheus asks for OpenMetrics; anything else (curl, promtool) gets the classic format.
-    let openmetrics = headers.get_all(header::ACCEPT).iter().any(|v| {
-        v.to_str()
-            .is_ok_and(|v| v.contains("application/openmetrics-text"))
-    });
-    let read = tokio::task::spawn_blocking(move || {
-        scrape
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .metrics()
-    })
-    .await;
-    let Ok(body) = read else {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "reading the machine failed\n",
-        )
-            .into_response();
+/// Reads one request from `stream` and answers it.
+fn answer(stream: &TcpStream, scrape: &Shared) -> std::io::Result<()> {
+    let Some(head) = read_head(stream) else {
+        return Ok(());
     };
-    if openmetrics {
-        ([(header::CONTENT_TYPE, export::live::CONTENT_TYPE)], body).into_response()
-    } else {
-        let body = export::live::classic(&body);
-        let ct = export::live::CLASSIC_CONTENT_TYPE;
-        ([(header::CONTENT_TYPE, ct)], body).into_response()
-    }
-}
-
-async fn index() -> Html<&'static str> {
-    Html(
-        "<!doctype html><title>boardbench monitor</title>\
-         <p>boardbench monitor: <a href=\"/metrics\">/metrics</a></p>\n",
-    )
-}
-
-/// Any other path: 404 for GET and HEAD, 405 for any other method.
-async fn other(method: Method) -> Response {
-    if method == Method::GET || method == Method::HEAD {
-        (StatusCode::NOT_FOUND, "not found\n").into_response()
-    } else {
-        (
-            StatusCode::METHOD_NOT_ALLOWED,
-            [(header::ALLOW, "GET, HEAD")],
+    stream.set_write_timeout(Some(LIMITS.header_timeout))?;
+    let mut lines = head.lines();
+    let mut request = lines.next().unwrap_or("").split_whitespace();
+    let (method, target) = (request.next().unwrap_or(""), request.next().unwrap_or(""));
+    let path = target.split('?').next().unwrap_or("");
+    let head_only = method == "HEAD";
+    if method != "GET" && !head_only {
+        return respond_with(
+            stream,
+            false,
+            "405 Method Not Allowed",
+            "text/plain; charset=utf-8",
+            &[("Allow", "GET, HEAD")],
             "only GET and HEAD\n",
-        )
-            .into_response()
+        );
     }
+    match path {
+        "/metrics" => {
+            // Prometheus asks for OpenMetrics; anything else (curl, promtool) gets the classic
+            // format.
+            let openmetrics = lines.any(|l| {
+                l.split_once(':').is_some_and(|(k, v)| {
+                    k.trim().eq_ignore_ascii_case("accept")
+                        && v.contains("application/openmetrics-text")
+                })
+            });
+            let body = scrape
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .metrics();
+            if openmetrics {
+                respond(
+                    stream,
+                    head_only,
+                    "200 OK",
+                    export::live::CONTENT_TYPE,
+                    &body,
+                )
+            } else {
+                let body = export::live::classic(&body);
+                let ct = export::live::CLASSIC_CONTENT_TYPE;
+                respond(stream, head_only, "200 OK", ct, &body)
+            }
+        }
+        "/" => respond(
+            stream,
+            head_only,
+            "200 OK",
+            "text/html; charset=utf-8",
+            "<!doctype html><title>boardbench monitor</title>\
+             <p>boardbench monitor: <a href=\"/metrics\">/metrics</a></p>\n",
+        ),
+        _ => respond(
+            stream,
+            head_only,
+            "404 Not Found",
+            "text/plain; charset=utf-8",
+            "not found\n",
+        ),
+    }
+}
+
+fn respond(
+    stream: &TcpStream,
+    head_only: bool,
+    status: &str,
+    content_type: &str,
+    body: &str,
+) -> std::io::Result<()> {
+    respond_with(stream, head_only, status, content_type, &[], body)
+}
+
+/// Writes one answer and closes the connection (one request per connection).
+fn respond_with(
+    mut stream: &TcpStream,
+    head_only: bool,
+    status: &str,
+    content_type: &str,
+    extra: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<()> {
+    let mut out = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (k, v) in extra {
+        out.push_str(&format!("{k}: {v}\r\n"));
+    }
+    out.push_str("\r\n");
+    if !head_only {
+        out.push_str(body);
+    }
+    stream.write_all(out.as_bytes())?;
+    stream.flush()?;
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    Ok(())
 }
 
 #[cfg(test)]

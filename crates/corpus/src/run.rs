@@ -142,8 +142,8 @@ fn own_log(doc: &ResultDocument) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// A SoC guess ("Rockchip RK3576 (35760000 / …)", "Nvidia Jetson Orin NX", "one of: …") as the
-/// corpus names it: the guess without its parenthesised detail, normalised, else its shorter
+/// A SoC guess ("Rockchip RK3576 (35760000 / …)", "Rockchip RK3576 / 35 76 …", "Nvidia Jetson
+/// Orin NX", "one of: …") as the corpus names it: the guess without its detail, normalised, else its shorter
 /// word-suffixes ("Jetson Orin NX", "Orin NX") where one names a SoC of the corpus. `None` for
 /// an ambiguous guess.
 pub fn soc_of_guess(c: &Corpus, guess: &str) -> Option<String> {
@@ -151,7 +151,9 @@ pub fn soc_of_guess(c: &Corpus, guess: &str) -> Option<String> {
     if g.is_empty() || g.to_ascii_lowercase().starts_with("one of") {
         return None;
     }
-    let g = g.split(" (").next().unwrap_or(g).trim();
+    // "Rockchip RK3576 (35760000 / …)", "Rockchip RK3576 / 35 76 22 …": the name comes first.
+    let g = g.split(" (").next().unwrap_or(g);
+    let g = g.split(" / ").next().unwrap_or(g).trim();
     let whole = crate::normalise_soc(g);
     let known = |s: &str| c.entries.iter().any(|e| e.soc.as_deref() == Some(s));
     if known(&whole) {

@@ -121,6 +121,10 @@ fn soc_guesses_and_device_names_find_the_corpus_soc() {
         corpus::run::soc_of_guess(c, "Rockchip RK3576 (35760000 / 35 76 22)").as_deref(),
         Some("Rockchip RK3576")
     );
+    assert_eq!(
+        corpus::run::soc_of_guess(c, "Rockchip RK3576 / 35 76 22 00 ff 00").as_deref(),
+        Some("Rockchip RK3576")
+    );
     assert_eq!(corpus::run::soc_of_guess(c, "one of: RK3566, RK3568"), None);
     assert_eq!(
         corpus::run::soc_of_device(c, "FriendlyElec NanoPC-T4").map(|x| x.0),

@@ -135,8 +135,8 @@ fn version_above(v: &str, than: (u32, u32)) -> bool {
     (major, minor) > than
 }
 
-/// The table row an imported log is (its file name is a row's log link).
-fn own_log(doc: &ResultDocument) -> Option<String> {
+/// The file name of an imported log ("1iZq.txt"): the table row it is, when a row links it.
+pub fn own_log(doc: &ResultDocument) -> Option<String> {
     let src = &doc.imported.as_ref()?.source;
     let name = src.rsplit(['/', '\\']).next()?.to_string();
     (!name.is_empty()).then_some(name)

@@ -31,6 +31,12 @@ pub struct Placed {
 pub fn from_doc(c: &Corpus, doc: &ResultDocument) -> Option<Placed> {
     let placement = corpus::place_run(c, doc);
     let class = placement.class?;
+    // An imported log's own table row is not drawn (it is left out of the placement too).
+    let own = corpus::run::own_log(doc).map(|n| format!("/{n}"));
+    let is_own = |e: &corpus::Entry| {
+        own.as_deref()
+            .is_some_and(|n| e.log.as_deref().is_some_and(|l| l.ends_with(n)))
+    };
     let strips: Vec<Strip> = placement
         .figures
         .iter()
@@ -39,7 +45,7 @@ pub fn from_doc(c: &Corpus, doc: &ResultDocument) -> Option<Placed> {
             let rows = c
                 .entries
                 .iter()
-                .filter(|e| e.class == class && e.comparable())
+                .filter(|e| e.class == class && e.comparable() && !is_own(e))
                 .filter_map(|e| {
                     let v = e.figure(fig)?;
                     let same = placement.soc.is_some() && e.soc == placement.soc;

@@ -2,7 +2,7 @@
 //! Results.md, the built-in corpus), connected to what the document already says could explain
 //! it — or the statement that nothing in the run does.
 //!
-//! Rule: the run's figure is placed among the comparable rows of the same SoC and the same
+//! Rule: the run's figure (not one a quick run's profile marks not comparable) is placed among the comparable rows of the same SoC and the same
 //! architecture class (`corpus::place_run`; an imported log's own table row is left out). With
 //! at least [`OUTLIER_MIN_SOC_ROWS`] such rows, a figure more than [`OUTLIER_PCT`] % below the
 //! lowest of them (or above the highest) is an outlier. One finding per run lists every such
@@ -50,6 +50,18 @@ const CAUSES: &[(&str, Option<&[corpus::Figure]>)] = &[
     ),
 ];
 
+/// The headline crate's name of a corpus figure (the comparability flags' key).
+fn headline_name(f: corpus::Figure) -> &'static str {
+    match f {
+        corpus::Figure::SevenZipMulti => "zip_multi",
+        corpus::Figure::SevenZipSingle => "zip_single",
+        corpus::Figure::Aes256 => "aes",
+        corpus::Figure::Memcpy => "memcpy",
+        corpus::Figure::Memset => "memset",
+        corpus::Figure::Cpuminer => "khs",
+    }
+}
+
 /// "5.10.110" → (5, 10).
 fn kernel_version(s: &str) -> Option<(u32, u32)> {
     let mut it = s.trim().split(|c: char| !c.is_ascii_digit());
@@ -84,8 +96,20 @@ pub(crate) fn check_in(
     let placed = corpus::place_run(c, doc);
     let class = placed.class?;
     let soc = placed.soc.clone()?;
+    // A quick run's figures are not sbc-bench's measurements: they are not judged against the
+    // table at all (their placement says "not comparable"). A 7-Zip that is not comparable is
+    // judged, and named as a cause.
+    let flags = headline::comparability::of_document(doc);
+    let profile_flagged = |f: corpus::Figure| {
+        flags
+            .iter()
+            .any(|x| !x.comparable_with_sbc_bench && x.figure == headline_name(f))
+    };
     let mut out: Vec<(&corpus::RunFigure, bool)> = Vec::new();
     for f in &placed.figures {
+        if profile_flagged(f.placement.figure) {
+            continue;
+        }
         let Some(s) = &f.placement.same_soc else {
             continue;
         };
@@ -220,11 +244,16 @@ pub(crate) fn check_in(
         format!(
             "{head}; possible cause{}: {}.",
             if causes.len() == 1 { "" } else { "s" },
-            causes
-                .iter()
-                .map(|c| c.split(':').next().unwrap_or(c).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            {
+                let mut short: Vec<String> = Vec::new();
+                for c in &causes {
+                    let s = c.split(':').next().unwrap_or(c).to_string();
+                    if !short.contains(&s) {
+                        short.push(s);
+                    }
+                }
+                short.join(", ")
+            }
         )
     };
     evidence.extend(causes.iter().map(|c| format!("possible cause: {c}")));

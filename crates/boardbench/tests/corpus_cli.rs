@@ -31,15 +31,24 @@ fn show_update_and_reset() {
     let builtin = corpus::corpus();
 
     let show = ok(&bb(&dir, &["show"]));
-    assert!(show.contains(&format!("source:  {}", corpus::SOURCE)), "{show}");
+    assert!(
+        show.contains(&format!("source:  {}", corpus::SOURCE)),
+        "{show}"
+    );
     assert!(show.contains(&format!("date:    {}", corpus::DATE)));
     assert!(show.contains(&format!("rows:    {} (", builtin.entries.len())));
     assert!(show.contains("in use:  built in"));
-    assert!(show.contains("Copyright (c) 2018, Thomas Kaiser"), "the notice");
+    assert!(
+        show.contains("Copyright (c) 2018, Thomas Kaiser"),
+        "the notice"
+    );
 
     let soc = ok(&bb(&dir, &["show", "--soc", "RK3588"]));
     let n = builtin.by_soc("RK3588").count();
-    assert!(soc.contains(&format!("rows of Rockchip RK3588 ({n}):")), "{soc}");
+    assert!(
+        soc.contains(&format!("rows of Rockchip RK3588 ({n}):")),
+        "{soc}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&ok(&bb(&dir, &["show", "--json", "--soc", "RK3588"]))).unwrap();
     assert_eq!(json["entries"].as_array().unwrap().len(), n);
@@ -61,10 +70,7 @@ fn show_update_and_reset() {
     let page = tmp.path().join("Results.md");
     std::fs::write(&page, lines.join("\n") + "\n").unwrap();
 
-    let dry = ok(&bb(
-        &dir,
-        &["update", page.to_str().unwrap(), "--dry-run"],
-    ));
+    let dry = ok(&bb(&dir, &["update", page.to_str().unwrap(), "--dry-run"]));
     assert!(dry.contains("0 added, 1 removed, 1 changed"), "{dry}");
     assert!(dry.contains("7-Zip multi"), "{dry}");
     assert!(dry.contains("dry run: nothing stored"));
@@ -83,12 +89,18 @@ fn show_update_and_reset() {
             "sbc-bench v0.9.73 Results.md (test)",
         ],
     ));
-    assert!(up.contains(&format!("was:  {}", builtin.provenance())), "{up}");
+    assert!(
+        up.contains(&format!("was:  {}", builtin.provenance())),
+        "{up}"
+    );
     assert!(up.contains("new:  sbc-bench v0.9.73 Results.md (test), 2026-12-01"));
     assert!(up.contains("stored in"));
     assert!(dir.join("Results.md").exists() && dir.join("LICENSE.sbc-bench").exists());
     let show = ok(&bb(&dir, &["show"]));
-    assert!(show.contains("source:  sbc-bench v0.9.73 Results.md (test)"), "{show}");
+    assert!(
+        show.contains("source:  sbc-bench v0.9.73 Results.md (test)"),
+        "{show}"
+    );
     assert!(show.contains("date:    2026-12-01"));
     assert!(show.contains("in use:  stored by `boardbench corpus update`"));
 

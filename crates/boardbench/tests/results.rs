@@ -291,7 +291,10 @@ fn show_and_table_place_runs_among_the_published_results() {
     assert!(placed.contains(corpus::DATE) && placed.contains("BSD-3-Clause"));
 
     let md = stdout(&bb(&db, &["table", "--placement"]));
-    assert!(md.contains("Placement among sbc-bench's published results"), "{md}");
+    assert!(
+        md.contains("Placement among sbc-bench's published results"),
+        "{md}"
+    );
     assert!(md.contains("| 2 | ARM |"), "{md}");
     assert!(md.contains(&format!("Corpus: {}", corpus::corpus().provenance())));
     let csv = stdout(&bb(&db, &["table", "--placement", "--csv"]));
@@ -299,7 +302,12 @@ fn show_and_table_place_runs_among_the_published_results() {
     assert_eq!(csv.lines().count(), 6);
     let json: serde_json::Value =
         serde_json::from_str(&stdout(&bb(&db, &["table", "--placement", "--json"]))).unwrap();
-    assert!(json["corpus"]["license"].as_str().unwrap().contains("Thomas Kaiser"));
+    assert!(
+        json["corpus"]["license"]
+            .as_str()
+            .unwrap()
+            .contains("Thomas Kaiser")
+    );
     let rows = json["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5);
     assert_eq!(rows[1]["placement"]["class"], "Arm");

@@ -391,8 +391,8 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     let db = dir.path().join("results.sqlite");
     let db = db.to_str().unwrap();
     // Two imported logs: the Flipper One (RK3576, a "SoC guess" line) and a NanoPi NEO4.
-    let logs =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/sbc-bench-logs");
     let out_dir = dir.path().join("docs");
     let a = logs.join("Xd38a.txt");
     let b = logs.join("3GmR.txt");
@@ -404,7 +404,11 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
         out_dir.to_str().unwrap(),
         "--no-store",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut files: Vec<String> = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| e.unwrap().path().to_string_lossy().into_owned())
@@ -420,7 +424,12 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     let j = all.json();
     let entries = j["entries"].as_array().unwrap();
     assert_eq!(j["rows"].as_u64().unwrap() as usize, entries.len());
-    assert!(j["license"].as_str().unwrap().contains("Copyright (c) 2018, Thomas Kaiser"));
+    assert!(
+        j["license"]
+            .as_str()
+            .unwrap()
+            .contains("Copyright (c) 2018, Thomas Kaiser")
+    );
     assert!(j["source"].as_str().is_some() && j["date"].as_str().is_some());
     let rk = s.get("/api/v1/corpus?soc=RK3576").json();
     let rk = rk["entries"].as_array().unwrap();
@@ -446,7 +455,11 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     let cmp = s.get("/compare?ids=1,2");
     assert_eq!(cmp.status, 200, "{}", cmp.text());
     let page = cmp.text();
-    assert!(page.contains("Against sbc-bench&#39;s published results") || page.contains("Against sbc-bench's published results"), "{page}");
+    assert!(
+        page.contains("Against sbc-bench&#39;s published results")
+            || page.contains("Against sbc-bench's published results"),
+        "{page}"
+    );
     assert!(page.contains("7-Zip multi"));
     assert!(page.contains("BSD-3-Clause"));
 }

@@ -46,7 +46,8 @@ pub struct RunPlacement {
 }
 
 /// The short form of the licence, for every place the data is shown.
-pub const LICENSE_LINE: &str = "published results of sbc-bench, BSD-3-Clause, Copyright (c) 2018, Thomas Kaiser";
+pub const LICENSE_LINE: &str =
+    "published results of sbc-bench, BSD-3-Clause, Copyright (c) 2018, Thomas Kaiser";
 
 fn to_corpus(f: HFigure) -> Figure {
     match f {
@@ -89,10 +90,7 @@ pub fn is_64bit_arch(arch: &str) -> bool {
 
 /// The document's architectures: (userland, kernel machine).
 pub fn arches(doc: &ResultDocument) -> (Option<String>, Option<String>) {
-    let text = |s: Option<&String>| {
-        s.map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-    };
+    let text = |s: Option<&String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     let imp = doc.imported.as_ref();
     let id = doc.machine.as_ref().map(|m| &m.identity);
     let userland = text(imp.and_then(|i| i.arch.as_ref()))
@@ -114,7 +112,9 @@ pub fn sevenzip(doc: &ResultDocument) -> Option<(String, bool)> {
             .find(|t| t.tool == "7-Zip")
     {
         return Some((
-            t.version.clone().unwrap_or_else(|| "version unknown".into()),
+            t.version
+                .clone()
+                .unwrap_or_else(|| "version unknown".into()),
             t.comparable_with_sbc_bench == Some(false),
         ));
     }
@@ -209,9 +209,11 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
 
     // The run's own row, when an imported log is one of the table's.
     let own = own_log(doc).and_then(|name| {
-        c.entries
-            .iter()
-            .position(|e| e.log.as_deref().is_some_and(|l| l.ends_with(&format!("/{name}"))))
+        c.entries.iter().position(|e| {
+            e.log
+                .as_deref()
+                .is_some_and(|l| l.ends_with(&format!("/{name}")))
+        })
     });
     let soc = match (cols.soc.as_deref().and_then(|g| soc_of_guess(c, g)), own) {
         (Some(s), _) => Some(s),
@@ -394,13 +396,8 @@ impl RunPlacement {
             out.push(f.line());
             let p = &f.placement;
             let near = |n: &Option<crate::Neighbour>, word: &str| {
-                n.as_ref().map(|n| {
-                    format!(
-                        "{word} {} ({})",
-                        n.device,
-                        number(n.value)
-                    )
-                })
+                n.as_ref()
+                    .map(|n| format!("{word} {} ({})", n.device, number(n.value)))
             };
             let near: Vec<String> = [near(&p.above, "above:"), near(&p.below, "below:")]
                 .into_iter()

@@ -47,7 +47,10 @@ fn an_imported_row_is_placed_among_the_other_rows_with_its_soc() {
     assert!(lines[0].starts_with("7-Zip multi"), "{}", lines[0]);
     assert!(lines[1].contains(corpus::DATE) && lines[1].contains("BSD-3-Clause"));
     let all = p.lines();
-    assert!(all.iter().any(|l| l.contains("above:") || l.contains("below:")));
+    assert!(
+        all.iter()
+            .any(|l| l.contains("above:") || l.contains("below:"))
+    );
     assert!(all.last().unwrap().contains(corpus::SOURCE));
 }
 
@@ -85,7 +88,13 @@ fn quick_runs_and_newer_7zip_are_placed_only_with_their_mark() {
     }
 
     let mut doc = import("1iZq.txt");
-    doc.imported.as_mut().unwrap().sevenzip.as_mut().unwrap().version = Some("23.01".into());
+    doc.imported
+        .as_mut()
+        .unwrap()
+        .sevenzip
+        .as_mut()
+        .unwrap()
+        .version = Some("23.01".into());
     let p = place_run(corpus(), &doc);
     for f in &p.figures {
         let zip = matches!(
@@ -104,7 +113,9 @@ fn a_32_bit_userland_on_a_64_bit_kernel_is_noted() {
     let doc = import("3Gia.txt"); // Raspberry Pi 4, armhf userland, aarch64 kernel
     let p = place_run(corpus(), &doc);
     assert!(
-        p.notes.iter().any(|n| n.contains("32-bit userland (armhf)")),
+        p.notes
+            .iter()
+            .any(|n| n.contains("32-bit userland (armhf)")),
         "{:?}",
         p.notes
     );

@@ -46,7 +46,10 @@ const CAUSES: &[(&str, Option<&[corpus::Figure]>)] = &[
     ),
     (
         kinds::SEVENZIP_NOT_COMPARABLE,
-        Some(&[corpus::Figure::SevenZipMulti, corpus::Figure::SevenZipSingle] as &[corpus::Figure]),
+        Some(&[
+            corpus::Figure::SevenZipMulti,
+            corpus::Figure::SevenZipSingle,
+        ] as &[corpus::Figure]),
     ),
 ];
 
@@ -267,7 +270,12 @@ pub(crate) fn check_in(
         placed.provenance(),
         corpus::LICENSE_LINE
     ));
-    Some(finding(kinds::OUTLIER, Severity::Warning, message, evidence))
+    Some(finding(
+        kinds::OUTLIER,
+        Severity::Warning,
+        message,
+        evidence,
+    ))
 }
 
 #[cfg(test)]

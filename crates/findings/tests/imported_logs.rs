@@ -270,8 +270,16 @@ fn outliers_name_their_known_causes() {
         one(f, kinds::OUTLIER)
     };
     let xu4 = get("3GnC.txt");
-    assert!(xu4.message.starts_with("AES-256 16 KiB is "), "{}", xu4.message);
-    assert!(xu4.message.contains("finding `throttling`"), "{}", xu4.message);
+    assert!(
+        xu4.message.starts_with("AES-256 16 KiB is "),
+        "{}",
+        xu4.message
+    );
+    assert!(
+        xu4.message.contains("finding `throttling`"),
+        "{}",
+        xu4.message
+    );
     let n2 = get("1BsF.txt");
     assert!(n2.message.starts_with("7-Zip single"), "{}", n2.message);
     assert!(
@@ -282,10 +290,16 @@ fn outliers_name_their_known_causes() {
         n2.evidence
     );
     let vf2 = get("uHzXI6.txt");
-    assert!(vf2.message.contains("measured clock 1247 MHz"), "{}", vf2.message);
+    assert!(
+        vf2.message.contains("measured clock 1247 MHz"),
+        "{}",
+        vf2.message
+    );
     let renegade = get("1iFx.txt");
     assert!(
-        renegade.message.ends_with("nothing in the run explains it."),
+        renegade
+            .message
+            .ends_with("nothing in the run explains it."),
         "{}",
         renegade.message
     );
@@ -297,7 +311,10 @@ fn outliers_name_their_known_causes() {
             }
             assert_eq!(o.severity, Severity::Warning);
             let last = o.evidence.last().unwrap();
-            assert!(last.starts_with("rule: at least 3 comparable rows"), "{name}");
+            assert!(
+                last.starts_with("rule: at least 3 comparable rows"),
+                "{name}"
+            );
             assert!(last.contains("BSD-3-Clause"), "{name}");
         }
     }

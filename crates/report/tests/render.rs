@@ -90,7 +90,10 @@ fn synthetic_run_has_summary_findings_and_three_charts() {
     }
     // Self-contained: nothing fetched, nothing run.
     assert!(!html.contains("<script"));
-    assert!(!html.contains("http://") || html.matches("http://").count() == 4, "the SVG namespace only");
+    assert!(
+        !html.contains("http://") || html.matches("http://").count() == 4,
+        "the SVG namespace only"
+    );
     assert!(!html.contains("https://"));
     assert!(html.contains("default-src 'none'"));
 }

@@ -65,7 +65,8 @@ pub fn save(dir: &Path, text: &str, parsed: &Corpus) -> Result<PathBuf, String> 
     let tmp = dir.join(".Results.md.tmp");
     std::fs::write(&tmp, text).map_err(|e| err(&tmp, e))?;
     let src = dir.join(SOURCE);
-    std::fs::write(&src, format!("{}\n{}\n", parsed.source, parsed.date)).map_err(|e| err(&src, e))?;
+    std::fs::write(&src, format!("{}\n{}\n", parsed.source, parsed.date))
+        .map_err(|e| err(&src, e))?;
     let notice = dir.join(NOTICE);
     std::fs::write(&notice, corpus::LICENSE).map_err(|e| err(&notice, e))?;
     std::fs::rename(&tmp, &page).map_err(|e| err(&page, e))?;

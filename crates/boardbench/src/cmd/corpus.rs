@@ -114,8 +114,18 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             };
             let (old, _) = corpus_store::active(&dir);
             let d = corpus::diff(&old, &new);
-            writeln!(out, "was:  {} ({} rows)", old.provenance(), old.entries.len())?;
-            writeln!(out, "new:  {} ({} rows)", new.provenance(), new.entries.len())?;
+            writeln!(
+                out,
+                "was:  {} ({} rows)",
+                old.provenance(),
+                old.entries.len()
+            )?;
+            writeln!(
+                out,
+                "new:  {} ({} rows)",
+                new.provenance(),
+                new.entries.len()
+            )?;
             write!(out, "{}", diff_text(&d))?;
             if *dry_run {
                 writeln!(out, "dry run: nothing stored")?;
@@ -179,12 +189,7 @@ fn show_text(c: &Corpus, whence: &str, soc: Option<&str>) -> String {
     let _ = writeln!(t, "SoCs:    {}", socs.len());
     if let Some(s) = soc {
         let rows: Vec<&corpus::Entry> = c.by_soc(s).collect();
-        let _ = writeln!(
-            t,
-            "rows of {} ({}):",
-            corpus::normalise_soc(s),
-            rows.len()
-        );
+        let _ = writeln!(t, "rows of {} ({}):", corpus::normalise_soc(s), rows.len());
         let cell = |v: Option<f64>| v.map_or_else(|| "-".into(), |v| format!("{v}"));
         for e in rows {
             let _ = writeln!(

@@ -402,10 +402,7 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
 }
 
 /// A stored run's typed document (`None` when it does not read as one).
-fn stored_document(
-    store: &mut Store,
-    id: i64,
-) -> anyhow::Result<Option<document::ResultDocument>> {
+fn stored_document(store: &mut Store, id: i64) -> anyhow::Result<Option<document::ResultDocument>> {
     Ok(store
         .run(id)?
         .and_then(|r| serde_json::from_value(r.document).ok()))

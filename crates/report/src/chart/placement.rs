@@ -83,17 +83,33 @@ pub fn render(p: &Placed) -> String {
         let Some((lo, hi)) = svg::extent(vals.filter(|v| *v > 0.0)) else {
             continue;
         };
-        let (lo, hi) = if hi > lo { (lo, hi) } else { (lo * 0.9, hi * 1.1) };
+        let (lo, hi) = if hi > lo {
+            (lo, hi)
+        } else {
+            (lo * 0.9, hi * 1.1)
+        };
         let x = Scale::log((lo * 0.95, hi * 1.05), (left, right));
         s.text(left - 8.0, y + 4.0, Anchor::End, "metric", st.label);
         s.line(left, y, right, y, "grid");
         s.text(left, y + 15.0, Anchor::Start, "tick", &svg::num(lo));
-        s.text(right, y + 15.0, Anchor::End, "tick", &format!("{} {}", svg::num(hi), st.unit));
+        s.text(
+            right,
+            y + 15.0,
+            Anchor::End,
+            "tick",
+            &format!("{} {}", svg::num(hi), st.unit),
+        );
         // Other rows first, the SoC's on top of them, the run last.
         for same in [false, true] {
             for (v, _) in st.rows.iter().filter(|r| r.1 == same) {
                 let class = if same { "dot s1" } else { "dot others" };
-                s.circle(x.map(*v), y, if same { 4.0 } else { 2.5 }, class, Some(&svg::num(*v)));
+                s.circle(
+                    x.map(*v),
+                    y,
+                    if same { 4.0 } else { 2.5 },
+                    class,
+                    Some(&svg::num(*v)),
+                );
             }
         }
         let rx = x.map(st.value);
@@ -143,9 +159,9 @@ pub fn render(p: &Placed) -> String {
                 svg::num(q.value),
                 q.all
                     .map_or("–".into(), |r| format!("{} of {}", r.rank, r.of)),
-                q.same_soc
-                    .as_ref()
-                    .map_or("–".into(), |s| format!("{} ({} rows)", svg::num(s.median), s.count)),
+                q.same_soc.as_ref().map_or("–".into(), |s| {
+                    format!("{} ({} rows)", svg::num(s.median), s.count)
+                }),
                 q.same_soc.as_ref().map_or("–".into(), |s| {
                     format!("{}–{}", svg::num(s.min), svg::num(s.max))
                 }),

@@ -141,7 +141,10 @@ pub async fn page(
     }
     // sbc-bench's published rows of the SoC these runs name.
     if let Some(soc) = runs.iter().rev().find_map(|r| r.soc.clone()) {
-        body.push_str(&super::corpus::soc_rows(&super::corpus::reference().0, &soc));
+        body.push_str(&super::corpus::soc_rows(
+            &super::corpus::reference().0,
+            &soc,
+        ));
     }
     Ok(wide_page(&format!("boardbench: {device}"), &body))
 }

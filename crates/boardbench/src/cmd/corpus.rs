@@ -173,7 +173,7 @@ fn show_text(c: &Corpus, whence: &str, soc: Option<&str>) -> String {
     let count = |f: &dyn Fn(&Mark) -> bool| {
         c.entries
             .iter()
-            .filter(|e| e.marks.iter().any(|m| f(m)))
+            .filter(|e| e.marks.iter().any(f))
             .count()
     };
     let _ = writeln!(

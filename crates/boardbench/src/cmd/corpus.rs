@@ -170,12 +170,8 @@ fn show_text(c: &Corpus, whence: &str, soc: Option<&str>) -> String {
         class(ArchClass::RiscV),
         class(ArchClass::LoongArch)
     );
-    let count = |f: &dyn Fn(&Mark) -> bool| {
-        c.entries
-            .iter()
-            .filter(|e| e.marks.iter().any(f))
-            .count()
-    };
+    let count =
+        |f: &dyn Fn(&Mark) -> bool| c.entries.iter().filter(|e| e.marks.iter().any(f)).count();
     let _ = writeln!(
         t,
         "marks:   {} not comparable (left out of placements), {} preliminary, {} with a userland in bold, {} with a footnote",

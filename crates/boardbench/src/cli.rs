@@ -49,6 +49,7 @@ const USAGE: &str = "boardbench [OPTIONS] <COMMAND>
 const WITHOUT_MACHINE: &[&str] = &[
     "import",
     "results",
+    "corpus",
     "report",
     "export",
     "schema",
@@ -149,6 +150,8 @@ pub enum Command {
     Import(cmd::import::Args),
     /// The results database: add, list, show, table.
     Results(cmd::results::Args),
+    /// sbc-bench's published results that runs are placed among: show, update FILE, reset.
+    Corpus(cmd::corpus::Args),
     /// The full assessment run: idle gate, tuned governors, clock check, memory, OpenSSL,
     /// SHA-256, 7-Zip (and Stockfish/cpuminer), monitored; findings, log and summary line.
     Run(cmd::run::Args),

@@ -75,6 +75,11 @@ fn redact(text: &str, tmp: &Path) -> String {
     }
     // A spread is printed only when the repetitions differed ("(3, 0.4%)" or "(3)").
     let out = out.replace(", #%)", ")");
+    // An ordinal's suffix follows its redacted number (the placement's "41st of 180").
+    let out = out
+        .replace("#st ", "#th ")
+        .replace("#nd ", "#th ")
+        .replace("#rd ", "#th ");
     let mut lines: Vec<&str> = Vec::new();
     for l in out.lines() {
         if lines.last() != Some(&l) {

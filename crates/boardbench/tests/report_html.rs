@@ -193,8 +193,13 @@ fn chromium_loads_the_report_without_errors_and_draws_the_charts() {
     let errors = testsupport::chromium::console_errors(&text(&dom.stderr)).join("\n");
     assert!(errors.is_empty(), "console errors:\n{errors}");
     let dom = text(&dom.stdout);
-    assert_eq!(dom.matches("<svg").count(), 4, "four charts in the DOM");
+    assert_eq!(
+        dom.matches("<svg").count(),
+        5,
+        "five charts in the DOM (the placement among sbc-bench's published results first)"
+    );
     for id in [
+        "chart-placement",
         "chart-timeline",
         "chart-opp",
         "chart-memlat",
@@ -239,7 +244,7 @@ fn chromium_renders_each_chart_page() {
     let doc = demo::run_document();
     let others = [("Other board".to_string(), demo::scaled_run("Other", 0.7))];
     let pages = report::chart_pages(&doc, &others);
-    assert_eq!(pages.len(), 4);
+    assert_eq!(pages.len(), 5, "with the placement chart");
     for (id, html) in pages {
         let page = dir.path().join(format!("{id}.html"));
         std::fs::write(&page, html).unwrap();

@@ -18,6 +18,8 @@ fn bb(db: &Path, args: &[&str]) -> Output {
         .arg(db)
         .args(args)
         .env_remove("BOARDBENCH_DB")
+        // The built-in corpus, whatever `corpus update` stored for the user running the tests.
+        .env("BOARDBENCH_CORPUS_DIR", db.with_extension("corpus"))
         .output()
         .expect("run boardbench")
 }
@@ -271,6 +273,46 @@ fn show_prints_summary_measurements_and_findings() {
     );
     let missing = bb(&db, &["show", "99"]);
     assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn show_and_table_place_runs_among_the_published_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = populated(dir.path());
+    // Run 2 is 3GmR.txt, an imported log (a row of sbc-bench's table itself).
+    let text = stdout(&bb(&db, &["show", "2"]));
+    let at = text
+        .find("placement among sbc-bench's published results:")
+        .expect(&text);
+    let placed = &text[at..];
+    assert!(placed.contains("compared with: ARM rows only"), "{placed}");
+    assert!(placed.contains("own row"), "{placed}");
+    assert!(placed.contains("7-Zip multi"));
+    assert!(placed.contains(corpus::DATE) && placed.contains("BSD-3-Clause"));
+
+    let md = stdout(&bb(&db, &["table", "--placement"]));
+    assert!(
+        md.contains("Placement among sbc-bench's published results"),
+        "{md}"
+    );
+    assert!(md.contains("| 2 | ARM |"), "{md}");
+    assert!(md.contains(&format!("Corpus: {}", corpus::corpus().provenance())));
+    let csv = stdout(&bb(&db, &["table", "--placement", "--csv"]));
+    assert!(csv.lines().next().unwrap().ends_with(",class,placement 7-zip multi,placement 7-zip single,placement AES,placement memcpy,placement memset,placement kH/s"), "{csv}");
+    assert_eq!(csv.lines().count(), 6);
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&bb(&db, &["table", "--placement", "--json"]))).unwrap();
+    assert!(
+        json["corpus"]["license"]
+            .as_str()
+            .unwrap()
+            .contains("Thomas Kaiser")
+    );
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[1]["placement"]["class"], "Arm");
+    // Without --placement the table is unchanged.
+    assert!(!stdout(&bb(&db, &["table"])).contains("Placement"));
 }
 
 #[test]

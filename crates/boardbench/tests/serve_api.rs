@@ -381,3 +381,85 @@ fn sqlite_single_user_instance() {
     let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(list.as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
+    if serve_util::skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let db = db.to_str().unwrap();
+    // Two imported logs: the Flipper One (RK3576, a "SoC guess" line) and a NanoPi NEO4.
+    let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/sbc-bench-logs");
+    let out_dir = dir.path().join("docs");
+    let a = logs.join("Xd38a.txt");
+    let b = logs.join("3GmR.txt");
+    let out = serve_util::boardbench(&[
+        "import",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut args = vec!["results", "--db", db, "add"];
+    args.extend(files.iter().map(String::as_str));
+    assert!(serve_util::boardbench(&args).status.success());
+    let s = Server::start(db, &[]);
+
+    let all = s.get("/api/v1/corpus");
+    assert_eq!(all.status, 200, "{}", all.text());
+    let j = all.json();
+    let entries = j["entries"].as_array().unwrap();
+    assert_eq!(j["rows"].as_u64().unwrap() as usize, entries.len());
+    assert!(
+        j["license"]
+            .as_str()
+            .unwrap()
+            .contains("Copyright (c) 2018, Thomas Kaiser")
+    );
+    assert!(j["source"].as_str().is_some() && j["date"].as_str().is_some());
+    let rk = s.get("/api/v1/corpus?soc=RK3576").json();
+    let rk = rk["entries"].as_array().unwrap();
+    assert!(!rk.is_empty());
+    assert!(rk.iter().all(|e| e["soc"] == "Rockchip RK3576"));
+
+    let runs = s.get("/api/v1/runs").json();
+    let flipper = runs["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["soc"].as_str().is_some_and(|x| x.contains("RK3576")))
+        .expect("the Flipper One's run")
+        .clone();
+    let device = flipper["device"].as_str().unwrap();
+    let board = s.get(&format!("/board?device={}", device.replace(' ', "%20")));
+    assert_eq!(board.status, 200, "{}", board.text());
+    let page = board.text();
+    assert!(page.contains("Published rows of Rockchip RK3576"), "{page}");
+    assert!(page.contains("id=\"published-rows\""), "{page}");
+    assert!(page.contains("Thomas Kaiser"));
+
+    let cmp = s.get("/compare?ids=1,2");
+    assert_eq!(cmp.status, 200, "{}", cmp.text());
+    let page = cmp.text();
+    assert!(
+        page.contains("Against sbc-bench&#39;s published results")
+            || page.contains("Against sbc-bench's published results"),
+        "{page}"
+    );
+    assert!(page.contains("7-Zip multi"));
+    assert!(page.contains("BSD-3-Clause"));
+}

@@ -1,10 +1,12 @@
 //! How long placing a run's six figures takes after the corpus is parsed (issue 24's budget:
-//! < 10 ms at a run's end), and how long the first parse takes. A benchmark, not a test:
-//! `cargo run --release -p boardbench-corpus --example place_speed`.
+//! < 10 ms at a run's end), how long the first parse takes, and a whole document's placement
+//! (`place_run`: columns, comparability, an imported log's own row left out — the most work,
+//! a copy of the corpus without that row — plus the two terminal lines). A benchmark, not a
+//! test: `cargo run --release -p boardbench-corpus --example place_speed`.
 
 use std::time::Instant;
 
-use corpus::{ArchClass, Figure, corpus, place};
+use corpus::{ArchClass, Figure, corpus, place, place_run};
 
 fn main() {
     let t = Instant::now();
@@ -22,4 +24,19 @@ fn main() {
         "{} rows parsed in {parse:?}; six placements (one run's end) in {per_run:?} (budget 10 ms)",
         c.entries.len()
     );
+    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/sbc-bench-logs/1iZq.txt");
+    if let Ok(bytes) = std::fs::read(&log)
+        && let Ok(doc) = sbcimport::import_bytes(&bytes, "1iZq.txt")
+    {
+        let rounds = 200;
+        let t = Instant::now();
+        for _ in 0..rounds {
+            std::hint::black_box(place_run(c, &doc).terminal_lines());
+        }
+        println!(
+            "a whole imported document placed (its own row left out) with its terminal lines in {:?}",
+            t.elapsed() / rounds
+        );
+    }
 }

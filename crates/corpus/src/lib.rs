@@ -10,10 +10,12 @@ use std::sync::OnceLock;
 
 mod parse;
 mod place;
+pub mod run;
 mod soc;
 
 pub use parse::{ParseError, RowError};
 pub use place::{Neighbour, PlaceOptions, Placement, Rank, SocStats, place, place_with};
+pub use run::{LICENSE_LINE, RunFigure, RunPlacement, place_run};
 pub use soc::{SOC_ALIASES, normalise_soc};
 
 /// Where the built-in rows come from.

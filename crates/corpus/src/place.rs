@@ -201,6 +201,11 @@ impl Placement {
     /// Rockchip RK3588 (4 rows): median 16,400, range 15,000–17,000, yours 46 % of the median
     /// [sbc-bench v0.9.72 Results.md (…), 2026-06-19]". The source and date are always in it.
     pub fn summary(&self) -> String {
+        self.line() + &format!(" [{}, {}]", self.source, self.date)
+    }
+
+    /// [`Placement::summary`] without the source and date (for lists that show them once).
+    pub fn line(&self) -> String {
         let unit = self.figure.unit();
         let mut s = format!("{} {} {unit}: ", self.figure.label(), number(self.value));
         match self.all {
@@ -240,12 +245,12 @@ impl Placement {
                 }
             );
         }
-        s + &format!(" [{}, {}]", self.source, self.date)
+        s
     }
 }
 
 /// 16400 → "16,400"; figures below 100 (cpuminer kH/s) keep two decimals.
-fn number(v: f64) -> String {
+pub fn number(v: f64) -> String {
     if !v.is_finite() {
         return format!("{v}");
     }
@@ -263,7 +268,7 @@ fn number(v: f64) -> String {
     if v < 0.0 { format!("-{out}") } else { out }
 }
 
-fn ordinal(n: usize) -> String {
+pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",

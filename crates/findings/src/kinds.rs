@@ -55,6 +55,8 @@ pub const RPI_ARM_BOOST: &str = "rpi-arm-boost";
 pub const SEVENZIP_FALLING: &str = "7zip-falling";
 /// The 7-Zip that ran is not the one sbc-bench's database compares (≤ 16.02).
 pub const SEVENZIP_NOT_COMPARABLE: &str = "7zip-not-comparable";
+/// A headline figure far outside its SoC's range in sbc-bench's published results.
+pub const OUTLIER: &str = "outlier";
 /// The machine is a virtual machine guest (or a container).
 pub const VM_GUEST: &str = "vm-guest";
 /// The idle gate gave up: the run started on a busy machine.
@@ -225,5 +227,10 @@ pub const ALL: &[KindDoc] = &[
         kind: SEVENZIP_NOT_COMPARABLE,
         severities: "info",
         rule: "a 7-Zip run with comparable_with_sbc_bench = false",
+    },
+    KindDoc {
+        kind: OUTLIER,
+        severities: "warning",
+        rule: "a headline figure more than 15 % outside the range of at least 3 comparable published rows of its SoC, with the document's possible causes",
     },
 ];

@@ -42,6 +42,7 @@
 //! | `rpi-arm-boost` | info | BCM2711 C0+ (Pi 4 Rev ≥ 1.4, Pi 400, CM4) without `arm_boost=1` |
 //! | `7zip-falling` | invalid; warning in a VM | ≥ 3 multi-threaded 7-Zip runs, each more than [`tolerances::SEVENZIP_FALL_PCT`] % below the previous |
 //! | `7zip-not-comparable` | info | `comparable_with_sbc_bench == Some(false)` |
+//! | `outlier` | warning | a headline figure more than [`tolerances::OUTLIER_PCT`] % outside the range of its SoC's comparable published rows (at least [`tolerances::OUTLIER_MIN_SOC_ROWS`], built-in corpus), with the document's possible causes |
 //!
 //! `docs/findings.md` explains every rule at length (sbc-bench's behaviour, what is fixed).
 //!
@@ -64,6 +65,7 @@ mod governor;
 mod graph;
 pub mod kinds;
 mod memory;
+mod outlier;
 mod power;
 mod rpi;
 mod sevenzip;
@@ -94,6 +96,8 @@ pub fn analyse(doc: &ResultDocument) -> Vec<Finding> {
     if let Some(log) = &doc.imported {
         out.extend(imported(log));
     }
+    // Last: it names the findings above as possible causes.
+    out.extend(outlier::check(doc, &out));
     sort(&mut out);
     out
 }

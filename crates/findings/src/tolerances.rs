@@ -48,3 +48,13 @@ pub const TEMP_PLAUSIBLE_MAX_C: f64 = 150.0;
 /// OPP it set, so any lower OPP is at least one step — usually 5–15 % — down; 2 % only keeps
 /// rounding out.
 pub const GRAPH_POINT_CLOCK_PCT: f64 = 2.0;
+
+/// `outlier`: a figure more than this many percent below the lowest (or above the highest)
+/// comparable published row of its SoC.
+pub const OUTLIER_PCT: f64 = 15.0;
+/// `outlier`: the fewest comparable published rows of the SoC (same architecture class) the
+/// rule judges by.
+pub const OUTLIER_MIN_SOC_ROWS: usize = 3;
+/// `outlier`: a measured clock this many percent below (above) the median clock of the SoC's
+/// rows is named as a cause.
+pub const OUTLIER_CLOCK_PCT: f64 = 5.0;

@@ -257,3 +257,68 @@ fn dmesg_section_of_an_imported_log() {
     );
     assert_eq!(o.evidence.len(), 2);
 }
+
+/// The outlier finding on logs whose cause is known: the ODROID-XU4 that throttled (AES), the
+/// ODROID-N2 whose big cluster was measured at 1884 MHz instead of the usual 2400 (7-Zip
+/// single), the VisionFive 2 (JH7110) at 1247 MHz, and a Renegade whose memset beats every
+/// published RK3328 row with nothing to explain it. `-- --nocapture` prints every outlier of
+/// the fixture logs (how these were chosen).
+#[test]
+fn outliers_name_their_known_causes() {
+    let get = |name: &str| -> Finding {
+        let (_, _, f) = all_logs().iter().find(|(n, _, _)| n == name).unwrap();
+        one(f, kinds::OUTLIER)
+    };
+    let xu4 = get("3GnC.txt");
+    assert!(
+        xu4.message.starts_with("AES-256 16 KiB is "),
+        "{}",
+        xu4.message
+    );
+    assert!(
+        xu4.message.contains("finding `throttling`"),
+        "{}",
+        xu4.message
+    );
+    let n2 = get("1BsF.txt");
+    assert!(n2.message.starts_with("7-Zip single"), "{}", n2.message);
+    assert!(
+        n2.evidence
+            .iter()
+            .any(|e| e.starts_with("possible cause: measured clock 1884 MHz")),
+        "{:#?}",
+        n2.evidence
+    );
+    let vf2 = get("uHzXI6.txt");
+    assert!(
+        vf2.message.contains("measured clock 1247 MHz"),
+        "{}",
+        vf2.message
+    );
+    let renegade = get("1iFx.txt");
+    assert!(
+        renegade
+            .message
+            .ends_with("nothing in the run explains it."),
+        "{}",
+        renegade.message
+    );
+    for (name, _, f) in all_logs() {
+        for o in f.iter().filter(|x| x.kind == kinds::OUTLIER) {
+            println!("{name}: {}", o.message);
+            for e in &o.evidence {
+                println!("    {e}");
+            }
+            assert_eq!(o.severity, Severity::Warning);
+            let last = o.evidence.last().unwrap();
+            assert!(
+                last.starts_with("rule: at least 3 comparable rows"),
+                "{name}"
+            );
+            assert!(last.contains("BSD-3-Clause"), "{name}");
+        }
+    }
+    // A log that matches its SoC's rows has none (the RockPro64, RK3399, with 20-odd rows).
+    let (_, _, f) = all_logs().iter().find(|(n, _, _)| n == "1lBC.txt").unwrap();
+    assert!(!kinds_of(f).contains(&kinds::OUTLIER), "{f:#?}");
+}

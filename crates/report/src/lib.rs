@@ -39,7 +39,19 @@ pub fn charts(
     doc: &ResultDocument,
     others: &[(String, ResultDocument)],
 ) -> Vec<(&'static str, String)> {
+    charts_with(doc, others, corpus::corpus())
+}
+
+/// [`charts`] with the run placed in `reference` (the corpus in use).
+pub fn charts_with(
+    doc: &ResultDocument,
+    others: &[(String, ResultDocument)],
+    reference: &corpus::Corpus,
+) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
+    if let Some(p) = chart::placement::from_doc(reference, doc) {
+        out.push(("placement", chart::placement::render(&p)));
+    }
     if let Some(t) = chart::timeline::from_doc(doc) {
         out.push(("timeline", chart::timeline::render(&t)));
     }
@@ -68,6 +80,7 @@ fn chart_heading(id: &str) -> &'static str {
         "memlat" => "Memory latency ladder",
         "efficiency" => "Performance per clock and per watt (graph sweep)",
         "compare" => "Against other runs",
+        "placement" => "Among sbc-bench's published results",
         _ => "Chart",
     }
 }
@@ -75,6 +88,15 @@ fn chart_heading(id: &str) -> &'static str {
 /// The report: one self-contained HTML page for `doc`, with bars against `others` (name,
 /// document) when any are given.
 pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String {
+    html_with(doc, others, corpus::corpus())
+}
+
+/// [`html`] with the run placed in `reference` (the corpus in use).
+pub fn html_with(
+    doc: &ResultDocument,
+    others: &[(String, ResultDocument)],
+    reference: &corpus::Corpus,
+) -> String {
     let name = run_name(doc);
     let mut body = format!(
         "<header><h1>boardbench report: {}</h1><p class=\"dim\">{}</p></header>",
@@ -84,7 +106,7 @@ pub fn html(doc: &ResultDocument, others: &[(String, ResultDocument)]) -> String
     body.push_str(&overview::render(doc));
     body.push_str(&overview::findings(doc));
     body.push_str("<section id=\"charts\"><h2>Charts</h2>");
-    let charts = charts(doc, others);
+    let charts = charts_with(doc, others, reference);
     if charts.is_empty() {
         body.push_str("<p class=\"dim\">This document has no samples to chart.</p>");
     }

@@ -48,6 +48,7 @@ svg.chart .band-label { font-size: 11px; fill: #456; }
 .reference { stroke: #222; stroke-width: 1.5; }
 .s0 { stroke: var(--s0); } .s1 { stroke: var(--s1); } .s2 { stroke: var(--s2); } .s3 { stroke: var(--s3); }
 .s4 { stroke: var(--s4); } .s5 { stroke: var(--s5); } .s6 { stroke: var(--s6); } .s7 { stroke: var(--s7); }
+.dot.others { fill: #bbb; } .swatch.others { background: #bbb; }
 .dot.s0, .bar.s0, .swatch.s0 { fill: var(--s0); background: var(--s0); }
 .dot.s1, .bar.s1, .swatch.s1 { fill: var(--s1); background: var(--s1); }
 .dot.s2, .bar.s2, .swatch.s2 { fill: var(--s2); background: var(--s2); }

@@ -80,14 +80,20 @@ fn synthetic_run_has_summary_findings_and_three_charts() {
         assert!(html.contains(want), "missing {want}");
     }
     assert!(!html.contains("id=\"chart-compare\""), "no others, no bars");
+    // The placement among sbc-bench's published results (issue 24), with the data's licence.
+    assert!(html.contains("id=\"chart-placement\""));
+    assert!(html.contains("Copyright (c) 2018, Thomas Kaiser"));
     let s = svgs(&html);
-    assert_eq!(s.len(), 3);
+    assert_eq!(s.len(), 4);
     for svg in s {
         assert_balanced(svg);
     }
     // Self-contained: nothing fetched, nothing run.
     assert!(!html.contains("<script"));
-    assert!(!html.contains("http://") || html.matches("http://").count() == 3);
+    assert!(
+        !html.contains("http://") || html.matches("http://").count() == 4,
+        "the SVG namespace only"
+    );
     assert!(!html.contains("https://"));
     assert!(html.contains("default-src 'none'"));
 }
@@ -174,7 +180,7 @@ fn bars_are_normalised_to_this_run() {
     let html = report::html(&doc, &others);
     assert!(html.contains("id=\"chart-compare\""));
     assert!(html.contains("1.5× · 8430 MIPS"), "7-Zip multi 5620 × 1.5");
-    assert_eq!(svgs(&html).len(), 4);
+    assert_eq!(svgs(&html).len(), 5, "with the placement chart");
     for s in svgs(&html) {
         assert_balanced(s);
     }
@@ -374,4 +380,23 @@ fn long_imported_runs_are_timed_in_minutes() {
     assert!(html.contains("minutes since the first phase started"));
     let short = report::html(&demo::run_document(), &[]);
     assert!(short.contains("seconds since the first phase started"));
+}
+
+#[test]
+fn an_imported_log_is_placed_with_its_soc_rows_highlighted() {
+    // RockPro64 (RK3399): a row of the table itself, among many RK3399 rows.
+    let doc = imported("1lBC.txt");
+    let p = report::chart::placement::from_doc(corpus::corpus(), &doc).expect("placed");
+    assert_eq!(p.placement.soc.as_deref(), Some("Rockchip RK3399"));
+    for st in &p.strips {
+        assert!(st.rows.iter().filter(|r| r.1).count() >= 3, "{}", st.label);
+        assert!(st.rows.iter().any(|r| !r.1));
+    }
+    let fig = report::chart::placement::render(&p);
+    assert!(fig.contains("dot s1") && fig.contains("dot others"));
+    assert!(fig.contains("own row"));
+    assert!(fig.contains(corpus::DATE) && fig.contains("BSD-3-Clause"));
+    for s in svgs(&fig) {
+        assert_balanced(s);
+    }
 }

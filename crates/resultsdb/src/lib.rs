@@ -24,6 +24,7 @@
 
 pub mod backend;
 pub mod compare;
+pub mod corpus_store;
 pub mod filter;
 pub mod location;
 pub mod marks;

@@ -102,6 +102,7 @@ pub fn router() -> Router<State> {
         .route("/runs/{id}", get(fetch).delete(delete))
         .route("/runs/{id}/report", get(report))
         .route("/table", get(table))
+        .route("/corpus", get(corpus_rows))
         .route("/openapi.json", get(openapi))
 }
 
@@ -414,6 +415,37 @@ async fn table(
             ));
         }
     })
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CorpusQuery {
+    /// Only the rows of this SoC (as the table or boardbench spells it).
+    pub soc: Option<String>,
+}
+
+/// sbc-bench's published rows the service places runs among, with their source, date and
+/// licence notice.
+async fn corpus_rows(
+    axum::extract::State(state): axum::extract::State<State>,
+    headers: HeaderMap,
+    Query(q): Query<CorpusQuery>,
+) -> Result<Response, ApiError> {
+    auth::may_read(&state, &headers).await?;
+    let (c, whence) = crate::pages::corpus::reference();
+    let entries: Vec<&corpus::Entry> = match q.soc.as_deref().filter(|s| !s.trim().is_empty()) {
+        Some(s) => c.by_soc(s).collect(),
+        None => c.entries.iter().collect(),
+    };
+    Ok(Json(serde_json::json!({
+        "source": c.source,
+        "date": c.date,
+        "in_use": whence,
+        "rows": c.entries.len(),
+        "soc": q.soc.as_deref().map(corpus::normalise_soc),
+        "license": corpus::LICENSE,
+        "entries": entries,
+    }))
+    .into_response())
 }
 
 async fn openapi() -> Response {

@@ -96,6 +96,13 @@ pub const DOCUMENT: &str = r##"{
         "responses": {"200": {"description": "the table", "content": {"application/json": {}, "text/csv": {}, "text/markdown": {}}}}
       }
     },
+    "/corpus": {
+      "get": {
+        "summary": "sbc-bench's published results (Results.md rows) the service places runs among, with source, date and licence notice (BSD-3-Clause)",
+        "parameters": [{"name": "soc", "in": "query", "required": false, "schema": {"type": "string"}, "description": "only this SoC's rows"}],
+        "responses": {"200": {"description": "source, date, in_use, rows, license, entries"}}
+      }
+    },
     "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1"}}}}
   }
 }
@@ -111,6 +118,7 @@ mod tests {
             "/runs/{id}",
             "/runs/{id}/report",
             "/table",
+            "/corpus",
             "/openapi.json",
         ] {
             assert!(v["paths"].get(p).is_some(), "{p}");

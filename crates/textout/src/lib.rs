@@ -40,5 +40,5 @@ mod terminal;
 
 pub use logfile::log;
 pub use results_row::{ResultsRowCells, results_row, results_row_cells};
-pub use terminal::terminal_summary;
+pub use terminal::{terminal_summary, terminal_summary_with};
 pub use text::cpu_range;

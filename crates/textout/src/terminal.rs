@@ -53,7 +53,18 @@ fn rows_of<'a>(
         .filter_map(|&i| doc.measurements.get(i))
 }
 
+/// The summary with the run placed in the built-in corpus.
 pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
+    terminal_summary_with(doc, color, corpus::corpus())
+}
+
+/// The summary with the run placed in `reference` (the corpus in use: the built-in one or the
+/// one `boardbench corpus update` stored): two lines before the findings.
+pub fn terminal_summary_with(
+    doc: &ResultDocument,
+    color: bool,
+    reference: &corpus::Corpus,
+) -> String {
     let paint = Paint { on: color };
     let mut out = String::new();
     let cells = results_row_cells(doc);
@@ -181,6 +192,14 @@ pub fn terminal_summary(doc: &ResultDocument, color: bool) -> String {
         let _ = writeln!(out, "{}", paint.bold("Clock:"));
         for l in clock {
             let _ = writeln!(out, "{l}");
+        }
+    }
+
+    let placed = corpus::place_run(reference, doc).terminal_lines();
+    if let Some((first, rest)) = placed.split_first() {
+        let _ = writeln!(out, "{} {first}", paint.bold("Placement:"));
+        for l in rest {
+            let _ = writeln!(out, "  {l}");
         }
     }
 

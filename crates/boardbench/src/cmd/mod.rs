@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod completions;
+pub mod corpus;
 pub mod doctor;
 pub mod env;
 pub mod export;
@@ -44,6 +45,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::SelftestPerf(a) => selftest_perf::run(a, g),
         Command::Import(a) => import::run(a, g),
         Command::Results(a) => results::run(a, g),
+        Command::Corpus(a) => corpus::run(a, g),
         Command::Run(a) => run::run(a, g).map(ExitStatus::code),
         Command::Report(a) => report::run(a, g),
         Command::Review(a) => review::run(a, g).map(ExitStatus::code),

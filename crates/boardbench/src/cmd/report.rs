@@ -131,7 +131,8 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         }
         others.push((name, other));
     }
-    let html = report::html(&doc, &others);
+    let (reference, _) = resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
+    let html = report::html_with(&doc, &others, &reference);
     match out {
         None => {
             use std::io::Write;

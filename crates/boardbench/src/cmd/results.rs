@@ -105,6 +105,10 @@ pub enum Sub {
         /// min and max across them). Sorting does not apply.
         #[arg(long, value_name = "TABLE")]
         guide: Option<String>,
+        /// Add each run's placement among sbc-bench's published results (rank in the class,
+        /// share of its SoC's median) per figure, and the corpus's source and licence.
+        #[arg(long)]
+        placement: bool,
     },
     /// Compare runs side by side (ratios to the first).
     Compare {
@@ -227,6 +231,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             csv,
             format,
             guide,
+            placement,
         } => {
             let format = match (json, csv, format) {
                 (true, _, _) => Format::Json,
@@ -246,6 +251,41 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             };
             sort_rows(&mut rows, col, *desc);
             let marks = results_marks::load(&mut store);
+            if *placement {
+                let (reference, _) =
+                    resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
+                let mut placed = Vec::new();
+                for r in &rows {
+                    placed.push(
+                        stored_document(&mut store, r.id)?
+                            .map(|d| corpus::place_run(&reference, &d)),
+                    );
+                }
+                match format {
+                    Format::Md => out.write_all(
+                        placement_markdown(&rows, &marks, &placed, &reference).as_bytes(),
+                    )?,
+                    Format::Csv => {
+                        out.write_all(placement_csv(&rows, &marks, &placed).as_bytes())?
+                    }
+                    Format::Json => {
+                        let mut json = resultsdb::table::table_json(&rows, &marks);
+                        for (row, p) in json.iter_mut().zip(&placed) {
+                            if let Some(obj) = row.as_object_mut() {
+                                obj.insert("placement".into(), serde_json::to_value(p)?);
+                            }
+                        }
+                        let v = serde_json::json!({
+                            "corpus": {"source": reference.source, "date": reference.date,
+                                       "license": corpus::LICENSE},
+                            "rows": json,
+                        });
+                        serde_json::to_writer_pretty(&mut out, &v)?;
+                        writeln!(out)?;
+                    }
+                }
+                return Ok(0);
+            }
             match format {
                 Format::Md => out.write_all(table_markdown(&rows, &marks).as_bytes())?,
                 Format::Csv => out.write_all(table_csv(&rows, &marks).as_bytes())?,
@@ -461,6 +501,111 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
         for e in &f.evidence {
             let _ = writeln!(t, "      {e}");
         }
+    }
+    if let Ok(doc) = serde_json::from_value::<document::ResultDocument>(run.document.clone()) {
+        let (reference, _) =
+            resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
+        let p = corpus::place_run(&reference, &doc);
+        let _ = writeln!(t, "placement among sbc-bench's published results:");
+        for l in p.lines() {
+            let _ = writeln!(t, "  {l}");
+        }
+    }
+    t
+}
+
+/// A stored run's typed document (`None` when it does not read as one).
+fn stored_document(store: &mut Store, id: i64) -> anyhow::Result<Option<document::ResultDocument>> {
+    Ok(store
+        .run(id)?
+        .and_then(|r| serde_json::from_value(r.document).ok()))
+}
+
+/// A figure's placement cell: "41/180 (46 % SoC)", "*" when not comparable.
+fn placement_cell(p: Option<&corpus::RunPlacement>, i: usize) -> String {
+    let fig = corpus::Figure::ALL[i];
+    let Some(f) = p.and_then(|p| p.figures.iter().find(|f| f.placement.figure == fig)) else {
+        return "-".into();
+    };
+    let mut s = match f.placement.all {
+        Some(r) => format!("{}/{}", r.rank, r.of),
+        None => "-".into(),
+    };
+    if let Some(soc) = &f.placement.same_soc {
+        s += &format!(" ({:.0} % of SoC median)", soc.percent_of_median);
+    }
+    if f.not_comparable.is_some() {
+        s += " *";
+    }
+    s
+}
+
+fn placement_markdown(
+    rows: &[resultsdb::TableRow],
+    marks: &results_marks::Marks,
+    placed: &[Option<corpus::RunPlacement>],
+    reference: &corpus::Corpus,
+) -> String {
+    use std::fmt::Write as _;
+    let mut t = table_markdown(rows, marks);
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Placement among sbc-bench's published results: rank/rows of the run's class (ARM, x86, RISC-V, LoongArch — never across), share of the same SoC's median; * = the run's figure is not comparable with sbc-bench's."
+    );
+    let _ = writeln!(t);
+    let heads: Vec<&str> = corpus::Figure::ALL.iter().map(|f| f.column()).collect();
+    let _ = writeln!(t, "| id | class | SoC | {} |", heads.join(" | "));
+    let _ = writeln!(t, "|---|---|---|{}", "---|".repeat(heads.len()));
+    for (r, p) in rows.iter().zip(placed) {
+        let cells: Vec<String> = (0..6).map(|i| placement_cell(p.as_ref(), i)).collect();
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} |",
+            r.id,
+            p.as_ref()
+                .and_then(|p| p.class)
+                .map_or("-", corpus::ArchClass::name),
+            p.as_ref().and_then(|p| p.soc.as_deref()).unwrap_or("-"),
+            cells.join(" | ")
+        );
+    }
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Corpus: {}. Data: {}.",
+        reference.provenance(),
+        corpus::LICENSE_LINE
+    );
+    t
+}
+
+fn placement_csv(
+    rows: &[resultsdb::TableRow],
+    marks: &results_marks::Marks,
+    placed: &[Option<corpus::RunPlacement>],
+) -> String {
+    let base = table_csv(rows, marks);
+    let mut lines = base.lines();
+    let mut t = String::new();
+    if let Some(h) = lines.next() {
+        let extra: Vec<String> = corpus::Figure::ALL
+            .iter()
+            .map(|f| resultsdb::table::csv_field(&format!("placement {}", f.column())))
+            .collect();
+        t += &format!("{h},class,{}\n", extra.join(","));
+    }
+    for (l, p) in lines.zip(placed) {
+        let cells: Vec<String> = (0..6)
+            .map(|i| resultsdb::table::csv_field(&placement_cell(p.as_ref(), i)))
+            .collect();
+        t += &format!(
+            "{l},{},{}\n",
+            p.as_ref()
+                .and_then(|p| p.class)
+                .map_or("", corpus::ArchClass::name),
+            cells.join(",")
+        );
     }
     t
 }

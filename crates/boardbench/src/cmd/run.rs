@@ -370,7 +370,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         eprintln!("boardbench: {e:#}");
     }
     outputs.save(&doc)?;
-    print!("{}", textout::terminal_summary(&doc, color));
+    let (reference, _) = resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
+    print!(
+        "{}",
+        textout::terminal_summary_with(&doc, color, &reference)
+    );
     println!("Full log: {}", log.display());
     Ok(ExitStatus::of(signal, findings::trustworthy(&doc.findings)))
 }

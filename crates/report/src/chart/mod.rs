@@ -8,6 +8,7 @@ pub mod efficiency;
 pub mod guide;
 pub mod memlat;
 pub mod opp;
+pub mod placement;
 pub mod timeline;
 
 use std::fmt::Write;

@@ -139,5 +139,12 @@ pub async fn page(
             &report::chart::compare::from_docs(&first_label, &first, &others),
         ));
     }
+    // sbc-bench's published rows of the SoC these runs name.
+    if let Some(soc) = runs.iter().rev().find_map(|r| r.soc.clone()) {
+        body.push_str(&super::corpus::soc_rows(
+            &super::corpus::reference().0,
+            &soc,
+        ));
+    }
     Ok(wide_page(&format!("boardbench: {device}"), &body))
 }

@@ -123,6 +123,12 @@ pub async fn page(
     }
     body.push_str("<h2>Headline figures</h2>");
     body.push_str(&chart);
+    let named: Vec<(String, &document::ResultDocument)> =
+        docs.iter().enumerate().map(|(i, d)| (name(i), d)).collect();
+    body.push_str(&super::corpus::placements(
+        &super::corpus::reference().0,
+        &named,
+    ));
     body.push_str("<h2>Every measurement</h2>");
     body.push_str(&table(&cmp));
     Ok(html_page("Compare runs", &body))

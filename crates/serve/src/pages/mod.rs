@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod compare;
+pub mod corpus;
 pub mod run;
 pub mod table;
 

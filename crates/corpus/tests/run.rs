@@ -1,0 +1,153 @@
+//! A whole result document placed in the corpus (`place_run`): imported sbc-bench fixture logs
+//! (which are rows of the table themselves), the architecture classes, and the comparability
+//! marks (quick runs, 7-Zip newer than 16.02, 32-bit userlands).
+
+use std::path::{Path, PathBuf};
+
+use corpus::{ArchClass, Figure, corpus, place_run};
+use document::ResultDocument;
+
+fn logs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
+}
+
+fn import(name: &str) -> ResultDocument {
+    let bytes = std::fs::read(logs().join(name)).expect("fixture log");
+    sbcimport::import_bytes(&bytes, name).expect("imports")
+}
+
+#[test]
+fn an_imported_row_is_placed_among_the_other_rows_with_its_soc() {
+    // NanoPC T4 (RK3399), sbc-bench v0.5: no "SoC guess" line, a row of the table itself.
+    let doc = import("1iZq.txt");
+    let p = place_run(corpus(), &doc);
+    assert_eq!(p.class, Some(ArchClass::Arm));
+    assert_eq!(p.soc.as_deref(), Some("Rockchip RK3399"));
+    assert!(
+        p.notes.iter().any(|n| n.contains("own row")),
+        "{:?}",
+        p.notes
+    );
+    assert!(!p.figures.is_empty());
+    for f in &p.figures {
+        let fig = f.placement.figure;
+        let rows = corpus()
+            .entries
+            .iter()
+            .filter(|e| e.class == ArchClass::Arm && e.comparable() && e.figure(fig).is_some())
+            .count();
+        let all = f.placement.all.expect("ranked");
+        assert_eq!(all.of, rows - 1, "{fig:?}: its own row is left out");
+        assert!(f.not_comparable.is_none(), "sbc-bench's own figures");
+        let soc = f.placement.same_soc.as_ref().expect("RK3399 rows");
+        assert!(soc.count >= 3);
+    }
+    let lines = p.terminal_lines();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("7-Zip multi"), "{}", lines[0]);
+    assert!(lines[1].contains(corpus::DATE) && lines[1].contains("BSD-3-Clause"));
+    let all = p.lines();
+    assert!(
+        all.iter()
+            .any(|l| l.contains("above:") || l.contains("below:"))
+    );
+    assert!(all.last().unwrap().contains(corpus::SOURCE));
+}
+
+#[test]
+fn x86_runs_are_ranked_among_x86_rows_only_and_say_so() {
+    let doc = import("3Qf7.txt"); // Celeron N5105
+    let p = place_run(corpus(), &doc);
+    assert_eq!(p.class, Some(ArchClass::X86));
+    assert!(p.comparison.contains("x86 rows only"), "{}", p.comparison);
+    let x86 = corpus()
+        .entries
+        .iter()
+        .filter(|e| e.class == ArchClass::X86)
+        .count();
+    for f in &p.figures {
+        assert!(f.placement.all.unwrap().of <= x86);
+        assert_eq!(f.placement.class, ArchClass::X86);
+    }
+    assert!(p.terminal_lines()[0].contains("x86 rows only"));
+}
+
+#[test]
+fn quick_runs_and_newer_7zip_are_placed_only_with_their_mark() {
+    let mut doc = import("1iZq.txt");
+    doc.run = Some(document::run::RunRecord {
+        profile: "quick".into(),
+        ..Default::default()
+    });
+    let p = place_run(corpus(), &doc);
+    assert!(!p.figures.is_empty());
+    for f in &p.figures {
+        assert!(f.not_comparable.as_deref().unwrap().starts_with("quick"));
+        assert!(f.line().starts_with("(not comparable: quick"));
+        assert!(f.short().ends_with("(not comparable)"));
+    }
+
+    let mut doc = import("1iZq.txt");
+    doc.imported
+        .as_mut()
+        .unwrap()
+        .sevenzip
+        .as_mut()
+        .unwrap()
+        .version = Some("23.01".into());
+    let p = place_run(corpus(), &doc);
+    for f in &p.figures {
+        let zip = matches!(
+            f.placement.figure,
+            Figure::SevenZipMulti | Figure::SevenZipSingle
+        );
+        assert_eq!(f.not_comparable.is_some(), zip, "{:?}", f.placement.figure);
+        if zip {
+            assert!(f.line().contains("7-Zip 23.01"));
+        }
+    }
+}
+
+#[test]
+fn a_32_bit_userland_on_a_64_bit_kernel_is_noted() {
+    let doc = import("3Gia.txt"); // Raspberry Pi 4, armhf userland, aarch64 kernel
+    let p = place_run(corpus(), &doc);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("32-bit userland (armhf)")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn soc_guesses_and_device_names_find_the_corpus_soc() {
+    let c = corpus();
+    assert_eq!(
+        corpus::run::soc_of_guess(c, "Nvidia Jetson Orin NX").as_deref(),
+        Some("NVIDIA Orin (T234)")
+    );
+    assert_eq!(
+        corpus::run::soc_of_guess(c, "Rockchip RK3576 (35760000 / 35 76 22)").as_deref(),
+        Some("Rockchip RK3576")
+    );
+    assert_eq!(
+        corpus::run::soc_of_guess(c, "Rockchip RK3576 / 35 76 22 00 ff 00").as_deref(),
+        Some("Rockchip RK3576")
+    );
+    assert_eq!(corpus::run::soc_of_guess(c, "one of: RK3566, RK3568"), None);
+    assert_eq!(
+        corpus::run::soc_of_device(c, "FriendlyElec NanoPC-T4").map(|x| x.0),
+        Some("Rockchip RK3399".to_string())
+    );
+    // A document without any architecture is not placed, and says why.
+    let doc: ResultDocument = serde_json::from_value(serde_json::json!({
+        "schema_version": document::SCHEMA_VERSION, "producer": "test", "measurements": [], "findings": []
+    }))
+    .unwrap();
+    let p = place_run(c, &doc);
+    assert_eq!(p.class, None);
+    assert!(p.figures.is_empty() && p.terminal_lines().is_empty());
+    assert!(p.comparison.starts_with("not placed"));
+}

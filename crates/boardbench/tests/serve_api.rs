@@ -451,6 +451,9 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     assert!(page.contains("Published rows of Rockchip RK3576"), "{page}");
     assert!(page.contains("id=\"published-rows\""), "{page}");
     assert!(page.contains("Thomas Kaiser"));
+    // The latest run placed among the published results (rank within its class).
+    assert!(page.contains("The latest run (run "), "{page}");
+    assert!(page.contains(" ARM rows"), "{page}");
 
     let cmp = s.get("/compare?ids=1,2");
     assert_eq!(cmp.status, 200, "{}", cmp.text());

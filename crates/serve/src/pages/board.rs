@@ -139,12 +139,24 @@ pub async fn page(
             &report::chart::compare::from_docs(&first_label, &first, &others),
         ));
     }
-    // sbc-bench's published rows of the SoC these runs name.
+    // Where the latest run stands among sbc-bench's published results, then the published
+    // rows of the SoC these runs name.
+    let reference = &super::corpus::reference().0;
+    let latest = &runs[runs.len() - 1];
+    let latest_doc = if latest.id == runs[0].id {
+        first
+    } else {
+        match others.pop() {
+            Some((_, doc)) => doc,
+            None => api::document(&state, latest.id).await?,
+        }
+    };
+    body.push_str(&super::corpus::placements(
+        reference,
+        &[(format!("The latest run ({})", label(latest)), &latest_doc)],
+    ));
     if let Some(soc) = runs.iter().rev().find_map(|r| r.soc.clone()) {
-        body.push_str(&super::corpus::soc_rows(
-            &super::corpus::reference().0,
-            &soc,
-        ));
+        body.push_str(&super::corpus::soc_rows(reference, &soc));
     }
     Ok(wide_page(&format!("boardbench: {device}"), &body))
 }

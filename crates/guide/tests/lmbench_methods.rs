@@ -230,3 +230,26 @@ fn loopback_latencies_answer() {
     eprintln!("connect {connect:?}\ntcp {tcp:?}\nselect {select:?}");
     assert!(connect.value > 0.0 && tcp.value > 0.0 && select.value > 0.0);
 }
+
+#[test]
+fn the_remainder_steps_compute_the_remainder() {
+    // lat_ops' int64 mod runs `cqo; idiv` on x86_64 (lmbench's compiled step): it must still be
+    // Rust's `%` for every sign and width, including the chain's own values.
+    let s = 1i64 + (1 << 56);
+    let r0 = 300i64 + (300 << 32);
+    for (r, d) in [
+        (r0, s),
+        (r0 | s, s),
+        (-7, 3),
+        (7, -3),
+        (i64::MAX, s),
+        (i64::MIN, 7),
+        (0, 5),
+    ] {
+        assert_eq!(lat_ops::rem_i64(r, d), r % d, "{r} % {d}");
+    }
+    assert_eq!(lat_ops::rem_i32(-7, 63), -7 % 63);
+    // The whole chain runs (a few iterations) and returns.
+    lat_ops::int64::rem(3);
+    lat_ops::int32::rem(3);
+}

@@ -195,7 +195,7 @@ macro_rules! int_chains {
                         // SAFETY: s is the seed above (63, or 1 + 2^56): positive, so never
                         // zero or −1. (Not `s == seed`: LLVM would then multiply by the
                         // reciprocal instead of dividing.)
-                        unsafe { std::hint::assert_unchecked(s >= $mod_s) };
+                        unsafe { std::hint::assert_unchecked(s > 0) };
                         r = h($rem(r, s));
                         r = h(r | s);
                     } }

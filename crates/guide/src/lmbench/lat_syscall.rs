@@ -1,6 +1,7 @@
 //! lat_syscall: the cost of the simplest system calls (µs per call). `null` is a raw getppid
 //! system call (no libc caching), read/write move one byte from /dev/zero and to /dev/null,
-//! stat/fstat/open use the guide's test file, like lmbench's `lat_syscall OP test1.txt`.
+//! stat/fstat/open use the guide's test file, like lmbench's `lat_syscall OP test1.txt` (stat
+//! and open by its name relative to its directory, as TI runs it from there).
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -48,6 +49,28 @@ fn open(path: &CString, flags: i32) -> Result<i32> {
 pub fn measure(t: &Timing, op: Op, file: &Path) -> Result<GuideValue> {
     let path = CString::new(file.as_os_str().as_bytes())
         .map_err(|_| Error::Failed("file name with a NUL byte".into()))?;
+    // stat and open look the file up by its name in its directory, as TI's `lat_syscall stat
+    // test1.txt` run in the test file's directory does: one path component, relative to an open
+    // directory (an absolute path walks every component: stat read 0.90 × lmbench's given
+    // /tmp/…/lmbench-ref/test1.txt, issue 21).
+    let name = CString::new(
+        file.file_name()
+            .map(|n| n.as_bytes().to_vec())
+            .unwrap_or_default(),
+    )
+    .map_err(|_| Error::Failed("file name with a NUL byte".into()))?;
+    let dir = match (op, file.parent()) {
+        (Op::Stat | Op::Open, Some(d)) => open(
+            &CString::new(if d.as_os_str().is_empty() {
+                b".".to_vec()
+            } else {
+                d.as_os_str().as_bytes().to_vec()
+            })
+            .map_err(|_| Error::Failed("directory name with a NUL byte".into()))?,
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )?,
+        _ => libc::AT_FDCWD,
+    };
     let fd = match op {
         Op::Read => open(
             &CString::new("/dev/zero").unwrap_or_default(),
@@ -73,8 +96,9 @@ pub fn measure(t: &Timing, op: Op, file: &Path) -> Result<GuideValue> {
                 Op::Stat => {
                     // SAFETY: stat fills a zeroed struct we own.
                     let mut st: libc::stat = unsafe { std::mem::zeroed() };
-                    // SAFETY: NUL-terminated path and a valid out pointer.
-                    unsafe { libc::stat(path.as_ptr(), &mut st) == 0 }
+                    // SAFETY: an open directory (or the cwd), a NUL-terminated name and a valid
+                    // out pointer.
+                    unsafe { libc::fstatat(dir, name.as_ptr(), &mut st, 0) == 0 }
                 }
                 Op::Fstat => {
                     // SAFETY: as above.
@@ -83,8 +107,8 @@ pub fn measure(t: &Timing, op: Op, file: &Path) -> Result<GuideValue> {
                     unsafe { libc::fstat(fd, &mut st) == 0 }
                 }
                 Op::Open => {
-                    // SAFETY: opens and closes a NUL-terminated path.
-                    let f = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY) };
+                    // SAFETY: opens a NUL-terminated name in an open directory (or the cwd).
+                    let f = unsafe { libc::openat(dir, name.as_ptr(), libc::O_RDONLY) };
                     // SAFETY: closes the descriptor just opened.
                     f >= 0 && unsafe { libc::close(f) } == 0
                 }
@@ -98,6 +122,10 @@ pub fn measure(t: &Timing, op: Op, file: &Path) -> Result<GuideValue> {
     if fd >= 0 {
         // SAFETY: closes the descriptor opened above.
         unsafe { libc::close(fd) };
+    }
+    if dir >= 0 {
+        // SAFETY: closes the directory opened above.
+        unsafe { libc::close(dir) };
     }
     GuideValue::from_samples(&figures(&samples?, |us| us))
         .ok_or_else(|| Error::Failed("no samples".into()))

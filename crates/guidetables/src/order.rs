@@ -96,30 +96,6 @@ pub fn apply(g: &mut Guide, order: &[String]) {
     }
 }
 
-/// Keeps only the boards `keep` says yes to (every table's columns and cells); a table left
-/// without a column is dropped, and so is a section left without a table.
-pub fn retain_boards(g: &mut Guide, keep: impl Fn(&str) -> bool) {
-    let tables =
-        std::iter::once(&mut g.header).chain(g.sections.iter_mut().flat_map(|s| &mut s.tables));
-    for t in tables {
-        let idx: Vec<usize> = (0..t.columns.len())
-            .filter(|&i| keep(&t.columns[i].board))
-            .collect();
-        t.columns = idx.iter().map(|&i| t.columns[i].clone()).collect();
-        for r in &mut t.rows {
-            r.cells = idx
-                .iter()
-                .map(|&i| r.cells.get(i).cloned().flatten())
-                .collect();
-        }
-        t.rows.retain(|r| r.cells.iter().any(Option::is_some));
-    }
-    for s in &mut g.sections {
-        s.tables.retain(|t| !t.columns.is_empty());
-    }
-    g.sections.retain(|s| !s.tables.is_empty());
-}
-
 #[cfg(test)]
 mod tests {
     use document::ResultDocument;
@@ -176,21 +152,5 @@ mod tests {
         assert_eq!(cell_text(&t.rows[1].cells[2]), "7.00");
         let header: Vec<&str> = g.header.columns.iter().map(|c| c.board.as_str()).collect();
         assert_eq!(header, ["a", "b", "c"]);
-    }
-
-    #[test]
-    fn a_board_filter_drops_empty_rows_and_tables() {
-        let docs = [
-            doc("a", &[("copy (MB/s)", 1.0)]),
-            doc("b", &[("add (MB/s)", 2.0)]),
-        ];
-        let mut g = merge_documents_by(&docs, MergeBy::Board);
-        super::retain_boards(&mut g, |b| b == "b");
-        let t = &g.sections[0].tables[0];
-        assert_eq!(t.columns.len(), 1);
-        assert_eq!(t.rows.len(), 1, "a's row has no cell left");
-        assert_eq!(t.rows[0].key, "add (MB/s)");
-        super::retain_boards(&mut g, |_| false);
-        assert!(g.sections.is_empty());
     }
 }

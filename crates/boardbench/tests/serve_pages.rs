@@ -140,6 +140,160 @@ fn chromium_opens_table_run_compare_and_board_pages() {
     assert!(board.contains("id=\"board\""), "{board}");
 }
 
+/// A guide run's document: the small valid document of [`serve_util::doc`] with a STREAM guide
+/// table (copy, and a time row) measured on `device`.
+fn guide_doc(device: &str, n: u32, copy: f64) -> serde_json::Value {
+    let mut d = serve_util::doc(device, n);
+    d["guide"] = serde_json::json!({
+        "sections": [{
+            "name": "stream",
+            "title": "Stream Benchmarks",
+            "status": "done",
+            "tables": [{
+                "title": "Stream Benchmarks",
+                "key_header": "Benchmarks",
+                "columns": ["perf"],
+                "rows": [
+                    {"key": "copy (MB/s)", "cells": [{"value": copy, "samples": 1}]},
+                    {"key": "lat_syscall-null (us)", "cells": [{"value": 0.05 * f64::from(n), "samples": 1}]}
+                ]
+            }]
+        }]
+    });
+    d
+}
+
+/// A service with three guide runs (two of one board) and one run that is not a guide.
+fn guide_service(name: &str) -> (Server, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = serve_util::pg_db(name).unwrap_or_else(|| {
+        dir.path()
+            .join("results.sqlite")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let t = token(&db, "vendor");
+    let s = Server::start(&db, &[]);
+    for d in [
+        guide_doc("AM62A <EVM>", 1, 100.0),
+        guide_doc("AM62A <EVM>", 2, 200.0),
+        guide_doc("Board B", 3, 300.0),
+        serve_util::doc("Not a guide", 4),
+    ] {
+        let r = s.post("/api/v1/runs", Some(&t), d.to_string().as_bytes());
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    (s, dir)
+}
+
+/// The guide page merges the guide runs by board (the median with min and max, a note saying
+/// how many runs), leaves other runs out, orders the boards by a row's figure with every table
+/// and the chart following, escapes names, and answers CSV and JSON of the same guide.
+#[test]
+fn guide_page_merges_runs_by_board_sorts_and_answers_csv_and_json() {
+    if serve_util::skip() {
+        return;
+    }
+    let (s, _dir) = guide_service("guide_page");
+    let page = s.get("/guide");
+    assert_eq!(page.status, 200);
+    let page = page.text();
+    assert!(page.contains("id=\"guide-page\""));
+    assert!(page.contains("3 guide runs of 2 boards"), "{page}");
+    assert!(
+        !page.contains("Not a guide"),
+        "a run without guide tables is no column"
+    );
+    assert!(!page.contains("<EVM>"), "names are escaped:\n{page}");
+    assert!(page.contains("AM62A &lt;EVM&gt;</a>: perf"));
+    assert!(page.contains("150.00 (min 100.00, max 200.00)"), "{page}");
+    assert!(
+        page.contains("median of the 2 runs that measured it"),
+        "the merge note:\n{page}"
+    );
+    assert_eq!(
+        page.matches("<svg").count(),
+        1,
+        "one ratio chart for one table"
+    );
+    assert!(
+        page.contains("relative to AM62A &lt;EVM&gt;"),
+        "by name, A first"
+    );
+    let a = page.find("AM62A &lt;EVM&gt;</a>: perf").unwrap();
+    let b = page.find("Board B</a>: perf").unwrap();
+    assert!(a < b);
+
+    // Ordered by copy, highest first: Board B (300) before AM62A (150), chart relative to B.
+    let sorted = s
+        .get("/guide?table=Stream%20Benchmarks&row=copy%20(MB%2Fs)&desc=1")
+        .text();
+    let a = sorted.find("AM62A &lt;EVM&gt;</a>: perf").unwrap();
+    let b = sorted.find("Board B</a>: perf").unwrap();
+    assert!(b < a, "{sorted}");
+    assert!(sorted.contains("relative to Board B"));
+    assert!(sorted.contains("copy (MB/s)</a> ▼"));
+    assert!(sorted.contains("highest first"));
+
+    let filtered = s.get("/guide?board=board").text();
+    assert!(filtered.contains("1 guide run of 1 board"), "{filtered}");
+    assert!(!filtered.contains("AM62A"), "{filtered}");
+
+    let csv =
+        s.get("/api/v1/guide?format=csv&table=Stream%20Benchmarks&row=copy%20(MB%2Fs)&desc=1");
+    assert_eq!(csv.status, 200);
+    let csv = csv.text();
+    assert!(
+        csv.starts_with("Table,Row,Column,Board B,AM62A <EVM>\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("Stream Benchmarks,copy (MB/s),perf,300.00,150.00\n"),
+        "{csv}"
+    );
+
+    let json = s.get("/api/v1/guide").json();
+    assert_eq!(json["runs"], 3);
+    assert_eq!(
+        json["boards"],
+        serde_json::json!(["AM62A <EVM>", "Board B"])
+    );
+    let t = &json["sections"][0]["tables"][0];
+    assert_eq!(t["rows"][0]["cells"][0]["value"], 150.0);
+    assert_eq!(t["rows"][0]["cells"][0]["min"], 100.0);
+    assert_eq!(t["rows"][0]["cells"][1]["value"], 300.0);
+
+    assert_eq!(s.get("/api/v1/guide?format=xml").status, 400);
+    assert_eq!(
+        s.get("/guide?table=Stream%20Benchmarks&row=nope").status,
+        400
+    );
+    let md = s.get("/api/v1/guide?format=md").text();
+    assert!(md.contains("Stream Benchmarks"), "{md}");
+}
+
+/// The guide page in headless Chromium: no console errors (a CSP violation is one), its tables
+/// and ratio chart in the DOM.
+#[test]
+fn chromium_opens_the_guide_page() {
+    let Some(bin) = testsupport::chromium::find() else {
+        return;
+    };
+    let (s, _dir) = guide_service("guide_chromium");
+    let base = format!("http://{}", s.addr);
+    let guide = dom(
+        &bin,
+        &format!("{base}/guide?table=Stream%20Benchmarks&row=copy%20(MB%2Fs)&desc=1"),
+    );
+    assert!(guide.contains("id=\"guide-page\""), "{guide}");
+    assert!(guide.contains("<svg"), "the ratio chart");
+    assert_eq!(
+        guide.matches("<table class=\"guide\"").count(),
+        2,
+        "header and STREAM"
+    );
+}
+
 #[test]
 #[ignore = "rewrites docs/screenshots/serve-*.png; run on purpose"]
 fn regenerate_serve_screenshots() {

@@ -36,6 +36,7 @@ fn main() {
         workdir: workdir.clone(),
         storage_dir: None,
         peer: None,
+        network: Default::default(),
         cancel: Arc::new(AtomicBool::new(false)),
     };
     let t0 = Instant::now();

@@ -27,6 +27,8 @@ pub struct Context {
     pub storage_dir: Option<PathBuf>,
     /// `--peer HOST`: the other end of the network section.
     pub peer: Option<String>,
+    /// `--interface IFACE`, `--net-time SECS`: the rest of the network section's options.
+    pub network: crate::network::NetSettings,
     /// Set on Ctrl-C / SIGTERM.
     pub cancel: Arc<AtomicBool>,
 }

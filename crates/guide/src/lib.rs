@@ -12,7 +12,8 @@
 //! - CPU sections, written from the published algorithms: [`dhrystone`], [`whetstone`],
 //!   [`linpack`], [`stream`]; driving installed tools: [`openssl`] (speed table and CPU load),
 //!   [`coremark`], [`coremark_pro`], [`nbench`].
-//! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side),
+//! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side;
+//!   [`netif`]: the measured interface's driver, link and offloads),
 //!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP
 //!   between two namespaces), [`audio`] (arecord/aplay).
 //! - Helpers of the sections: [`pinning`] (a thread on one CPU by `loops::affinity`'s rule,
@@ -42,6 +43,7 @@ pub mod audio;
 pub mod boot;
 pub mod ipsec;
 pub mod kcrypto;
+pub mod netif;
 pub mod network;
 pub mod storage;
 

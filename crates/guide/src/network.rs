@@ -14,7 +14,18 @@
 //! - The zero-loss search ([`zero_loss_search`]) is a binary search between 0 and the rate an
 //!   unlimited sender reached; it reports the highest *measured* loss-free received rate and
 //!   stops at 1 % resolution. Trials are shorter than RFC 2544's 60 s (5 s, 1 s with `--quick`)
-//!   so the section fits a lab's time; the notes say so.
+//!   so the section fits a lab's time; the notes say so. `--net-time SECS` (1–60) sets the TCP
+//!   test and each UDP trial to that length, up to the seed's 60 s.
+//! - `--interface IFACE`: the client binds to the interface's IPv4 address (`iperf3 -B`), the
+//!   tables' titles name the driver and interface ([`crate::netif`]: "TCP Throughput
+//!   (am65-cpsw-nuss, eth0)", as the published guides name a table after the Ethernet driver),
+//!   the notes give the link speed, MTU and offloads. Without it the tables keep their plain
+//!   titles (and merge with earlier runs').
+//! - Latency: netperf's MEAN_LATENCY comes from a request/response test (TCP_RR) that iperf3
+//!   does not have. What iperf3 does give is the kernel's smoothed RTT of the loaded TCP stream
+//!   (`mean_rtt`/`min_rtt` of tcp_info, egress only: the sender's side) and the UDP jitter of
+//!   each loss-free trial; the "Latency" table has those, under names that say what they are,
+//!   and the notes say why there is no MEAN_LATENCY.
 
 use std::process::Command;
 use std::time::Duration;
@@ -60,6 +71,12 @@ pub struct Iperf {
     /// iperf3's process CPU (% of one CPU) on this side and on the server.
     pub host_cpu: Option<f64>,
     pub remote_cpu: Option<f64>,
+    /// TCP: the smoothed round-trip time of this side's sending streams (tcp_info, µs), their
+    /// mean and lowest; `None` when this side did not send (`-R`) or the system does not say.
+    pub mean_rtt_us: Option<f64>,
+    pub min_rtt_us: Option<f64>,
+    /// UDP: the receiver's jitter (ms).
+    pub udp_jitter_ms: Option<f64>,
 }
 
 /// Parses `iperf3 -J` output. An `error` member (iperf3 still prints JSON when it fails) is
@@ -102,7 +119,25 @@ pub fn parse_iperf(text: &str) -> Result<Iperf, String> {
         } else {
             r.udp_sent_bps * (1.0 - r.udp_lost_pct / 100.0)
         };
+        r.udp_jitter_ms = f(&lossy["jitter_ms"]);
     } else {
+        // This side's sending streams (with --bidir one stream each way; `"sender": false`
+        // marks the reverse one).
+        let sending: Vec<&Value> = end["streams"]
+            .as_array()
+            .map(|a| a.iter().map(|s| &s["sender"]).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|s| s["sender"].as_bool() != Some(false))
+            .collect();
+        let means: Vec<f64> = sending.iter().filter_map(|s| f(&s["mean_rtt"])).collect();
+        if !means.is_empty() {
+            r.mean_rtt_us = Some(means.iter().sum::<f64>() / means.len() as f64);
+        }
+        r.min_rtt_us = sending
+            .iter()
+            .filter_map(|s| f(&s["min_rtt"]))
+            .reduce(f64::min);
         r.tcp_received_bps = f(&end["sum_received"]["bits_per_second"]).unwrap_or(0.0);
         r.tcp_reverse_received_bps = f(&end["sum_received_bidir_reverse"]["bits_per_second"]);
         r.retransmits = end["sum_sent"]["retransmits"].as_u64();
@@ -123,6 +158,8 @@ pub struct Trial {
     pub packets: u64,
     /// The board's CPU load over the trial.
     pub cpu: Option<f64>,
+    /// The receiver's jitter (ms), where iperf3 gave it.
+    pub jitter_ms: Option<f64>,
 }
 
 impl Trial {
@@ -206,6 +243,22 @@ pub struct Options {
     pub tcp: bool,
     pub udp_egress: bool,
     pub udp_ingress: bool,
+    /// `--interface IFACE`: bind the client to it and name it (and its driver) in the titles.
+    pub interface: Option<String>,
+    /// The client's local address (`iperf3 -B`): the interface's IPv4 address.
+    pub bind: Option<String>,
+}
+
+/// The most a trial may last: the seed's (and RFC 2544's) 60 s.
+pub const MAX_TRIAL: Duration = Duration::from_secs(60);
+
+/// What the command line says of the network section beyond `--peer`.
+#[derive(Debug, Clone, Default)]
+pub struct NetSettings {
+    /// `--interface IFACE`.
+    pub interface: Option<String>,
+    /// `--net-time SECS`: the TCP test's and each UDP trial's length (at most [`MAX_TRIAL`]).
+    pub trial: Option<Duration>,
 }
 
 impl Options {
@@ -224,6 +277,8 @@ impl Options {
             tcp: true,
             udp_egress: true,
             udp_ingress: true,
+            interface: None,
+            bind: None,
         }
     }
 
@@ -235,6 +290,12 @@ impl Options {
         o.trial_time = ctx
             .budget(Duration::from_secs(5))
             .max(Duration::from_secs(1));
+        if let Some(t) = ctx.network.trial {
+            let t = t.clamp(Duration::from_secs(1), MAX_TRIAL);
+            o.tcp_time = t;
+            o.trial_time = t;
+        }
+        o.interface = ctx.network.interface.clone();
         o
     }
 }
@@ -289,6 +350,9 @@ pub fn client(
             .arg("-t")
             .arg(time.as_secs().max(1).to_string())
             .args(args);
+        if let Some(b) = &opt.bind {
+            cmd.args(["-B", b]);
+        }
         let limit = time + Duration::from_secs(20);
         let (ran, load) = sysload::around(&ctx.root, || exec::run(&mut cmd, limit, &ctx.cancel));
         let ran = match ran {
@@ -345,6 +409,7 @@ fn udp_trial(
         lost: r.udp_lost,
         packets: r.udp_packets,
         cpu,
+        jitter_ms: r.udp_jitter_ms,
     })
 }
 
@@ -399,11 +464,104 @@ pub fn section(ctx: &Context) -> Outcome {
     run(ctx, &Options::for_context(ctx, peer))
 }
 
+/// Runs `tool args` (through the options' prefix, so inside a test's namespace) for a few
+/// seconds at most; its stdout, or why there is none.
+fn tool_output(ctx: &Context, opt: &Options, tool: &str, args: &[&str]) -> Result<String, String> {
+    if exec::which(tool).is_none() {
+        return Err(format!("{tool} is not installed"));
+    }
+    let mut cmd = match opt.prefix.split_first() {
+        Some((p, rest)) => {
+            let mut c = Command::new(p);
+            c.args(rest).arg(tool);
+            c
+        }
+        None => Command::new(tool),
+    };
+    cmd.args(args);
+    match exec::run(&mut cmd, Duration::from_secs(5), &ctx.cancel) {
+        Ok(r) if r.ok() => Ok(r.stdout),
+        Ok(r) => Err(format!(
+            "{tool} {}: {}",
+            args.join(" "),
+            r.stderr.lines().next().unwrap_or("failed").trim()
+        )),
+        Err(e) => Err(format!("{tool} {e}")),
+    }
+}
+
+/// The interface of `--interface`: read from the root's /sys and ethtool (where installed;
+/// it describes the running system, so it is asked only when the root is the host's or a
+/// prefix runs it where the interface is).
+pub fn interface(
+    ctx: &Context,
+    opt: &Options,
+    name: &str,
+) -> Result<crate::netif::Interface, String> {
+    let live = ctx.root.is_host() || !opt.prefix.is_empty();
+    let features = if live {
+        tool_output(ctx, opt, "ethtool", &["-k", name]).map_err(|e| {
+            format!(
+                "{e} (the kernel gives an interface's offloads only through ethtool's \
+                 interface, not in /sys)"
+            )
+        })
+    } else {
+        Err("the root is not the running system's (ethtool describes the running one)".into())
+    };
+    let info = live
+        .then(|| tool_output(ctx, opt, "ethtool", &["-i", name]).ok())
+        .flatten();
+    crate::netif::describe(
+        &ctx.root,
+        name,
+        features.as_deref().map_err(Clone::clone),
+        info.as_deref(),
+    )
+}
+
 /// Runs the network section with explicit options.
 pub fn run(ctx: &Context, opt: &Options) -> Outcome {
     if exec::which("iperf3").is_none() {
         return Outcome::skipped("iperf3 is not installed (Debian: apt install iperf3)");
     }
+    let Some(name) = opt.interface.as_deref() else {
+        return measure(ctx, opt);
+    };
+    let iface = match interface(ctx, opt, name) {
+        Ok(i) => i,
+        Err(e) => return Outcome::skipped(format!("--interface {name}: {e}")),
+    };
+    let mut opt = opt.clone();
+    let bound = match tool_output(ctx, &opt, "ip", &["-o", "-4", "addr", "show", "dev", name])
+        .map(|t| crate::netif::parse_ipv4(&t))
+    {
+        Ok(Some(addr)) => {
+            let note = format!("the client bound to {addr} (iperf3 -B), the address of {name}");
+            opt.bind = Some(addr);
+            note
+        }
+        Ok(None) => format!(
+            "{name} has no IPv4 address: the client was not bound, traffic took the kernel's route to the peer"
+        ),
+        Err(e) => {
+            format!("the client was not bound ({e}): traffic took the kernel's route to the peer")
+        }
+    };
+    let mut out = measure(ctx, &opt);
+    let suffix = iface.title_suffix();
+    for t in &mut out.tables {
+        t.title = format!("{} {suffix}", t.title);
+    }
+    let mut notes = iface.notes();
+    notes.push(bound);
+    notes.append(&mut out.notes);
+    out.notes = notes;
+    out
+}
+
+/// The section's measurements (TCP, UDP, latency) with the options as they are.
+fn measure(ctx: &Context, opt: &Options) -> Outcome {
     let mut out = Outcome {
         tool: exec::version_line("iperf3", &["--version"]),
         ..Default::default()
@@ -413,6 +571,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
          system (/proc/stat); UDP payload = frame − 46 bytes",
         opt.peer, opt.port
     ));
+    let mut latency = GuideTable::perf("Latency", "Measure");
     let fail = |mut out: Outcome, e: ClientError| {
         if let ClientError::Failed(e) = e {
             out.failed = Some(e);
@@ -433,6 +592,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
             rows: Vec::new(),
         };
         let secs = opt.tcp_time.as_secs().max(1);
+        let mut rtt_rows = Vec::new();
         let omit: Vec<String> = if secs >= 3 {
             vec!["-O".into(), "1".into()]
         } else {
@@ -453,9 +613,21 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
                 out.tables.push(t);
                 return out;
             }
+            let egress = extra.is_empty();
             let args: Vec<String> = omit.iter().cloned().chain(extra).collect();
             match client(ctx, opt, &args, opt.tcp_time) {
                 Ok((r, cpu)) => {
+                    if egress {
+                        for (what, x) in [("mean", r.mean_rtt_us), ("min", r.min_rtt_us)] {
+                            if let Some(x) = x {
+                                rtt_rows.push(GuideRow {
+                                    keys: Vec::new(),
+                                    key: format!("TCP RTT under load, egress, {what} (us)"),
+                                    cells: vec![v(x)],
+                                });
+                            }
+                        }
+                    }
                     let bps = r.tcp_received_bps + r.tcp_reverse_received_bps.unwrap_or(0.0);
                     t.rows.push(GuideRow {
                         keys: Vec::new(),
@@ -476,6 +648,7 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
             }
         }
         out.tables.push(t);
+        latency.rows.extend(rtt_rows);
     }
 
     for (reverse, wanted, name) in [
@@ -529,6 +702,16 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
             });
             if let Some(f) = found {
                 zero.rows.push(udp_row(frame, &f.best, None));
+                if let Some(j) = f.best.jitter_ms {
+                    latency.rows.push(GuideRow {
+                        keys: Vec::new(),
+                        key: format!(
+                            "UDP jitter at 0 loss, {}, frame {frame} (ms)",
+                            name.to_lowercase()
+                        ),
+                        cells: vec![v(j)],
+                    });
+                }
                 out.notes.push(format!(
                     "UDP {} {frame}: {} trials of {} s{}",
                     name.to_lowercase(),
@@ -550,6 +733,16 @@ pub fn run(ctx: &Context, opt: &Options) -> Outcome {
         // board can send at all.
         push_nonempty(&mut out, [zero, possible]);
     }
+    if !latency.rows.is_empty() {
+        out.tables.push(latency);
+    }
+    out.notes.push(
+        "Latency: netperf's MEAN_LATENCY (a TCP_RR request/response test) is not measured, \
+         iperf3 has no such test; the TCP RTT is the kernel's smoothed round-trip time of the \
+         loaded egress stream (tcp_info, queueing included), the jitter iperf3's receiver figure \
+         of the loss-free trial"
+            .into(),
+    );
     out.notes.push(format!(
         "0 loss: RFC 2544 §26.1 binary search to {} % resolution with trials of {} s \
          (the RFC asks for 60 s); a lossy trial is repeated {} time(s) before its rate counts \

@@ -9,6 +9,15 @@
 //! The system's `openssl` is used for parity with published tables; its absence skips the
 //! section. The output is parsed from `-mr` (bytes/s, no `k` suffix ambiguity) by
 //! `adapters::openssl::parse_mr`.
+//!
+//! Software and offload side by side: besides OpenSSL's default provider, every offload the
+//! system offers gets its own single-core tables ("OpenSSL Performance (afalg engine)"): the
+//! `afalg` and `devcrypto` engines where `openssl engine -t ID` says `[ available ]` (the kernel's
+//! AF_ALG or /dev/crypto with a driver behind it), and any provider `openssl list -providers`
+//! shows active beyond OpenSSL's own (default, base, legacy, fips, null), run with
+//! `-provider NAME`. The CPU Load table beside each shows what the offload saves. Detection is
+//! parsed from the tools' text ([`parse_providers`], [`engine_available`]), so tests use
+//! recorded outputs.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -48,6 +57,89 @@ pub struct SpeedRun {
     pub bytes: Option<u32>,
     /// `-multi N`: N forked children, results summed.
     pub multi: Option<u32>,
+    /// Where the crypto runs; [`Backend::Default`] adds nothing.
+    pub backend: Backend,
+}
+
+/// Which implementation `openssl speed` uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// OpenSSL's own software (its default provider, or no engine before 3.0).
+    #[default]
+    Default,
+    /// `-engine ID` (afalg, devcrypto).
+    Engine(String),
+    /// `-provider NAME` (OpenSSL 3).
+    Provider(String),
+}
+
+impl Backend {
+    /// The tables' title suffix: "" for the default, " (afalg engine)", " (NAME provider)".
+    pub fn suffix(&self) -> String {
+        match self {
+            Backend::Default => String::new(),
+            Backend::Engine(e) => format!(" ({e} engine)"),
+            Backend::Provider(p) => format!(" ({p} provider)"),
+        }
+    }
+
+    fn args(&self) -> Vec<String> {
+        match self {
+            Backend::Default => Vec::new(),
+            Backend::Engine(e) => vec!["-engine".into(), e.clone()],
+            Backend::Provider(p) => vec!["-provider".into(), p.clone()],
+        }
+    }
+}
+
+/// The engines that move crypto to the kernel's drivers.
+pub const OFFLOAD_ENGINES: [&str; 2] = ["afalg", "devcrypto"];
+
+/// OpenSSL's own providers: software, not an offload.
+const OWN_PROVIDERS: [&str; 5] = ["default", "base", "legacy", "fips", "null"];
+
+/// The providers `openssl list -providers` shows (`  NAME` lines, each followed by indented
+/// `name:`, `version:`, `status:`), with whether each is active.
+pub fn parse_providers(text: &str) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let t = line.trim();
+        if t.is_empty() || t.ends_with("Providers:") {
+            continue;
+        }
+        if indent <= 2 && !t.contains(':') {
+            out.push((t.to_string(), false));
+        } else if let Some(st) = t.strip_prefix("status:")
+            && let Some(last) = out.last_mut()
+        {
+            last.1 = st.trim() == "active";
+        }
+    }
+    out
+}
+
+/// Whether `openssl engine -t ID`'s output says the engine is usable (`[ available ]`); an
+/// engine that cannot load prints errors and no such line.
+pub fn engine_available(text: &str) -> bool {
+    text.lines().any(|l| l.trim() == "[ available ]")
+}
+
+/// The offload backends from the tools' outputs: available engines (`-t` outputs by id, in
+/// [`OFFLOAD_ENGINES`] order), then active providers that are not OpenSSL's own.
+pub fn offloads(providers: &str, engines: &[(&str, &str)]) -> Vec<Backend> {
+    let mut out: Vec<Backend> = engines
+        .iter()
+        .filter(|(_, text)| engine_available(text))
+        .map(|(id, _)| Backend::Engine((*id).to_string()))
+        .collect();
+    out.extend(
+        parse_providers(providers)
+            .into_iter()
+            .filter(|(name, active)| *active && !OWN_PROVIDERS.contains(&name.as_str()))
+            .map(|(name, _)| Backend::Provider(name)),
+    );
+    out
 }
 
 impl SpeedRun {
@@ -63,6 +155,7 @@ impl SpeedRun {
         if let Some(m) = self.multi {
             a.extend(["-multi".to_string(), m.to_string()]);
         }
+        a.extend(self.backend.args());
         a.extend([
             "-mr".to_string(),
             "-evp".to_string(),
@@ -94,6 +187,7 @@ pub fn plan(alg: &str, version: &Version, quick: bool, multi: Option<u32>) -> Ve
         seconds: seconds_ok.then_some(seconds),
         bytes: if bytes_ok { bytes } else { None },
         multi,
+        backend: Backend::Default,
     };
     match (quick, multi.is_some()) {
         (true, false) if bytes_ok => vec![run(1, Some(16)), run(1, Some(16384))],
@@ -193,6 +287,25 @@ pub fn tables(results: &[(String, AlgResult)], suffix: &str) -> (GuideTable, Gui
     (perf, load)
 }
 
+/// The offloads this system's openssl offers (see the module's notes); each probe is bounded to a
+/// few seconds.
+fn detect_offloads(ctx: &Context, openssl: &std::path::Path) -> Vec<Backend> {
+    let out = |args: &[&str]| {
+        let mut cmd = Command::new(openssl);
+        cmd.args(args);
+        crate::exec::run(&mut cmd, Duration::from_secs(5), &ctx.cancel)
+            .map(|r| format!("{}{}", r.stdout, r.stderr))
+            .unwrap_or_default()
+    };
+    let providers = out(&["list", "-providers"]);
+    let engines: Vec<(&str, String)> = OFFLOAD_ENGINES
+        .iter()
+        .map(|id| (*id, out(&["engine", "-t", id])))
+        .collect();
+    let engines: Vec<(&str, &str)> = engines.iter().map(|(i, t)| (*i, t.as_str())).collect();
+    offloads(&providers, &engines)
+}
+
 /// The section.
 pub fn section(ctx: &Context) -> Outcome {
     let sp = SearchPath::from_env();
@@ -210,19 +323,35 @@ pub fn section(ctx: &Context) -> Outcome {
     } else {
         ctx.cpus.clone()
     };
-    let mut passes: Vec<(Option<u32>, &[u32], &str)> = vec![(None, std::slice::from_ref(&cpu), "")];
+    let mut passes: Vec<(Option<u32>, &[u32], String, Backend)> = vec![(
+        None,
+        std::slice::from_ref(&cpu),
+        String::new(),
+        Backend::Default,
+    )];
     if all.len() > 1 {
-        passes.push((Some(all.len() as u32), &all, " (all cores)"));
+        passes.push((
+            Some(all.len() as u32),
+            &all,
+            " (all cores)".into(),
+            Backend::Default,
+        ));
+    }
+    let offload = detect_offloads(ctx, &found.tool.path);
+    for b in &offload {
+        passes.push((None, std::slice::from_ref(&cpu), b.suffix(), b.clone()));
     }
     let mut errors = Vec::new();
-    for (multi, cpus, suffix) in passes {
+    for (multi, cpus, suffix, backend) in passes {
+        let suffix = suffix.as_str();
         let mut results = Vec::new();
         for alg in ALGORITHMS {
             if ctx.cancelled() {
                 break;
             }
             let mut runs = Vec::new();
-            for run in plan(alg, &found.version, ctx.quick, multi) {
+            for mut run in plan(alg, &found.version, ctx.quick, multi) {
+                run.backend = backend.clone();
                 let mut cmd = Command::new(&found.tool.path);
                 cmd.args(run.args());
                 let limit = run.expected() * 3 + Duration::from_secs(30);
@@ -275,6 +404,21 @@ pub fn section(ctx: &Context) -> Outcome {
             String::new()
         }
     ));
+    out.notes.push(if offload.is_empty() {
+        format!(
+            "offload: none offered (no {} engine available, no provider beyond OpenSSL's own active): the tables are software only",
+            OFFLOAD_ENGINES.join(" or ")
+        )
+    } else {
+        format!(
+            "offload beside the software tables: {}, one process on CPU {cpu}, the same runs with `-engine ID` or `-provider NAME`",
+            offload
+                .iter()
+                .map(|b| b.suffix().trim().trim_matches(['(', ')']).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
     if !errors.is_empty() {
         out.notes
             .push(format!("not measured: {}", errors.join("; ")));

@@ -18,6 +18,7 @@ fn cancelled_context() -> Context {
         workdir: std::env::temp_dir(),
         storage_dir: None,
         peer: None,
+        network: Default::default(),
         cancel: Arc::new(AtomicBool::new(true)),
     }
 }

@@ -21,6 +21,7 @@ fn context() -> Context {
         workdir: std::env::temp_dir(),
         storage_dir: None,
         peer: None,
+        network: Default::default(),
         cancel: Arc::new(AtomicBool::new(false)),
     }
 }

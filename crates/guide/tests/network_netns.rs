@@ -230,3 +230,117 @@ fn cancelling_the_network_section_stops_iperf3_at_once() {
         "no iperf3 client left in the namespace"
     );
 }
+
+/// Namespace a's sysfs mounted on `<dir>/sys` (sysfs shows the interfaces of the namespace that
+/// mounts it): a root in which /sys/class/net/vA is the test's veth. Unmounted on drop.
+struct NsSysfs {
+    dir: tempfile::TempDir,
+}
+
+impl NsSysfs {
+    fn new(ns: &str) -> Option<NsSysfs> {
+        let dir = tempfile::tempdir().unwrap();
+        let sys = dir.path().join("sys");
+        std::fs::create_dir(&sys).unwrap();
+        let ok = Command::new("nsenter")
+            .arg(format!("--net=/run/netns/{ns}"))
+            .args(["mount", "-t", "sysfs", "sysfs"])
+            .arg(&sys)
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(NsSysfs { dir })
+    }
+}
+
+impl Drop for NsSysfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount")
+            .arg(self.dir.path().join("sys"))
+            .status();
+    }
+}
+
+#[test]
+fn the_interface_is_named_in_the_titles_bound_and_described() {
+    if !runnable() || !common::have("nsenter") {
+        return;
+    }
+    let _turn = turn();
+    let pair = Pair::new("i", 4);
+    let Some(sysfs) = NsSysfs::new(&pair.a) else {
+        eprintln!("skipped: cannot mount the namespace's sysfs");
+        return;
+    };
+    let wd = tempfile::tempdir().unwrap();
+    let mut ctx = common::ctx(probe::Root::new(sysfs.dir.path()), wd.path());
+    ctx.network.interface = Some("vA".into());
+    ctx.network.trial = Some(Duration::from_secs(1));
+    let mut o = network::Options::for_context(&ctx, "10.213.4.2");
+    let base = pair.options(4);
+    o.prefix = base.prefix.clone();
+    o.socket_buffer = base.socket_buffer.clone();
+    o.frame_sizes = base.frame_sizes.clone();
+    o.udp_ingress = false;
+    o.resolution = 0.2;
+    assert_eq!(
+        o.trial_time,
+        Duration::from_secs(1),
+        "--net-time sets the trials"
+    );
+    assert_eq!(o.tcp_time, Duration::from_secs(1));
+    let started = Instant::now();
+    let out = network::run(&ctx, &o);
+    assert!(out.failed.is_none() && out.skipped.is_none(), "{out:?}");
+    let titles: Vec<&str> = out.tables.iter().map(|t| t.title.as_str()).collect();
+    // ethtool -i names the veth driver where ethtool is installed; else the interface alone.
+    let suffix = if common::have("ethtool") {
+        "(veth, vA)"
+    } else {
+        "(vA)"
+    };
+    assert!(
+        titles.contains(&format!("TCP Throughput {suffix}").as_str()),
+        "{titles:?}"
+    );
+    assert!(titles.contains(&format!("UDP Egress Throughput 0 loss {suffix}").as_str()));
+    let notes = out.notes.join("\n");
+    assert!(notes.contains("interface vA: driver"), "{notes}");
+    assert!(notes.contains("MTU 1500"), "{notes}");
+    assert!(notes.contains("bound to 10.213.4.1 (iperf3 -B)"), "{notes}");
+    if common::have("ethtool") {
+        assert!(
+            notes.contains("offloads of vA (ethtool -k): rx-checksumming on"),
+            "{notes}"
+        );
+    } else {
+        assert!(notes.contains("offloads of vA not read"), "{notes}");
+    }
+    assert!(notes.contains("MEAN_LATENCY"));
+    let latency = out
+        .tables
+        .iter()
+        .find(|t| t.title.starts_with("Latency"))
+        .expect("a latency table");
+    let keys: Vec<&str> = latency.rows.iter().map(|r| r.key.as_str()).collect();
+    assert!(
+        keys.contains(&"TCP RTT under load, egress, mean (us)"),
+        "{keys:?}"
+    );
+    assert!(
+        keys.iter()
+            .any(|k| k.starts_with("UDP jitter at 0 loss, egress, frame 1518")),
+        "{keys:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    // An interface the namespace does not have: the section says so and measures nothing.
+    ctx.network.interface = Some("nope0".into());
+    let mut o2 = o.clone();
+    o2.interface = Some("nope0".into());
+    let out = network::run(&ctx, &o2);
+    let why = out.skipped.expect("skipped");
+    assert!(
+        why.contains("no interface nope0") && why.contains("vA"),
+        "{why}"
+    );
+}

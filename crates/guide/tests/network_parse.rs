@@ -71,6 +71,7 @@ fn path(limit: f64, sender_max: f64) -> impl FnMut(f64) -> Option<Trial> {
             lost,
             packets,
             cpu: None,
+            jitter_ms: None,
         })
     }
 }
@@ -106,4 +107,117 @@ fn search_flags_a_sender_that_cannot_keep_up_and_handles_no_result() {
         if n > 3 { None } else { path(400e6, 1e9)(rate) }
     });
     assert!(r.is_some_and(|r| r.trials == 3));
+}
+
+#[test]
+fn tcp_rtt_is_the_sending_streams_and_udp_has_jitter() {
+    // --bidir: one stream each way; only this side's sending stream has the RTT that counts.
+    let r = parse_iperf(&common::data("iperf3-tcp-bidir.json")).unwrap();
+    assert_eq!(r.mean_rtt_us, Some(734.0));
+    assert_eq!(r.min_rtt_us, Some(734.0));
+    let u = parse_iperf(&common::data("iperf3-udp.json")).unwrap();
+    let j = u.udp_jitter_ms.unwrap();
+    assert!(j > 0.0 && j < 1.0, "{j}");
+    assert_eq!(u.mean_rtt_us, None);
+}
+
+/// A board's sysfs as the kernel lays it out, written for the test: eth0 is a platform
+/// device's interface whose driver link ends in the driver's name.
+fn board_tree(dir: &std::path::Path, speed: &str) {
+    use std::os::unix::fs::symlink;
+    let dev = dir.join("sys/devices/platform/bus@f0000/8000000.ethernet");
+    let net = dev.join("net/eth0");
+    std::fs::create_dir_all(&net).unwrap();
+    for (f, v) in [
+        ("speed", speed),
+        ("duplex", "full"),
+        ("mtu", "1500"),
+        ("operstate", "up"),
+    ] {
+        std::fs::write(net.join(f), format!("{v}\n")).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("sys/bus/platform/drivers/am65-cpsw-nuss")).unwrap();
+    symlink(
+        "../../../../bus/platform/drivers/am65-cpsw-nuss",
+        dev.join("driver"),
+    )
+    .unwrap();
+    symlink("../../../8000000.ethernet", net.join("device")).unwrap();
+    std::fs::create_dir_all(dir.join("sys/class/net")).unwrap();
+    symlink(
+        "../../devices/platform/bus@f0000/8000000.ethernet/net/eth0",
+        dir.join("sys/class/net/eth0"),
+    )
+    .unwrap();
+    // A virtual interface: no device, no driver link.
+    let veth = dir.join("sys/devices/virtual/net/veth0");
+    std::fs::create_dir_all(&veth).unwrap();
+    std::fs::write(veth.join("mtu"), "9000\n").unwrap();
+    symlink(
+        "../../devices/virtual/net/veth0",
+        dir.join("sys/class/net/veth0"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_interface_is_read_from_a_fixture_tree_and_recorded_ethtool() {
+    use guide::netif::describe;
+    let dir = tempfile::tempdir().unwrap();
+    board_tree(dir.path(), "1000");
+    let root = probe::Root::new(dir.path());
+    let k = common::data("ethtool-k-veth.txt");
+    let eth0 = describe(&root, "eth0", Ok(&k), None).unwrap();
+    assert_eq!(eth0.driver.as_deref(), Some("am65-cpsw-nuss"));
+    assert_eq!(eth0.speed_mbps, Some(1000));
+    assert_eq!(eth0.mtu, Some(1500));
+    assert_eq!(eth0.title_suffix(), "(am65-cpsw-nuss, eth0)");
+    let notes = eth0.notes().join("\n");
+    assert!(
+        notes.contains(
+            "interface eth0: driver am65-cpsw-nuss; link 1000 Mb/s full duplex; MTU 1500; state up"
+        ),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("rx-checksumming on, tx-checksumming on, scatter-gather on, tcp-segmentation-offload on, generic-segmentation-offload on, generic-receive-offload off, large-receive-offload off (fixed)"),
+        "{notes}"
+    );
+
+    // No device link: the driver from `ethtool -i`, or unknown; no speed; no ethtool.
+    let i = common::data("ethtool-i-veth.txt");
+    let veth = describe(
+        &root,
+        "veth0",
+        Err("ethtool is not installed".into()),
+        Some(&i),
+    )
+    .unwrap();
+    assert_eq!(veth.driver.as_deref(), Some("veth"));
+    assert_eq!(veth.speed_mbps, None);
+    assert_eq!(veth.mtu, Some(9000));
+    let notes = veth.notes().join("\n");
+    assert!(notes.contains("speed unknown"), "{notes}");
+    assert!(notes.contains("MTU 9000"));
+    assert!(notes.contains("offloads of veth0 not read: ethtool is not installed"));
+    let bare = describe(&root, "veth0", Err("x".into()), None).unwrap();
+    assert_eq!(bare.driver, None);
+    assert_eq!(bare.title_suffix(), "(veth0)");
+
+    let e = describe(&root, "wlan0", Ok(""), None).unwrap_err();
+    assert!(
+        e.contains("no interface wlan0") && e.contains("eth0, veth0"),
+        "{e}"
+    );
+    assert!(describe(&root, "../eth0", Ok(""), None).is_err());
+}
+
+#[test]
+fn a_link_that_is_down_has_no_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    board_tree(dir.path(), "-1");
+    let root = probe::Root::new(dir.path());
+    let eth0 = guide::netif::describe(&root, "eth0", Ok(""), None).unwrap();
+    assert_eq!(eth0.speed_mbps, None);
+    assert!(eth0.notes()[1].contains("ethtool -k named none"));
 }

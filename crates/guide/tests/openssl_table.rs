@@ -1,6 +1,8 @@
 //! The OpenSSL section's pure parts on recorded outputs (OpenSSL 3.0.19 recorded on the VM,
 //! 1.1.1-format samples), the CPU-load computation, and one real child (skipped under qemu).
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -34,6 +36,7 @@ fn command_lines() {
         seconds: Some(1),
         bytes: Some(16384),
         multi: Some(4),
+        backend: Default::default(),
     };
     assert_eq!(
         r.args(),
@@ -230,6 +233,7 @@ fn the_local_openssl_measures_one_cell() {
             seconds: Some(1),
             bytes: Some(1024),
             multi: None,
+            backend: Default::default(),
         }
         .args(),
     );
@@ -241,4 +245,56 @@ fn the_local_openssl_measures_one_cell() {
     // One process: some CPU time, never more than one CPU's worth (+ rounding).
     let load = res.cpu_load_pct.unwrap();
     assert!(load > 0.0 && load < 105.0, "load {load}");
+}
+
+#[test]
+fn offloads_are_found_in_recorded_provider_and_engine_outputs() {
+    use openssl::{Backend, engine_available, offloads, parse_providers};
+    let here = common::data("openssl-list-providers.txt");
+    assert_eq!(parse_providers(&here), [("default".to_string(), true)]);
+    let unavailable = common::data("openssl-engine-t-afalg-unavailable.txt");
+    let available = common::data("openssl-engine-t-afalg-available.txt");
+    assert!(!engine_available(&unavailable));
+    assert!(engine_available(&available));
+    // This machine: software only.
+    assert!(offloads(&here, &[("afalg", &unavailable), ("devcrypto", "")]).is_empty());
+    // A board with the AF_ALG engine and a vendor provider: OpenSSL's own legacy provider is
+    // software, an inactive provider is not offered.
+    let vendor = common::data("openssl-list-providers-offload.txt");
+    let b = offloads(
+        &vendor,
+        &[("afalg", &available), ("devcrypto", &unavailable)],
+    );
+    assert_eq!(
+        b,
+        [
+            Backend::Engine("afalg".into()),
+            Backend::Provider("vendorhw".into())
+        ]
+    );
+    assert_eq!(b[0].suffix(), " (afalg engine)");
+    let run = SpeedRun {
+        algorithm: "aes-128-cbc".into(),
+        seconds: Some(3),
+        bytes: None,
+        multi: None,
+        backend: b[0].clone(),
+    };
+    assert_eq!(
+        run.args(),
+        [
+            "speed",
+            "-elapsed",
+            "-seconds",
+            "3",
+            "-engine",
+            "afalg",
+            "-mr",
+            "-evp",
+            "aes-128-cbc"
+        ]
+    );
+    let (perf, load) = openssl::tables(&[], &b[1].suffix());
+    assert_eq!(perf.title, "OpenSSL Performance (vendorhw provider)");
+    assert_eq!(load.title, "OpenSSL CPU Load (vendorhw provider)");
 }

@@ -10,7 +10,9 @@
 
 pub mod csv;
 pub mod html;
+pub mod json;
 pub mod md;
+pub mod order;
 pub mod reference;
 pub mod rst;
 

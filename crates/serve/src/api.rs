@@ -103,6 +103,7 @@ pub fn router() -> Router<State> {
         .route("/runs/{id}/report", get(report))
         .route("/table", get(table))
         .route("/corpus", get(corpus_rows))
+        .route("/guide", get(crate::pages::guide::api))
         .route("/openapi.json", get(openapi))
 }
 

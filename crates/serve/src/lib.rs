@@ -74,6 +74,7 @@ pub fn app(state: State) -> Router {
         .route("/runs/{id}", get(pages::run::page))
         .route("/compare", get(pages::compare::page))
         .route("/board", get(pages::board::page))
+        .route("/guide", get(pages::guide::page))
         .route("/healthz", get(|| async { "ok\n" }))
         .nest("/api/v1", api::router())
         .fallback(api::not_found)

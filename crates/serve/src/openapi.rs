@@ -103,6 +103,19 @@ pub const DOCUMENT: &str = r##"{
         "responses": {"200": {"description": "source, date, in_use, rows, license, entries"}}
       }
     },
+    "/guide": {
+      "get": {
+        "summary": "The performance guide of the stored guide runs: one column per board (its runs merged: the median with min and max), as the /guide page shows it",
+        "parameters": [
+          {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["json", "csv", "md"], "default": "json"}},
+          {"name": "board", "in": "query", "schema": {"type": "string"}, "description": "only boards whose name contains this"},
+          {"name": "table", "in": "query", "schema": {"type": "string"}, "description": "order the boards by a row of this table (with row)"},
+          {"name": "row", "in": "query", "schema": {"type": "string"}, "description": "the row's label (name and further keys)"},
+          {"name": "desc", "in": "query", "schema": {"type": "string"}}
+        ],
+        "responses": {"200": {"description": "header, sections (tables, notes), notes, runs, truncated, boards", "content": {"application/json": {}, "text/csv": {}, "text/markdown": {}}}, "400": {"description": "unknown format, or no such row to sort by"}}
+      }
+    },
     "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1"}}}}
   }
 }
@@ -119,6 +132,7 @@ mod tests {
             "/runs/{id}/report",
             "/table",
             "/corpus",
+            "/guide",
             "/openapi.json",
         ] {
             assert!(v["paths"].get(p).is_some(), "{p}");

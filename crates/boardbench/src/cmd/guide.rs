@@ -57,6 +57,14 @@ pub struct Args {
     /// The other end of the network section (a host running `boardbench guide peer`).
     #[arg(long, value_name = "HOST")]
     pub peer: Option<String>,
+    /// The interface the network section measures: the client binds to its address, the
+    /// tables' titles name it and its driver, the notes give its link speed, MTU and offloads.
+    #[arg(long, value_name = "IFACE")]
+    pub interface: Option<String>,
+    /// The network section's TCP test and each UDP trial last this long (1–60 s; default 10 s
+    /// and 5 s, a fifth with --quick).
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=60))]
+    pub net_time: Option<u64>,
     /// Leave governors and clocks as they are.
     #[arg(long)]
     pub no_tune: bool,
@@ -202,6 +210,10 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         workdir: workdir.clone(),
         storage_dir: args.storage.clone(),
         peer: args.peer.clone(),
+        network: guide::network::NetSettings {
+            interface: args.interface.clone(),
+            trial: args.net_time.map(Duration::from_secs),
+        },
         cancel: stop.cancel.clone(),
     };
     let mut sections = Vec::new();

@@ -420,24 +420,7 @@ fn guide_table(
             out.write_all(guidetables::csv::render(&only).as_bytes())?
         }
         Format::Json => {
-            let value = |c: &Option<guidetables::Cell>| match c {
-                Some(guidetables::Cell::Value(v)) => serde_json::to_value(v).unwrap_or_default(),
-                Some(guidetables::Cell::Text(s)) => serde_json::Value::String(s.clone()),
-                Some(guidetables::Cell::Ratio(r)) => serde_json::json!(r),
-                None => serde_json::Value::Null,
-            };
-            let j = serde_json::json!({
-                "title": t.title,
-                "key_header": t.key_header,
-                "key_headers": t.key_headers,
-                "columns": t.columns.iter().map(|c| serde_json::json!({"board": c.board, "name": c.name})).collect::<Vec<_>>(),
-                "rows": t.rows.iter().map(|r| serde_json::json!({
-                    "key": r.key,
-                    "keys": r.keys,
-                    "cells": r.cells.iter().map(value).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "notes": t.notes,
-            });
+            let j = guidetables::json::table(t);
             serde_json::to_writer_pretty(&mut *out, &j)?;
             writeln!(out)?;
         }

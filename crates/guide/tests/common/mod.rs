@@ -17,6 +17,7 @@ pub fn ctx(root: probe::Root, workdir: &Path) -> guide::Context {
         workdir: workdir.to_path_buf(),
         storage_dir: None,
         peer: None,
+        network: Default::default(),
         cancel: Arc::new(AtomicBool::new(false)),
     }
 }

@@ -5,11 +5,13 @@
 //! only the one stylesheet (by its hash), forms only to this service, no framing.
 //!
 //! One module per page: [`table`] (the Results.md table, sortable and filterable), [`run`] (the
-//! HTML report), [`compare`] (ratios and per-GHz figures), [`board`] (one device over time).
+//! HTML report), [`compare`] (ratios and per-GHz figures), [`board`] (one device over time),
+//! [`guide`] (the guide runs' tables, one column per board).
 
 pub mod board;
 pub mod compare;
 pub mod corpus;
+pub mod guide;
 pub mod run;
 pub mod table;
 
@@ -80,7 +82,7 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
 /// The navigation line on every page.
 pub fn nav() -> &'static str {
     "<nav class=\"dim\"><a href=\"/\">Results table</a> · <a href=\"/compare\">Compare</a> · \
-     <a href=\"/api/v1/openapi.json\">API</a></nav>"
+     <a href=\"/guide\">Guide</a> · <a href=\"/api/v1/openapi.json\">API</a></nav>"
 }
 
 /// A whole page: title (plain text) and body HTML.

@@ -108,10 +108,34 @@ pub fn shown_spread(spread_pct: Option<f64>) -> Option<f64> {
     spread_pct.filter(|s| s.is_finite() && *s > SPREAD_SHOWN_PCT)
 }
 
-/// A finding as the commands list it under their report: `  [Warning] message` (the severity's
-/// [`Severity::title`]). One rule for `thermal`, `env` and `guide`.
+/// A finding on one line, as every text renderer lists it — the run's terminal summary, the
+/// log, `thermal`, `env`, `graph`, `guide` and `review`: `[warning] kind: message` (the
+/// severity's [`severity_word`], then the kind and the message each made one line). The caller
+/// indents it (and the log adds its list bullet); the evidence follows as
+/// [`evidence_lines`]. HTML lists findings with the same parts in its own markup.
 pub fn finding_line(f: &document::Finding) -> String {
-    format!("  [{}] {}", f.severity.title(), f.message)
+    finding_line_tagged(f, |_, tag| tag.to_string())
+}
+
+/// [`finding_line`] with its `[warning]` tag passed through `tag` (the terminal summary paints
+/// it by severity).
+pub fn finding_line_tagged(
+    f: &document::Finding,
+    tag: impl FnOnce(Severity, &str) -> String,
+) -> String {
+    let t = format!("[{}]", severity_word(f.severity));
+    format!(
+        "{} {}: {}",
+        tag(f.severity, &t),
+        one_line(&f.kind),
+        one_line(&f.message)
+    )
+}
+
+/// A finding's evidence as the log and `review` list it under the finding: one line each,
+/// indented by six spaces.
+pub fn evidence_lines(f: &document::Finding) -> impl Iterator<Item = String> + '_ {
+    f.evidence.iter().map(|e| format!("      {}", one_line(e)))
 }
 
 /// How a severity reads in the log and on the terminal.
@@ -255,17 +279,28 @@ mod tests {
         let f = |severity| document::Finding {
             kind: "throttling".into(),
             severity,
-            message: "cpu4 throttled".into(),
-            evidence: Vec::new(),
+            message: "cpu4\nthrottled".into(),
+            evidence: vec!["time_in_state:\t12 s".into()],
         };
-        assert_eq!(finding_line(&f(Severity::Info)), "  [Info] cpu4 throttled");
+        assert_eq!(
+            finding_line(&f(Severity::Info)),
+            "[info] throttling: cpu4 throttled"
+        );
         assert_eq!(
             finding_line(&f(Severity::Warning)),
-            "  [Warning] cpu4 throttled"
+            "[warning] throttling: cpu4 throttled"
         );
         assert_eq!(
             finding_line(&f(Severity::Invalid)),
-            "  [Invalid] cpu4 throttled"
+            "[INVALID] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            finding_line_tagged(&f(Severity::Warning), |s, t| format!("<{s:?}>{t}")),
+            "<Warning>[warning] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            evidence_lines(&f(Severity::Info)).collect::<Vec<_>>(),
+            ["      time_in_state: 12 s"]
         );
     }
 }

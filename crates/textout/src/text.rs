@@ -147,18 +147,14 @@ pub fn severity_word(s: Severity) -> &'static str {
     }
 }
 
-/// KiB as a human size: "512 KiB", "8.0 MiB", "15.4 GiB".
+/// KiB as a human size: "512 KiB", "3 MiB", "1.2 MiB", "15.4 GiB" — the one size rule of
+/// every renderer ([`document::text::format_bytes`], a decimal only when the size is not whole),
+/// fed KiB; zero reads "0 KiB".
 pub fn kib(k: u64) -> String {
-    const MI: f64 = 1024.0;
-    const GI: f64 = 1024.0 * 1024.0;
-    let f = k as f64;
-    if f >= GI {
-        format!("{:.1} GiB", f / GI)
-    } else if f >= MI {
-        format!("{:.1} MiB", f / MI)
-    } else {
-        format!("{k} KiB")
+    if k == 0 {
+        return "0 KiB".into();
     }
+    document::text::format_bytes(k.saturating_mul(1024))
 }
 
 /// Seconds as awk prints `x/100` of a time_in_state value: "2083.27", "7.5", "0".
@@ -257,7 +253,10 @@ mod tests {
     #[test]
     fn sizes_and_seconds() {
         assert_eq!(kib(0), "0 KiB");
-        assert_eq!(kib(8 * 1024), "8.0 MiB");
+        assert_eq!(kib(48), "48 KiB");
+        assert_eq!(kib(3072), "3 MiB");
+        assert_eq!(kib(1280), "1.2 MiB");
+        assert_eq!(kib(8 * 1024 * 1024), "8 GiB");
         assert_eq!(kib(16_145_796), "15.4 GiB");
         assert_eq!(seconds(2083.27), "2083.27");
         assert_eq!(seconds(7.5), "7.5");

@@ -513,6 +513,20 @@ pub fn pin_command(cmd: &mut Command, cpus: &[u32]) -> Result<(), RunError> {
     Ok(())
 }
 
+/// [`pin_command`] to those of `cpus` this process may run on (`allowed`, as
+/// `loops::affinity::allowed_cpus` reads them): the others (offline, outside the cpuset) are
+/// left out; when none is left the command is not pinned. Returns whether it is pinned. The
+/// one rule of the commands that run pinned when they can (env's `--per-cluster`, the guide's
+/// CPU-time children) rather than not at all.
+pub fn pin_command_within(cmd: &mut Command, cpus: &[u32], allowed: &[u32]) -> bool {
+    let usable: Vec<u32> = cpus
+        .iter()
+        .copied()
+        .filter(|c| allowed.contains(c))
+        .collect();
+    !usable.is_empty() && pin_command(cmd, &usable).is_ok()
+}
+
 fn cpu_set(cpus: &[u32]) -> Result<libc::cpu_set_t, RunError> {
     // SAFETY: cpu_set_t is a plain bit array; all-zero is the empty set.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -570,6 +584,43 @@ mod tests {
         assert_eq!(format_cpu_list(&[5]), "5");
         assert_eq!(format_cpu_list(&[3, 1, 2, 8, 9]), "1-3,8-9");
         assert_eq!(format_cpu_list(&[]), "-");
+    }
+
+    /// The CPUs a command ran on, as the kernel lists them in its own status.
+    fn allowed_list(cmd: &mut Command) -> String {
+        let out = cmd.output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    }
+
+    #[test]
+    fn a_child_is_pinned_to_the_allowed_cpus_only_and_else_runs_unpinned() {
+        let status = || {
+            let mut c = Command::new("cat");
+            c.arg("/proc/self/status");
+            c
+        };
+        // The first CPU this process may use.
+        // SAFETY: cpu_set_t is plain data; sched_getaffinity fills it for this thread.
+        let first = unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+            (0..libc::CPU_SETSIZE as usize)
+                .find(|&i| libc::CPU_ISSET(i, &set))
+                .unwrap() as u32
+        };
+        // That CPU allowed, 100000 not: pinned to it alone.
+        let mut c = status();
+        assert!(pin_command_within(&mut c, &[first, 100_000], &[first]));
+        assert_eq!(allowed_list(&mut c), first.to_string());
+        // Nothing left: the child runs as this process would, not refused.
+        let mut c = status();
+        assert!(!pin_command_within(&mut c, &[100_000, 4000], &[first]));
+        assert_eq!(allowed_list(&mut c), allowed_list(&mut status()));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use report::demo;
+use testsupport::demo;
 use testsupport::http;
 
 use common::boardbench;

@@ -90,7 +90,7 @@ fn sweep_visits_every_opp_of_every_cluster_with_power_and_restores() {
     // Findings are listed as every command lists them (`textout::text::finding_line`).
     for f in &stored.findings {
         assert!(
-            stdout.contains(&format!("{}\n", textout::text::finding_line(f))),
+            stdout.contains(&format!("  {}\n", textout::text::finding_line(f))),
             "{stdout}"
         );
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use document::ResultDocument;
-use report::demo;
+use testsupport::demo;
 
 fn write_doc(dir: &Path, name: &str, doc: &ResultDocument) -> PathBuf {
     let p = dir.join(name);

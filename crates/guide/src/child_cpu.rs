@@ -7,7 +7,6 @@
 //! process group, SIGKILL after [`crate::exec::GRACE`]).
 
 use std::io::{self, Read};
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -57,22 +56,9 @@ pub fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(cpus) = cpus {
-        let cpus = cpus.to_vec();
-        // SAFETY: only async-signal-safe calls (sched_setaffinity) between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                let mut set: libc::cpu_set_t = std::mem::zeroed();
-                libc::CPU_ZERO(&mut set);
-                for &c in &cpus {
-                    if (c as usize) < libc::CPU_SETSIZE as usize {
-                        libc::CPU_SET(c as usize, &mut set);
-                    }
-                }
-                // A failure (CPU offline) leaves the child unpinned rather than not running.
-                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
-                Ok(())
-            });
-        }
+        // The one rule of pinning a child: CPUs this process may not use (offline, outside
+        // the cpuset) are left out; with none left the child runs unpinned rather than not at all.
+        adapters::tool::pin_command_within(cmd, cpus, &loops::affinity::allowed_cpus());
     }
     let start = Instant::now();
     let mut child = Group::spawn(cmd)?;

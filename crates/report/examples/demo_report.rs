@@ -2,7 +2,7 @@
 //! page per chart into a directory: `cargo run -p boardbench-report --example demo_report -- DIR`.
 //! Optionally an sbc-bench log to render as well: `… -- DIR LOG.txt`.
 
-use report::demo;
+use testsupport::demo;
 
 fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);

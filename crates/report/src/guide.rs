@@ -48,7 +48,7 @@ mod tests {
     use document::guide::{GuideRecord, GuideSection, GuideTable, GuideValue};
 
     fn doc(device: &str, v: f64) -> document::ResultDocument {
-        let mut d = crate::demo::run_document_named(device);
+        let mut d = testsupport::demo::run_document_named(device);
         let mut t = GuideTable::perf("Stream Benchmarks", "Benchmarks");
         t.push("copy (MB/s)", Some(GuideValue::one(v)));
         d.guide = Some(GuideRecord {
@@ -92,7 +92,7 @@ mod tests {
         let html = crate::html(&a, &[("board b".into(), doc("board b", 900.0))]);
         assert!(html.contains("<section id=\"guide\">"));
         assert!(html.contains("board b: perf"));
-        let plain = crate::html(&crate::demo::run_document(), &[]);
+        let plain = crate::html(&testsupport::demo::run_document(), &[]);
         assert!(!plain.contains("id=\"guide\""));
     }
 }

@@ -10,10 +10,10 @@
 //! - [`overview`]: the summary (identity, headline numbers, phases) and findings sections.
 //! - [`guide`]: the performance guide's tables with a bar chart per table (guide documents).
 //! - [`page`]: the page skeleton and its stylesheet.
-//! - [`demo`]: a synthetic but realistic run document for tests, examples and screenshots.
+//!
+//! The synthetic run document its tests, example and screenshots use is `testsupport::demo`.
 
 pub mod chart;
-pub mod demo;
 pub mod escape;
 pub mod guide;
 pub mod overview;

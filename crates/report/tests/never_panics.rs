@@ -4,7 +4,7 @@
 use document::measure::memlat::ChainRow;
 use document::samples::{CpuStates, MonitorSample};
 use proptest::prelude::*;
-use report::demo;
+use testsupport::demo;
 
 fn any_f64() -> impl Strategy<Value = f64> {
     prop_oneof![

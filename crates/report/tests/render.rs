@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use document::samples::MonitorSample;
 use document::{Finding, ResultDocument, SCHEMA_VERSION, Severity};
 use report::chart::{compare, memlat, opp, timeline};
-use report::demo;
+use testsupport::demo;
 
 fn logs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")

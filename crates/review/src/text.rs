@@ -8,19 +8,12 @@ use document::{Finding, Severity};
 use crate::Review;
 use crate::util::human_bytes;
 
-fn sev(s: Severity) -> &'static str {
-    match s {
-        Severity::Info => "info",
-        Severity::Warning => "WARNING",
-        Severity::Invalid => "INVALID",
-    }
-}
-
-/// One finding: "[WARNING] message" and indented evidence lines.
+/// One finding as every text renderer lists it ([`textout::text::finding_line`]), indented, and
+/// its evidence lines.
 pub fn push_finding(out: &mut String, f: &Finding) {
-    let _ = writeln!(out, "  [{}] {}", sev(f.severity), f.message);
-    for e in &f.evidence {
-        let _ = writeln!(out, "      {e}");
+    let _ = writeln!(out, "  {}", textout::text::finding_line(f));
+    for e in textout::text::evidence_lines(f) {
+        let _ = writeln!(out, "{e}");
     }
 }
 

@@ -180,14 +180,14 @@ pub fn check(doc: &serde_json::Value) -> Result<(), String> {
 mod tests {
     #[test]
     fn demo_document_is_valid_and_garbage_is_not() {
-        let doc = serde_json::to_value(report::demo::run_document()).unwrap();
+        let doc = serde_json::to_value(testsupport::demo::run_document()).unwrap();
         super::check(&doc).unwrap();
         let e = super::check(&serde_json::json!({"schema_version": "x"})).unwrap_err();
         assert!(e.contains("schema violation"), "{e}");
     }
 
     fn demo() -> serde_json::Value {
-        serde_json::to_value(report::demo::run_document()).unwrap()
+        serde_json::to_value(testsupport::demo::run_document()).unwrap()
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! What the tests of several crates share (a dev-dependency only; it depends on no crate of
-//! the workspace, so every crate's tests can use it): fixture trees, the old kernels' cpufreq
-//! layout, what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]),
+//! What the tests of several crates share (a dev-dependency only; of the workspace it depends
+//! on the data model `document` alone, so every other crate's tests can use it): fixture trees,
+//! the old kernels' cpufreq layout, a synthetic run document ([`demo`], for the report's and the
+//! service's tests, the report's example and the screenshots), what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]),
 //! headless Chromium ([`chromium`]), the tests' one HTTP client ([`http`]) and the binary under
 //! test as a command the environment does not redirect ([`cli`]).
 
 pub mod chromium;
 pub mod cli;
+pub mod demo;
 pub mod http;
 pub mod pg;
 

@@ -18,7 +18,6 @@ use document::machine::{
     Cache, Cluster, MachineInfo, Memory, OppSource, Policy, SensorKind, SwapArea, SwapKind,
     ThermalSensor, Throttled, Zram, Zswap,
 };
-use document::text::format_bytes;
 
 use crate::text::{kib, one_line, span};
 
@@ -427,15 +426,6 @@ fn opps(p: &Policy) -> String {
     s
 }
 
-/// A size in KiB with a binary unit ("3 MiB", "1.2 MiB"): the one rule,
-/// [`document::text::format_bytes`].
-fn size(kib: u64) -> String {
-    if kib == 0 {
-        return "0 KiB".into();
-    }
-    format_bytes(kib.saturating_mul(1024))
-}
-
 fn cache_name(c: &Cache) -> String {
     let suffix = match c.kind.as_str() {
         "Data" => "d",
@@ -461,7 +451,7 @@ fn caches(o: &mut String, m: &MachineInfo) {
             .caches
             .iter()
             .map(|k| {
-                let mut s = format!("{} {}", cache_name(k), k.size_kib.map_or("?".into(), size));
+                let mut s = format!("{} {}", cache_name(k), k.size_kib.map_or("?".into(), kib));
                 if k.shared_cpus.len() > 1 {
                     let _ = write!(s, " (cpu{})", cpu_range(&k.shared_cpus));
                 }
@@ -691,10 +681,10 @@ mod tests {
     fn ranges_and_sizes() {
         assert_eq!(cpu_range(&[0, 1, 2, 3, 6, 8, 9]), "0-3,6,8-9");
         assert_eq!(cpu_range(&[]), "-");
-        assert_eq!(size(3072), "3 MiB");
-        assert_eq!(size(1280), "1.2 MiB");
-        assert_eq!(size(16145796), "15.4 GiB");
-        assert_eq!(size(48), "48 KiB");
+        assert_eq!(kib(3072), "3 MiB");
+        assert_eq!(kib(1280), "1.2 MiB");
+        assert_eq!(kib(16145796), "15.4 GiB");
+        assert_eq!(kib(48), "48 KiB");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use document::run::{Phase, kind};
 use document::{Measurement, ResultDocument, Severity};
 
 use crate::results_row::results_row_cells;
-use crate::text::{cluster_label, one_line, severity_word};
+use crate::text::{cluster_label, finding_line_tagged, one_line};
 
 struct Paint {
     on: bool,
@@ -208,13 +208,8 @@ pub fn terminal_summary_with(
         out.push_str("  none\n");
     }
     for f in &doc.findings {
-        let tag = paint.severity(f.severity, &format!("[{}]", severity_word(f.severity)));
-        let _ = writeln!(
-            out,
-            "  {tag} {}: {}",
-            one_line(&f.kind),
-            one_line(&f.message)
-        );
+        let line = finding_line_tagged(f, |s, tag| paint.severity(s, tag));
+        let _ = writeln!(out, "  {line}");
     }
     if doc.findings.iter().any(|f| f.severity == Severity::Invalid) {
         let _ = writeln!(

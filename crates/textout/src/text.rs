@@ -108,10 +108,34 @@ pub fn shown_spread(spread_pct: Option<f64>) -> Option<f64> {
     spread_pct.filter(|s| s.is_finite() && *s > SPREAD_SHOWN_PCT)
 }
 
-/// A finding as the commands list it under their report: `  [Warning] message` (the severity's
-/// [`Severity::title`]). One rule for `thermal`, `env` and `guide`.
+/// A finding on one line, as every text renderer lists it — the run's terminal summary, the
+/// log, `thermal`, `env`, `graph`, `guide` and `review`: `[warning] kind: message` (the
+/// severity's [`severity_word`], then the kind and the message each made one line). The caller
+/// indents it (and the log adds its list bullet); the evidence follows as
+/// [`evidence_lines`]. HTML lists findings with the same parts in its own markup.
 pub fn finding_line(f: &document::Finding) -> String {
-    format!("  [{}] {}", f.severity.title(), f.message)
+    finding_line_tagged(f, |_, tag| tag.to_string())
+}
+
+/// [`finding_line`] with its `[warning]` tag passed through `tag` (the terminal summary paints
+/// it by severity).
+pub fn finding_line_tagged(
+    f: &document::Finding,
+    tag: impl FnOnce(Severity, &str) -> String,
+) -> String {
+    let t = format!("[{}]", severity_word(f.severity));
+    format!(
+        "{} {}: {}",
+        tag(f.severity, &t),
+        one_line(&f.kind),
+        one_line(&f.message)
+    )
+}
+
+/// A finding's evidence as the log and `review` list it under the finding: one line each,
+/// indented by six spaces.
+pub fn evidence_lines(f: &document::Finding) -> impl Iterator<Item = String> + '_ {
+    f.evidence.iter().map(|e| format!("      {}", one_line(e)))
 }
 
 /// How a severity reads in the log and on the terminal.
@@ -123,18 +147,14 @@ pub fn severity_word(s: Severity) -> &'static str {
     }
 }
 
-/// KiB as a human size: "512 KiB", "8.0 MiB", "15.4 GiB".
+/// KiB as a human size: "512 KiB", "3 MiB", "1.2 MiB", "15.4 GiB" — the one size rule of
+/// every renderer ([`document::text::format_bytes`], a decimal only when the size is not whole),
+/// fed KiB; zero reads "0 KiB".
 pub fn kib(k: u64) -> String {
-    const MI: f64 = 1024.0;
-    const GI: f64 = 1024.0 * 1024.0;
-    let f = k as f64;
-    if f >= GI {
-        format!("{:.1} GiB", f / GI)
-    } else if f >= MI {
-        format!("{:.1} MiB", f / MI)
-    } else {
-        format!("{k} KiB")
+    if k == 0 {
+        return "0 KiB".into();
     }
+    document::text::format_bytes(k.saturating_mul(1024))
 }
 
 /// Seconds as awk prints `x/100` of a time_in_state value: "2083.27", "7.5", "0".
@@ -233,7 +253,10 @@ mod tests {
     #[test]
     fn sizes_and_seconds() {
         assert_eq!(kib(0), "0 KiB");
-        assert_eq!(kib(8 * 1024), "8.0 MiB");
+        assert_eq!(kib(48), "48 KiB");
+        assert_eq!(kib(3072), "3 MiB");
+        assert_eq!(kib(1280), "1.2 MiB");
+        assert_eq!(kib(8 * 1024 * 1024), "8 GiB");
         assert_eq!(kib(16_145_796), "15.4 GiB");
         assert_eq!(seconds(2083.27), "2083.27");
         assert_eq!(seconds(7.5), "7.5");
@@ -255,17 +278,28 @@ mod tests {
         let f = |severity| document::Finding {
             kind: "throttling".into(),
             severity,
-            message: "cpu4 throttled".into(),
-            evidence: Vec::new(),
+            message: "cpu4\nthrottled".into(),
+            evidence: vec!["time_in_state:\t12 s".into()],
         };
-        assert_eq!(finding_line(&f(Severity::Info)), "  [Info] cpu4 throttled");
+        assert_eq!(
+            finding_line(&f(Severity::Info)),
+            "[info] throttling: cpu4 throttled"
+        );
         assert_eq!(
             finding_line(&f(Severity::Warning)),
-            "  [Warning] cpu4 throttled"
+            "[warning] throttling: cpu4 throttled"
         );
         assert_eq!(
             finding_line(&f(Severity::Invalid)),
-            "  [Invalid] cpu4 throttled"
+            "[INVALID] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            finding_line_tagged(&f(Severity::Warning), |s, t| format!("<{s:?}>{t}")),
+            "<Warning>[warning] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            evidence_lines(&f(Severity::Info)).collect::<Vec<_>>(),
+            ["      time_in_state: 12 s"]
         );
     }
 }

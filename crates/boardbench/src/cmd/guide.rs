@@ -15,8 +15,7 @@
 mod render;
 mod select;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use document::guide::{GuideRecord, GuideSection, SectionStatus};
@@ -25,7 +24,7 @@ use probe::sampler::SamplerConfig;
 
 use crate::cli::Globals;
 use crate::session::lifecycle::{Record, SessionOptions, Signals};
-use crate::session::signals::Stop;
+use crate::session::signals::{Held, Stop};
 use crate::session::{ExitStatus, Session, phase, phase_recorder::PhaseRecorder, stamp};
 use tune::tuning;
 
@@ -99,12 +98,11 @@ pub struct PeerArgs {
 }
 
 /// `guide peer`: iperf3's server, its version said first so the board's document and the lab
-/// PC's terminal name the same tool; Ctrl-C or SIGTERM ends it (exit 0).
+/// PC's terminal name the same tool; Ctrl-C, SIGTERM or SIGHUP ends it (exit 0). The signals
+/// are the session's ([`Held`], [`Stop`]): held before any thread or child exists, taken by the
+/// watcher, which cancels the server (the one child runner ends it).
 fn peer(a: &PeerArgs) -> anyhow::Result<i32> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&cancel))?;
-    }
+    let stop = Stop::watch(Some(Held::block()), None, None);
     let version =
         guide::network::peer_version().unwrap_or_else(|| "iperf3 (version unknown)".into());
     eprintln!(
@@ -112,7 +110,9 @@ fn peer(a: &PeerArgs) -> anyhow::Result<i32> {
         a.bind.as_deref().unwrap_or("*"),
         a.port
     );
-    guide::network::peer(a.port, a.bind.as_deref(), &cancel).map_err(anyhow::Error::msg)?;
+    let served = guide::network::peer(a.port, a.bind.as_deref(), &stop.cancel);
+    stop.finish();
+    served.map_err(anyhow::Error::msg)?;
     Ok(0)
 }
 
@@ -399,7 +399,7 @@ fn print_summary(doc: &document::ResultDocument, args: &Args) {
         );
     }
     for f in &doc.findings {
-        println!("{}", textout::text::finding_line(f));
+        println!("  {}", textout::text::finding_line(f));
     }
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());

@@ -5,8 +5,6 @@
 //! this module only decides the layout from the machine, sleeps, and prints.
 
 use std::io::{IsTerminal, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -14,6 +12,9 @@ use probe::sampler::{Sampler, SamplerConfig, sample_every};
 
 use crate::cli::Globals;
 use crate::live_view;
+use crate::session::lifecycle::{SessionOptions, Signals};
+use crate::session::signals::{Stop, give_up_reads};
+use crate::session::{ExitStatus, Session};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -61,33 +62,23 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
             libc::setpriority(libc::PRIO_PROCESS, 0, 19);
         }
     }
-    let machine = probe::snapshot::take(&root);
-    let config = SamplerConfig::from_machine(&machine);
+    // The session's lifecycle, as every mode: signals held before any thread exists, then the
+    // machine. Ctrl-C, SIGTERM and SIGHUP end the sampling within one slice (the session's
+    // Stop); they also give up the probe's reads, so a read hanging in a driver does not hold
+    // the end up, and a second signal ends the process even if something else is stuck. The
+    // monitor changes nothing, so its session has no idle gate, tuning or record. The exit
+    // code says which signal ended it (128 + N, as every mode): a script that stops the
+    // monitor with SIGTERM sees 143, Ctrl-C gives 130.
+    let probed = Session::probe(root, Signals::Held);
+    let session = match probed.start(&SessionOptions::default()) {
+        Ok(s) => s,
+        Err(status) => return Ok(status.code()),
+    };
+    let (root, machine) = (&session.root, &session.machine);
+    let config = SamplerConfig::from_machine(machine);
+    let stop = Stop::watch(session.held(), None, Some(give_up_reads)).exit_on_second_signal();
 
-    // Ctrl-C and SIGTERM set the flag; the sleep notices it within one slice. They also cancel
-    // the probe's reads, so a read hanging in a driver does not hold the end up (it is given
-    // up at once), and a second signal ends the process even if something else is stuck.
-    // The exit code says which signal ended it (128 + N, as every mode): a script that
-    // stops the monitor with SIGTERM sees 143, Ctrl-C gives 130.
-    let stop = Arc::new(AtomicBool::new(false));
-    let signals = [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ];
-    let mut got = Vec::new();
-    for sig in signals {
-        let this = Arc::new(AtomicBool::new(false));
-        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))
-            .context("installing signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&this)).context("installing signal handler")?;
-        signal_hook::flag::register(sig, probe::bounded_read::cancel_flag())
-            .context("installing signal handler")?;
-        got.push((sig, this));
-    }
-
-    let mut sampler = sampler_for(&config, &root);
+    let mut sampler = sampler_for(&config, root);
     let layout = sampler.layout().clone();
 
     let stdout = std::io::stdout();
@@ -98,7 +89,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let result: std::io::Result<()> = (|| {
         if !args.json {
             if tty {
-                write!(out, "{}", live_view::hardware_header(&machine, &layout))?;
+                write!(out, "{}", live_view::hardware_header(machine, &layout))?;
                 writeln!(out)?;
             }
             writeln!(out, "{header}")?;
@@ -107,7 +98,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         let mut line = String::with_capacity(128);
         let mut spacing = live_view::HeaderSpacing::new(tty);
         let interval = Duration::from_secs_f64(args.interval);
-        sample_every(&mut sampler, interval, args.count, &stop, |s| {
+        sample_every(&mut sampler, interval, args.count, &stop.cancel, |s| {
             if args.json {
                 writeln!(out, "{}", live_view::json_line(&layout, &s, &tz))?;
             } else {
@@ -122,12 +113,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
         })?;
         Ok(())
     })();
+    let signal = stop.finish();
+    drop(out);
+    session.close();
     // A closed pipe (`| head`) ends quietly by the rule in output.rs.
     result.context("writing the monitor output")?;
-    Ok(got
-        .iter()
-        .find(|(_, flag)| flag.load(Ordering::Relaxed))
-        .map_or(0, |(sig, _)| 128 + sig))
+    Ok(ExitStatus::of(signal, true).code())
 }
 
 /// A sampler for this machine, with the Raspberry Pi firmware readings when it has them (the

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use ::review::{clocks, text, window};
 use anyhow::Context;
-use document::run::{RunOptions, RunRecord, kind};
+use document::run::{RunOptions, kind};
 use document::{Finding, Severity};
 use probe::sampler::{SamplerConfig, sample_every};
 use serde_json::json;
@@ -42,9 +42,9 @@ use crate::cli::Globals;
 use crate::live_view;
 use crate::run::progress::Progress;
 use crate::session::child::{self, Echo, Running};
-use crate::session::lifecycle::{SessionOptions, Signals};
+use crate::session::lifecycle::{Record, SessionOptions, Signals};
 use crate::session::signals::{Held, Stop};
-use crate::session::{ExitStatus, Session, assemble, phase_recorder};
+use crate::session::{ExitStatus, Session, phase_recorder};
 use ::tune::Restorer;
 use engine::benchmarks::Tools;
 use engine::plan::{PlanOptions, Profile};
@@ -227,28 +227,22 @@ fn baseline(args: &Args, session: &Session, tuned: bool) -> anyhow::Result<()> {
     );
     let mut progress = Progress::new(&planned, args.json);
     let n = planned.len();
-    let before = assemble::snapshot(&session.root, &session.machine);
+    let stretch = session.stretch();
     let (phases, measurements) =
         crate::run::execute(&ctx, &planned, None, &mut |i, p| progress.starting(i, n, p));
     progress.finish();
-    let after = assemble::snapshot(&session.root, &session.machine);
     let latency = latency_line(&phases);
-    let doc = assemble::document(
-        &session.root,
-        &session.machine,
-        None,
-        &session.started,
-        measurements,
-        RunRecord {
+    let doc = session.stretch_document(
+        stretch,
+        Record {
             profile: "review-baseline".into(),
             options: RunOptions {
                 tune: tuned,
                 ..RunOptions::default()
             },
             phases,
-            before: Some(before),
-            after: Some(after),
-            ..RunRecord::default()
+            measurements,
+            ..Record::default()
         },
     );
     if args.json {

@@ -181,17 +181,11 @@ fn describe(st: std::process::ExitStatus) -> String {
     }
 }
 
-/// Pins the command (and everything it starts) to `cpus`, like `taskset -c`
-/// ([`adapters::tool::pin_command`]). CPUs this process may not use are left out; when none is
-/// left the command is not pinned and this says so.
+/// Pins the command (and everything it starts) to `cpus`, like `taskset -c`, by the one rule
+/// ([`adapters::tool::pin_command_within`] this process's allowed CPUs): CPUs this process may
+/// not use are left out; when none is left the command is not pinned and this says so.
 pub fn pin(cmd: &mut Command, cpus: &[u32]) -> bool {
-    let allowed = loops::affinity::allowed_cpus();
-    let usable: Vec<u32> = cpus
-        .iter()
-        .copied()
-        .filter(|c| allowed.contains(c))
-        .collect();
-    !usable.is_empty() && adapters::tool::pin_command(cmd, &usable).is_ok()
+    adapters::tool::pin_command_within(cmd, cpus, &loops::affinity::allowed_cpus())
 }
 
 #[cfg(test)]

@@ -281,6 +281,35 @@ impl Session {
         self.held
     }
 
+    /// Starts a stretch of the session that is recorded as a document of its own (the
+    /// "before" snapshot now; see [`Stretch`]).
+    pub fn stretch(&self) -> Stretch {
+        Stretch {
+            before: assemble::snapshot(&self.root, &self.machine),
+            t0: Instant::now(),
+        }
+    }
+
+    /// The stretch's result document with its findings: the "after" snapshot now, then the
+    /// same assembly as [`Closed::document`]. Nothing is restored: the session goes on.
+    pub fn stretch_document(&self, s: Stretch, r: Record) -> ResultDocument {
+        let after = assemble::snapshot(&self.root, &self.machine);
+        compose(
+            &self.root,
+            &self.machine,
+            &self.started,
+            Frame {
+                idle_gate: self.idle_gate.clone(),
+                settings: self.settings.clone(),
+                before: Some(s.before),
+                after: Some(after),
+                kmsg: None,
+                duration_s: s.t0.elapsed().as_secs_f64(),
+            },
+            r,
+        )
+    }
+
     /// After snapshot, the kernel messages of the window, restore, and each changed file read
     /// back into its record.
     pub fn close(mut self) -> Closed {
@@ -379,34 +408,70 @@ impl Probed {
 impl Closed {
     /// The result document with its findings.
     pub fn document(&self, r: Record) -> ResultDocument {
-        // The tuning's changes, then the mode's own (`Session::writes`).
-        let settings = self.settings.clone();
-        let run = RunRecord {
-            profile: r.profile,
-            comparability: r.comparability,
-            options: r.options,
-            idle_gate: self.idle_gate.clone(),
-            settings,
-            monitor: r.monitor,
-            phases: r.phases,
-            before: self.before.clone(),
-            after: self.after.clone(),
-            kmsg: self.kmsg.clone(),
-            duration_s: self.duration_s,
-            // Filled in by assemble::document.
-            kernel: None,
-            // A mode's own record (thermal's verdict) is set by the mode on the document.
-            thermal: None,
-        };
-        assemble::document(
+        compose(
             &self.root,
             &self.machine,
-            r.device,
             &self.started,
-            r.measurements,
-            run,
+            Frame {
+                idle_gate: self.idle_gate.clone(),
+                // The tuning's changes, then the mode's own (`Session::writes`).
+                settings: self.settings.clone(),
+                before: self.before.clone(),
+                after: self.after.clone(),
+                kmsg: self.kmsg.clone(),
+                duration_s: self.duration_s,
+            },
+            r,
         )
     }
+}
+
+/// A stretch of a running session recorded as a result document of its own: review's
+/// performance baseline, measured between its tuning and its monitoring window. The stretch
+/// has its own before/after snapshots and duration; the machine, the start, the idle gate and
+/// the tuning's record are the session's. Made by [`Session::stretch`], recorded by
+/// [`Session::stretch_document`] — through the same assembly as [`Closed::document`].
+pub struct Stretch {
+    before: StateSnapshot,
+    t0: Instant,
+}
+
+/// What the session (or one stretch of it) adds to a mode's [`Record`].
+struct Frame {
+    idle_gate: Option<IdleGate>,
+    settings: Vec<SettingChange>,
+    before: Option<StateSnapshot>,
+    after: Option<StateSnapshot>,
+    kmsg: Option<KmsgWindow>,
+    duration_s: f64,
+}
+
+/// The one assembly of a mode's result document from the session's frame and the mode's record.
+fn compose(
+    root: &probe::Root,
+    machine: &MachineInfo,
+    started: &Stamp,
+    f: Frame,
+    r: Record,
+) -> ResultDocument {
+    let run = RunRecord {
+        profile: r.profile,
+        comparability: r.comparability,
+        options: r.options,
+        idle_gate: f.idle_gate,
+        settings: f.settings,
+        monitor: r.monitor,
+        phases: r.phases,
+        before: f.before,
+        after: f.after,
+        kmsg: f.kmsg,
+        duration_s: f.duration_s,
+        // Filled in by assemble::document.
+        kernel: None,
+        // A mode's own record (thermal's verdict) is set by the mode on the document.
+        thermal: None,
+    };
+    assemble::document(root, machine, r.device, started, r.measurements, run)
 }
 
 /// Where the run's kernel messages start; on a real machine as root the session also writes a

@@ -63,12 +63,20 @@ impl Held {
 
 /// The end of a mode's work as its steps see it: a thread takes the held signals (they are
 /// blocked in every thread) and sets [`Stop::cancel`]; the steps check it between
-/// measurements. `guide`, `run` and review's monitoring window use it.
+/// measurements. `run`, `guide` (and `guide peer`), `monitor` and review's monitoring window
+/// use it.
 pub struct Stop {
     pub cancel: Arc<AtomicBool>,
     signal: Arc<AtomicI32>,
     done: Arc<AtomicBool>,
+    second_exits: Arc<AtomicBool>,
     watcher: Option<std::thread::JoinHandle<()>>,
+}
+
+/// A [`Stop::watch`] action: gives up the probe's reads in progress (and every later one), so
+/// that a read hanging in a driver does not hold the end up.
+pub fn give_up_reads() {
+    probe::bounded_read::cancel_flag().store(true, Ordering::Relaxed);
 }
 
 impl Stop {
@@ -78,13 +86,22 @@ impl Stop {
         let cancel = Arc::new(AtomicBool::new(false));
         let signal = Arc::new(AtomicI32::new(0));
         let done = Arc::new(AtomicBool::new(false));
+        let second_exits = Arc::new(AtomicBool::new(false));
         let watcher = held.map(|h| {
-            let (cancel, signal, done) = (cancel.clone(), signal.clone(), done.clone());
+            let (cancel, signal, done, second_exits) = (
+                cancel.clone(),
+                signal.clone(),
+                done.clone(),
+                second_exits.clone(),
+            );
             std::thread::spawn(move || {
                 while !done.load(Ordering::Relaxed) {
                     if let Some(s) = h.wait(Duration::from_millis(100)) {
                         let first = signal.swap(s, Ordering::Relaxed) == 0;
                         cancel.store(true, Ordering::Relaxed);
+                        if !first && second_exits.load(Ordering::Relaxed) {
+                            std::process::exit(128 + s);
+                        }
                         if first {
                             if let Some(text) = say {
                                 eprintln!("\nsignal {s}: {text}");
@@ -101,8 +118,17 @@ impl Stop {
             cancel,
             signal,
             done,
+            second_exits,
             watcher,
         }
+    }
+
+    /// A second signal ends the process at once (128 + signal), even when something is stuck
+    /// that the first could not end. Only for a mode that changed nothing (`monitor`): the
+    /// process exits without restoring.
+    pub fn exit_on_second_signal(self) -> Self {
+        self.second_exits.store(true, Ordering::Relaxed);
+        self
     }
 
     /// The signal that arrived, if one did.

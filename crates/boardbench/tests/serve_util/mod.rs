@@ -182,7 +182,7 @@ pub fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: 
 
 /// A small valid result document; `n` makes it unique.
 pub fn doc(device: &str, n: u32) -> serde_json::Value {
-    let mut d = serde_json::to_value(report::demo::scaled_run(
+    let mut d = serde_json::to_value(testsupport::demo::scaled_run(
         device,
         1.0 + f64::from(n) / 1000.0,
     ))

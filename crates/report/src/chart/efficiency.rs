@@ -301,6 +301,6 @@ mod tests {
 
     #[test]
     fn other_documents_have_no_sweep() {
-        assert!(from_doc(&crate::demo::run_document()).is_empty());
+        assert!(from_doc(&testsupport::demo::run_document()).is_empty());
     }
 }

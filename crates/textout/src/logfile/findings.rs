@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use document::ResultDocument;
 
-use crate::text::{one_line, severity_word};
+use crate::text::{evidence_lines, finding_line};
 
 pub fn render(doc: &ResultDocument) -> String {
     let mut out = String::from("Findings:\n\n");
@@ -13,15 +13,9 @@ pub fn render(doc: &ResultDocument) -> String {
         out.push_str("  * none\n");
     }
     for f in &doc.findings {
-        let _ = writeln!(
-            out,
-            "  * [{}] {}: {}",
-            severity_word(f.severity),
-            one_line(&f.kind),
-            one_line(&f.message)
-        );
-        for e in &f.evidence {
-            let _ = writeln!(out, "      {}", one_line(e));
+        let _ = writeln!(out, "  * {}", finding_line(f));
+        for e in evidence_lines(f) {
+            let _ = writeln!(out, "{e}");
         }
     }
     out

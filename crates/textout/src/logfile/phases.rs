@@ -8,6 +8,7 @@ use document::measure::membw::MembwResult;
 use document::measure::memlat::MemlatResult;
 use document::measure::sha256::{Sha256Report, Sha256Result};
 use document::run::{Phase, PhaseStatus, ToolRun, kind};
+use document::text::format_bytes;
 use document::{Measurement, ResultDocument};
 
 use super::clock_check;
@@ -268,6 +269,8 @@ fn membw(out: &mut String, m: &MembwResult) {
     out.push('\n');
 }
 
+/// ramlat's label of a ladder row ("4k", "3M"), as sbc-bench's logs print the table; every
+/// other size is [`format_bytes`].
 fn size(bytes: u64) -> String {
     if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{}M", bytes >> 20)
@@ -327,14 +330,14 @@ fn memlat(out: &mut String, m: &MemlatResult) {
         for l in &c.levels {
             let adv = l
                 .advertised_bytes
-                .map(|a| format!(", advertised {}", size(a)))
+                .map(|a| format!(", advertised {}", format_bytes(a)))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
                 "Cache level {}: {:.1} ns up to {}{adv}",
                 l.level,
                 l.latency_ns,
-                size(l.effective_bytes)
+                format_bytes(l.effective_bytes)
             );
         }
         if let Some(b) = c.beyond_ns {

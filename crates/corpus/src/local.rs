@@ -46,11 +46,12 @@ impl LocalRun {
         if let Some(c) = self.arch.as_deref().and_then(class_of_arch) {
             return Some(c);
         }
-        if let Some(c) = self
-            .distro
-            .as_deref()
-            .and_then(|d| d.split_whitespace().filter_map(class_of_arch).last())
-        {
+        if let Some(c) = self.distro.as_deref().and_then(|d| {
+            d.split(|c: char| c.is_whitespace() || c == '/' || c == ')' || c == '(')
+                .filter_map(arch_of)
+                .map(Arch::class)
+                .next_back()
+        }) {
             return Some(c);
         }
         let soc = self.soc_name(published)?;

@@ -117,3 +117,111 @@ fn show_update_and_reset() {
     assert!(reset.contains(corpus::DATE));
     assert!(ok(&bb(&dir, &["show"])).contains("in use:  built in"));
 }
+
+/// A results database built here (two fixture logs imported and added, as `results add` stores
+/// them) becomes the local layer: said to be a database, its runs listed apart from the
+/// published rows (which stay as they were), a second update from the same database changes
+/// nothing, a JSON file that is not the service's export is refused, `reset` removes the layer.
+#[test]
+fn update_from_a_results_database_is_a_local_layer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("corpus");
+    let db = tmp.path().join("results.sqlite");
+    let logs =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let docs = tmp.path().join("docs");
+    let run = |args: &[&str]| {
+        testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))
+            .args(args)
+            .env_remove("BOARDBENCH_DB")
+            .output()
+            .expect("run boardbench")
+    };
+    ok(&run(&[
+        "import",
+        logs.join("Xd38a.txt").to_str().unwrap(),
+        logs.join("3GmR.txt").to_str().unwrap(),
+        "--out",
+        docs.to_str().unwrap(),
+        "--no-store",
+    ]));
+    let mut files: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut args = vec!["results", "--db", db.to_str().unwrap(), "add"];
+    args.extend(files.iter().map(String::as_str));
+    ok(&run(&args));
+
+    let up = ok(&bb(
+        &dir,
+        &["update", db.to_str().unwrap(), "--date", "2026-11-27"],
+    ));
+    assert!(up.contains("is a results database"), "{up}");
+    assert!(
+        up.contains("not used to place runs or judge outliers"),
+        "{up}"
+    );
+    assert!(
+        up.contains(&format!(
+            "published: {} ({} rows, unchanged)",
+            corpus::corpus().provenance(),
+            corpus::corpus().entries.len()
+        )),
+        "{up}"
+    );
+    assert!(up.contains("local was: none"), "{up}");
+    assert!(up.contains("(2 runs)"), "{up}");
+    assert!(
+        up.contains("2 added, 0 removed, 0 changed, 0 the same"),
+        "{up}"
+    );
+    assert!(dir.join("local.json").exists());
+    // The published corpus is not replaced.
+    assert!(!dir.join("Results.md").exists());
+
+    let show = ok(&bb(&dir, &["show", "--soc", "RK3576"]));
+    assert!(show.contains("in use:  built in"), "{show}");
+    assert!(show.contains("local layer (your own runs"), "{show}");
+    assert!(show.contains("  date:    2026-11-27"), "{show}");
+    assert!(
+        show.contains("local runs of Rockchip RK3576 (1):"),
+        "{show}"
+    );
+    assert!(show.contains("  local run "), "{show}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&bb(&dir, &["show", "--json"]))).unwrap();
+    assert_eq!(
+        json["rows"].as_u64().unwrap() as usize,
+        corpus::corpus().entries.len()
+    );
+    let local = json["local"]["entries"].as_array().unwrap();
+    assert_eq!(local.len(), 2);
+    assert!(
+        local
+            .iter()
+            .all(|e| e["marks"].to_string().contains("\"Local\"")),
+        "{local:?}"
+    );
+
+    let again = ok(&bb(&dir, &["update", db.to_str().unwrap(), "--dry-run"]));
+    assert!(again.contains("no row changed (2 the same)"), "{again}");
+
+    let bad = tmp.path().join("runs.json");
+    std::fs::write(&bad, r#"{"runs": []}"#).unwrap();
+    let o = bb(&dir, &["update", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("/api/v1/table?format=json"), "{err}");
+    assert!(err.contains("nothing stored"), "{err}");
+    let missing = tmp.path().join("no-such-file");
+    let o = bb(&dir, &["update", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nothing stored"));
+
+    let reset = ok(&bb(&dir, &["reset"]));
+    assert!(reset.contains("removed the stored corpus"), "{reset}");
+    assert!(!dir.join("local.json").exists());
+    assert!(ok(&bb(&dir, &["show"])).contains("local layer: none"));
+}

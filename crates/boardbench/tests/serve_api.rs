@@ -455,6 +455,59 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     assert!(page.contains("The latest run (run "), "{page}");
     assert!(page.contains(" ARM rows"), "{page}");
 
+    // The service's table export, as the service writes it, is a local layer for
+    // `boardbench corpus update`: both runs, kept apart from the published rows.
+    let export = s.get("/api/v1/table?format=json");
+    assert_eq!(export.status, 200, "{}", export.text());
+    let export_file = dir.path().join("table.json");
+    std::fs::write(&export_file, export.text()).unwrap();
+    let corpus_dir = dir.path().join("corpus");
+    let up = serve_util::boardbench(&[
+        "corpus",
+        "--dir",
+        corpus_dir.to_str().unwrap(),
+        "update",
+        export_file.to_str().unwrap(),
+    ]);
+    let up_text = String::from_utf8_lossy(&up.stdout);
+    assert!(
+        up.status.success(),
+        "{up_text} {}",
+        String::from_utf8_lossy(&up.stderr)
+    );
+    assert!(up_text.contains("is a results service export"), "{up_text}");
+    assert!(up_text.contains("2 added, 0 removed"), "{up_text}");
+    let show = serde_json::from_slice::<serde_json::Value>(
+        &serve_util::boardbench(&[
+            "corpus",
+            "--dir",
+            corpus_dir.to_str().unwrap(),
+            "show",
+            "--json",
+            "--soc",
+            "RK3576",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let local = show["local"]["entries"].as_array().unwrap();
+    assert_eq!(local.len(), 1, "{show}");
+    assert_eq!(local[0]["soc"], "Rockchip RK3576");
+    assert_eq!(local[0]["class"], "Arm");
+
+    // The run page places the run too: the report's chart and one line per figure.
+    let id = flipper["id"].as_i64().unwrap();
+    let run = s.get(&format!("/runs/{id}"));
+    assert_eq!(run.status, 200, "{}", run.text());
+    let page = run.text();
+    assert!(page.contains("id=\"corpus\""), "{page}");
+    assert!(page.contains(&format!("<h3>Run {id}</h3>")), "{page}");
+    assert!(page.contains("7-Zip multi"), "{page}");
+    assert!(page.contains(" ARM rows"), "{page}");
+    assert!(page.contains("Rockchip RK3576"), "{page}");
+    assert!(page.contains("BSD-3-Clause"), "{page}");
+    assert!(page.contains("Among sbc-bench"), "{page}");
+
     let cmp = s.get("/compare?ids=1,2");
     assert_eq!(cmp.status, 200, "{}", cmp.text());
     let page = cmp.text();

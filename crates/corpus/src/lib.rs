@@ -8,11 +8,13 @@
 use serde::Serialize;
 use std::sync::OnceLock;
 
+pub mod local;
 mod parse;
 mod place;
 pub mod run;
 mod soc;
 
+pub use local::{LocalLayer, LocalRun};
 pub use parse::{ParseError, RowError};
 pub use place::{Neighbour, PlaceOptions, Placement, Rank, SocStats, place, place_with};
 pub use run::{LICENSE_LINE, RunFigure, RunPlacement, place_run};
@@ -152,6 +154,9 @@ pub enum Mark {
     /// The page says the row's figures do not represent the hardware at its settings
     /// (undervoltage, overclocking, virtualisation). Excluded from placement by default.
     NotComparable { reason: String },
+    /// A row of the local layer (`boardbench corpus update` with a results database or the
+    /// service's export): one of the user's own runs, never one of the published rows.
+    Local { origin: String },
 }
 
 /// What the bold mark means (the page gives no legend; this is what the bold cells have in common).
@@ -194,6 +199,10 @@ impl Entry {
             .marks
             .iter()
             .any(|m| matches!(m, Mark::NotComparable { .. }))
+    }
+    /// A row of the local layer ([`Mark::Local`]), not a published one.
+    pub fn local(&self) -> bool {
+        self.marks.iter().any(|m| matches!(m, Mark::Local { .. }))
     }
     pub fn bold(&self) -> bool {
         self.marks.iter().any(|m| matches!(m, Mark::Bold { .. }))

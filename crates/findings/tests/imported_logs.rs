@@ -322,3 +322,70 @@ fn outliers_name_their_known_causes() {
     let (_, _, f) = all_logs().iter().find(|(n, _, _)| n == "1lBC.txt").unwrap();
     assert!(!kinds_of(f).contains(&kinds::OUTLIER), "{f:#?}");
 }
+
+/// The armhf cause through the import path. No fixture log with a 32-bit userland on a 64-bit
+/// kernel is an outlier (3Gia, the one such log, sits inside its SoC's range), so the case is
+/// derived from a real one: the Renegade log 1iFx (RK3328, aarch64 kernel, memset above every
+/// published RK3328 row, "nothing in the run explains it") with sbc-bench's ` Userland:` line
+/// saying armhf added after its first iostat header. Imported as any log is, the same outlier
+/// now names the 32-bit userland as the possible cause; everything else in the log is unchanged.
+#[test]
+fn outlier_names_an_armhf_userland_on_a_64_bit_kernel() {
+    let text = std::fs::read_to_string(fixtures().join("1iFx.txt")).unwrap();
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut added = false;
+    for line in text.split_inclusive('\n') {
+        out.push_str(line);
+        if !added && line.contains("_aarch64_") {
+            out.push_str(" Userland: armhf\n");
+            added = true;
+        }
+    }
+    assert!(added, "1iFx has an aarch64 iostat header");
+    // Under its own name: the log's own table row stays left out of its SoC's rows.
+    let doc = sbcimport::import_bytes(out.as_bytes(), "1iFx.txt").unwrap();
+    let (userland, kernel) = corpus::run::arches(&doc);
+    assert_eq!(userland.as_deref(), Some("armhf"));
+    assert_eq!(kernel.as_deref(), Some("aarch64"));
+    let f = analyse(&doc);
+    let o = one(&f, kinds::OUTLIER);
+    assert!(o.message.starts_with("memset is "), "{}", o.message);
+    assert!(
+        !o.message.contains("nothing in the run explains it"),
+        "{}",
+        o.message
+    );
+    assert!(
+        o.evidence
+            .iter()
+            .any(|e| e.starts_with("possible cause: 32-bit userland (armhf) on a 64-bit kernel")),
+        "{:#?}",
+        o.evidence
+    );
+    // The log as published: the same figure, nothing to explain it.
+    let (_, _, plain) = all_logs().iter().find(|(n, _, _)| n == "1iFx.txt").unwrap();
+    assert!(
+        one(plain, kinds::OUTLIER)
+            .message
+            .ends_with("nothing in the run explains it.")
+    );
+}
+
+/// The one fixture log with an armhf userland on a 64-bit kernel (3Gia, Raspberry Pi 4 B on
+/// Raspberry Pi OS Buster armhf) is imported as armhf, placed among ARM rows with the 32-bit
+/// userland said, and is no outlier: its figures are inside the BCM2711 range.
+#[test]
+fn the_armhf_fixture_log_is_placed_with_its_userland_said() {
+    let (_, doc, f) = all_logs().iter().find(|(n, _, _)| n == "3Gia.txt").unwrap();
+    let (userland, kernel) = corpus::run::arches(doc);
+    assert_eq!(userland.as_deref(), Some("armhf"));
+    assert_eq!(kernel.as_deref(), Some("aarch64"));
+    let p = corpus::place_run(corpus::corpus(), doc);
+    assert_eq!(p.class, Some(corpus::ArchClass::Arm));
+    assert!(
+        p.notes.iter().any(|n| n.contains("32-bit")),
+        "{:#?}",
+        p.notes
+    );
+    assert!(!kinds_of(f).contains(&kinds::OUTLIER), "{f:#?}");
+}

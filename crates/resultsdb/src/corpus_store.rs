@@ -7,6 +7,13 @@
 //! `BOARDBENCH_CORPUS_DIR` names another directory. Without a stored corpus the built-in one
 //! (`corpus::corpus()`, sbc-bench v0.9.72) is used; `corpus reset` removes the stored one.
 //! The licence notice is written beside the data (`LICENSE.sbc-bench`).
+//!
+//! `corpus update` also takes the user's own runs — a boardbench results database (SQLite)
+//! or the results service's table export (`GET /api/v1/table?format=json`) — as the *local
+//! layer*, `<dir>/local.json` ([`corpus::LocalLayer`]): kept apart from the published rows
+//! (every row marked `Mark::Local`), replaced as a whole by the next such update, listed by
+//! `corpus show`, never used to place runs or judge outliers. [`Input::detect`] tells the
+//! three inputs apart by their content, not their name.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -16,6 +23,173 @@ use corpus::Corpus;
 const PAGE: &str = "Results.md";
 const SOURCE: &str = "source.txt";
 const NOTICE: &str = "LICENSE.sbc-bench";
+const LOCAL: &str = "local.json";
+
+/// What `corpus update FILE` was given, told by its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// A boardbench results database: an SQLite file ("SQLite format 3" header).
+    Database,
+    /// JSON: the service's table export (an array of table rows).
+    ServiceExport,
+    /// Anything else is read as sbc-bench's Results.md.
+    ResultsMd,
+}
+
+impl Input {
+    pub fn detect(path: &Path) -> Result<Input, String> {
+        use std::io::Read;
+        let mut head = [0u8; 16];
+        let mut f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut n = 0;
+        while n < head.len() {
+            match f.read(&mut head[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) => return Err(format!("{}: {e}", path.display())),
+            }
+        }
+        let head = &head[..n];
+        if head.starts_with(b"SQLite format 3\0") {
+            return Ok(Input::Database);
+        }
+        let first = head
+            .iter()
+            .copied()
+            .find(|b| !b.is_ascii_whitespace() && *b != 0xEF && *b != 0xBB && *b != 0xBF);
+        Ok(match first {
+            Some(b'[' | b'{') => Input::ServiceExport,
+            _ => Input::ResultsMd,
+        })
+    }
+}
+
+/// The runs of a results database (opened read-only), with the figures marked not comparable
+/// where the run's profile says so.
+pub fn local_from_database(path: &Path, date: &str) -> Result<corpus::LocalLayer, String> {
+    let loc = crate::Location::Sqlite(path.to_path_buf());
+    let mut store =
+        crate::Store::open_read(&loc).map_err(|e| format!("{}: {e}", path.display()))?;
+    let listing = store
+        .list(&crate::Filter::default())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let marks = crate::marks::load(&mut store);
+    let runs = listing
+        .into_iter()
+        .map(|l| {
+            let c = &l.columns;
+            let h = &c.headline;
+            corpus::LocalRun {
+                key: format!("run {}", l.id),
+                device: c.device.clone(),
+                soc: c.soc.clone(),
+                clock: c.clockspeed.clone(),
+                kernel: c.kernel.clone(),
+                distro: c.distro.clone(),
+                arch: c.arch.clone(),
+                figures: corpus::local::figures(
+                    h.zip_multi,
+                    h.zip_single,
+                    h.aes,
+                    h.memcpy,
+                    h.memset,
+                    h.khs,
+                ),
+                not_comparable: crate::marks::describe(&marks, l.id),
+            }
+        })
+        .collect();
+    Ok(corpus::LocalLayer {
+        source: format!("results database {}", path.display()),
+        date: date.to_string(),
+        runs,
+    })
+}
+
+/// The service's table export (`GET /api/v1/table?format=json`: an array of rows with `id`,
+/// `device`, `soc`, `clockspeed`, `kernel`, `distro`, the six figures and `comparability`).
+pub fn local_from_export(text: &str, name: &str, date: &str) -> Result<corpus::LocalLayer, String> {
+    use serde_json::Value;
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+    let Value::Array(rows) = v else {
+        return Err(format!(
+            "{name}: not the service's table export (an array of rows, as `GET /api/v1/table?format=json` returns it)"
+        ));
+    };
+    let mut runs = Vec::with_capacity(rows.len());
+    for (i, r) in rows.iter().enumerate() {
+        let Some(id) = r.get("id").and_then(Value::as_i64) else {
+            return Err(format!(
+                "{name}: row {} has no run id: not the service's table export (`GET /api/v1/table?format=json`)",
+                i + 1
+            ));
+        };
+        let s = |k: &str| {
+            r.get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+        };
+        let f = |k: &str| r.get(k).and_then(Value::as_f64);
+        let flags: Vec<document::run::FigureComparability> = r
+            .get("comparability")
+            .cloned()
+            .and_then(|c| serde_json::from_value(c).ok())
+            .unwrap_or_default();
+        let mut marks = crate::marks::Marks::new();
+        if !flags.is_empty() {
+            marks.insert(id, flags);
+        }
+        runs.push(corpus::LocalRun {
+            key: format!("run {id}"),
+            device: s("device"),
+            soc: s("soc"),
+            clock: s("clockspeed"),
+            kernel: s("kernel"),
+            distro: s("distro"),
+            arch: s("arch"),
+            figures: corpus::local::figures(
+                f("zip_multi"),
+                f("zip_single"),
+                f("aes"),
+                f("memcpy"),
+                f("memset"),
+                f("khs"),
+            ),
+            not_comparable: crate::marks::describe(&marks, id),
+        });
+    }
+    Ok(corpus::LocalLayer {
+        source: format!("results service export {name}"),
+        date: date.to_string(),
+        runs,
+    })
+}
+
+/// The stored local layer in `dir`, `Ok(None)` when there is none.
+pub fn load_local(dir: &Path) -> Result<Option<corpus::LocalLayer>, String> {
+    let p = dir.join(LOCAL);
+    match std::fs::read_to_string(&p) {
+        Ok(t) => serde_json::from_str(&t)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", p.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", p.display())),
+    }
+}
+
+/// Store the local layer in `dir` (replacing the previous one). Returns its path.
+pub fn save_local(dir: &Path, layer: &corpus::LocalLayer) -> Result<PathBuf, String> {
+    let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;
+    let p = dir.join(LOCAL);
+    let tmp = dir.join(".local.json.tmp");
+    let text = serde_json::to_string_pretty(layer).map_err(|e| e.to_string())?;
+    std::fs::write(&tmp, text).map_err(|e| err(&tmp, e))?;
+    std::fs::rename(&tmp, &p).map_err(|e| err(&p, e))?;
+    Ok(p)
+}
 
 /// The directory of the stored corpus: `BOARDBENCH_CORPUS_DIR`, else beside the default
 /// results database.
@@ -74,12 +248,13 @@ pub fn save(dir: &Path, text: &str, parsed: &Corpus) -> Result<PathBuf, String> 
 }
 
 /// Remove the stored corpus (the built-in one is used again). True when there was one.
+/// The local layer (`local.json`) is removed too.
 pub fn reset(dir: &Path) -> Result<bool, String> {
     let page = dir.join(PAGE);
-    if !page.exists() {
+    if !page.exists() && !dir.join(LOCAL).exists() {
         return Ok(false);
     }
-    for f in [PAGE, SOURCE, NOTICE] {
+    for f in [PAGE, SOURCE, NOTICE, LOCAL] {
         let p = dir.join(f);
         if p.exists() {
             std::fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;

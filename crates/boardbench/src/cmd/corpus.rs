@@ -6,7 +6,12 @@
 //! - `update FILE`: a newer Results.md; parsed (every row, or an error naming each bad row),
 //!   compared with the corpus in use (added, removed, changed rows), stored beside the results
 //!   database (`resultsdb::corpus_store`) and used from then on by `run`, `results` and `report`.
-//! - `reset`: back to the built-in corpus.
+//! - `update DB|EXPORT`: the user's own runs — a results database (SQLite) or the results
+//!   service's table export (`GET /api/v1/table?format=json`) — as the *local layer*: compared
+//!   with the previous local layer (added, removed, changed runs), stored beside the published
+//!   corpus, listed by `show` apart from the published rows (each marked "local"); never used
+//!   to place runs or to judge outliers (those stay among the published rows).
+//! - `reset`: back to the built-in corpus (the local layer is removed too).
 //!
 //! The corpus's source and date are printed by every subcommand.
 
@@ -39,9 +44,12 @@ pub enum Sub {
         #[arg(long)]
         json: bool,
     },
-    /// Use a newer sbc-bench Results.md: says what changed, then stores it.
+    /// Use a newer sbc-bench Results.md, or keep your own runs (a results database or the
+    /// service's table export) as a local layer beside the published rows: says what changed,
+    /// then stores it.
     Update {
-        /// The page (sbc-bench's Results.md).
+        /// sbc-bench's Results.md; a boardbench results database (SQLite file); or the results
+        /// service's export (`GET /api/v1/table?format=json`). Told apart by content.
         file: PathBuf,
         /// Where it comes from, in words (default: "sbc-bench Results.md from FILE").
         #[arg(long)]
@@ -67,7 +75,24 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     match &args.command {
         Sub::Show { soc, json } => {
             let (c, whence) = corpus_store::active(&dir);
+            let local = corpus_store::load_local(&dir).map(|l| l.map(|l| l.corpus(&c).0));
             if *json {
+                let local_json = match &local {
+                    Ok(Some(l)) => {
+                        let rows: Vec<&corpus::Entry> = match soc {
+                            Some(s) => l.by_soc(s).collect(),
+                            None => l.entries.iter().collect(),
+                        };
+                        serde_json::json!({
+                            "source": l.source,
+                            "date": l.date,
+                            "rows": l.entries.len(),
+                            "entries": rows,
+                        })
+                    }
+                    Ok(None) => serde_json::Value::Null,
+                    Err(e) => serde_json::json!({ "error": e }),
+                };
                 let rows: Vec<&corpus::Entry> = match soc {
                     Some(s) => c.by_soc(s).collect(),
                     None => c.entries.iter().collect(),
@@ -79,11 +104,20 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                     "rows": c.entries.len(),
                     "license": corpus::LICENSE,
                     "entries": rows,
+                    "local": local_json,
                 });
                 serde_json::to_writer_pretty(&mut out, &v)?;
                 writeln!(out)?;
             } else {
                 write!(out, "{}", show_text(&c, &whence, soc.as_deref()))?;
+                match &local {
+                    Ok(Some(l)) => write!(out, "{}", local_text(l, soc.as_deref()))?,
+                    Ok(None) => writeln!(
+                        out,
+                        "local layer: none (`corpus update` with a results database or a service export adds your own runs)"
+                    )?,
+                    Err(e) => writeln!(out, "local layer: could not be read: {e}")?,
+                }
             }
             Ok(0)
         }
@@ -93,14 +127,39 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             date,
             dry_run,
         } => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let kind = match corpus_store::Input::detect(file) {
+                Ok(k) => k,
+                Err(e) => {
+                    eprintln!("corpus update: {e}");
+                    eprintln!("corpus update: nothing stored; the corpus in use is unchanged");
+                    return Ok(1);
+                }
+            };
             let date = date
                 .or_else(|| {
                     let m = std::fs::metadata(file).ok()?.modified().ok()?;
                     Some(chrono::DateTime::<chrono::Utc>::from(m).date_naive())
                 })
                 .map_or_else(|| corpus::UNKNOWN_DATE.to_string(), |d| d.to_string());
+            if kind != corpus_store::Input::ResultsMd {
+                return update_local(
+                    &mut out,
+                    &dir,
+                    file,
+                    kind,
+                    source.as_deref(),
+                    &date,
+                    *dry_run,
+                );
+            }
+            let text = match std::fs::read_to_string(file) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("corpus update: {}: {e}", file.display());
+                    eprintln!("corpus update: nothing stored; the corpus in use is unchanged");
+                    return Ok(1);
+                }
+            };
             let source = source
                 .clone()
                 .unwrap_or_else(|| format!("sbc-bench Results.md from {}", file.display()));
@@ -154,6 +213,148 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     }
 }
 
+/// `corpus update` with a results database or a service export: the local layer.
+fn update_local(
+    out: &mut impl Write,
+    dir: &std::path::Path,
+    file: &std::path::Path,
+    kind: corpus_store::Input,
+    source: Option<&str>,
+    date: &str,
+    dry_run: bool,
+) -> anyhow::Result<i32> {
+    let read = match kind {
+        corpus_store::Input::Database => corpus_store::local_from_database(file, date),
+        _ => std::fs::read_to_string(file)
+            .map_err(|e| format!("{}: {e}", file.display()))
+            .and_then(|t| corpus_store::local_from_export(&t, &file.display().to_string(), date)),
+    };
+    let mut layer = match read {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("corpus update: {e}");
+            eprintln!("corpus update: nothing stored; the corpus in use is unchanged");
+            return Ok(1);
+        }
+    };
+    if let Some(s) = source {
+        layer.source = s.to_string();
+    }
+    let (published, _) = corpus_store::active(dir);
+    let (new, left_out) = layer.corpus(&published);
+    let old = match corpus_store::load_local(dir) {
+        Ok(Some(l)) => Some(l.corpus(&published).0),
+        Ok(None) => None,
+        Err(e) => {
+            writeln!(
+                out,
+                "the previous local layer could not be read ({e}); replacing it"
+            )?;
+            None
+        }
+    };
+    let what = match kind {
+        corpus_store::Input::Database => "a results database",
+        _ => "a results service export",
+    };
+    writeln!(
+        out,
+        "{} is {what}: its runs become the local layer — your own runs, kept apart from the published rows (marked \"local\"), not used to place runs or judge outliers",
+        file.display()
+    )?;
+    writeln!(
+        out,
+        "published: {} ({} rows, unchanged)",
+        published.provenance(),
+        published.entries.len()
+    )?;
+    match &old {
+        Some(o) => writeln!(
+            out,
+            "local was: {} ({} runs)",
+            o.provenance(),
+            o.entries.len()
+        )?,
+        None => writeln!(out, "local was: none")?,
+    }
+    writeln!(
+        out,
+        "local new: {} ({} runs)",
+        new.provenance(),
+        new.entries.len()
+    )?;
+    for (key, why) in &left_out {
+        writeln!(out, "  left out {key}: {why}")?;
+    }
+    let empty = Corpus {
+        source: String::new(),
+        date: String::new(),
+        entries: vec![],
+    };
+    let d = corpus::diff(old.as_ref().unwrap_or(&empty), &new);
+    write!(out, "{}", diff_text(&d))?;
+    if dry_run {
+        writeln!(out, "dry run: nothing stored")?;
+        return Ok(0);
+    }
+    let p = corpus_store::save_local(dir, &layer).map_err(anyhow::Error::msg)?;
+    writeln!(
+        out,
+        "stored in {}; `boardbench corpus show` lists it apart from the published rows (`boardbench corpus reset` removes it)",
+        p.display()
+    )?;
+    Ok(0)
+}
+
+/// One row as `show --soc` lists it.
+fn row_text(e: &corpus::Entry) -> String {
+    let cell = |v: Option<f64>| v.map_or_else(|| "-".into(), |v| format!("{v}"));
+    format!(
+        "  {} | {} | {} | {} | 7-zip {} / {} | AES {} | memcpy {} | memset {} | kH/s {}{}",
+        e.device,
+        e.clock_text,
+        e.kernel,
+        e.distro,
+        cell(e.figures[0]),
+        cell(e.figures[1]),
+        cell(e.figures[2]),
+        cell(e.figures[3]),
+        cell(e.figures[4]),
+        cell(e.figures[5]),
+        if e.comparable() {
+            ""
+        } else {
+            " (not comparable)"
+        }
+    )
+}
+
+/// The local layer, after the published corpus and apart from it.
+fn local_text(l: &Corpus, soc: Option<&str>) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "local layer (your own runs, not published rows; not used for placements or findings):"
+    );
+    let _ = writeln!(t, "  source:  {}", l.source);
+    let _ = writeln!(t, "  date:    {}", l.date);
+    let _ = writeln!(t, "  runs:    {}", l.entries.len());
+    if let Some(s) = soc {
+        let rows: Vec<&corpus::Entry> = l.by_soc(s).collect();
+        let _ = writeln!(
+            t,
+            "  local runs of {} ({}):",
+            corpus::normalise_soc(s),
+            rows.len()
+        );
+        for e in rows {
+            let _ = writeln!(t, "  local {} {}", e.key(), row_text(e).trim_start());
+        }
+    }
+    t
+}
+
 fn show_text(c: &Corpus, whence: &str, soc: Option<&str>) -> String {
     use std::fmt::Write as _;
     let mut t = String::new();
@@ -186,27 +387,8 @@ fn show_text(c: &Corpus, whence: &str, soc: Option<&str>) -> String {
     if let Some(s) = soc {
         let rows: Vec<&corpus::Entry> = c.by_soc(s).collect();
         let _ = writeln!(t, "rows of {} ({}):", corpus::normalise_soc(s), rows.len());
-        let cell = |v: Option<f64>| v.map_or_else(|| "-".into(), |v| format!("{v}"));
         for e in rows {
-            let _ = writeln!(
-                t,
-                "  {} | {} | {} | {} | 7-zip {} / {} | AES {} | memcpy {} | memset {} | kH/s {}{}",
-                e.device,
-                e.clock_text,
-                e.kernel,
-                e.distro,
-                cell(e.figures[0]),
-                cell(e.figures[1]),
-                cell(e.figures[2]),
-                cell(e.figures[3]),
-                cell(e.figures[4]),
-                cell(e.figures[5]),
-                if e.comparable() {
-                    ""
-                } else {
-                    " (not comparable)"
-                }
-            );
+            let _ = writeln!(t, "{}", row_text(e));
         }
     }
     let _ = writeln!(t, "licence of the data:");

@@ -1,5 +1,8 @@
 //! `/runs/{id}`: the run's HTML report (the page `boardbench report` writes) with the service's
-//! navigation line and links to the document and the device's board page.
+//! navigation line and links to the document and the device's board page. The run is placed
+//! in the corpus the service uses (the report's chart, and the placement lines the board page
+//! shows, one per headline figure, with the corpus's source, date and licence), not only the
+//! built-in one.
 
 use axum::extract::{Path, State as AxState};
 use axum::http::HeaderMap;
@@ -18,7 +21,8 @@ pub async fn page(
     // Parsed documents take memory: a bounded number of such pages at once.
     let _permit = super::document_page_permit(&state).await?;
     let doc = api::document(&state, id).await?;
-    let html = report::html(&doc, &[]);
+    let reference = &super::corpus::reference().0;
+    let html = report::html_with(&doc, &[], reference);
     let mut links = format!(
         "{} <p class=\"dim\">Run {id} · <a href=\"/api/v1/runs/{id}\">document (JSON)</a>",
         nav()
@@ -31,6 +35,10 @@ pub async fn page(
         ));
     }
     links.push_str("</p>");
+    links.push_str(&super::corpus::placements(
+        reference,
+        &[(format!("Run {id}"), &doc)],
+    ));
     Ok(Html(html.replacen(
         "<body>\n",
         &format!("<body>\n{links}\n"),

@@ -31,15 +31,20 @@ pub fn table(t: &Table) -> String {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
-    if !t.notes.is_empty() {
-        let items: String = t
-            .notes
-            .iter()
-            .map(|n| format!("<li>{}</li>", esc(n)))
-            .collect();
-        out.push_str(&format!("<ul class=\"guide-table-notes\">{items}</ul>"));
-    }
+    out.push_str(&table_notes(&t.notes));
     out
+}
+
+/// A table's own notes as the list under it (`guide-table-notes`), or nothing.
+pub fn table_notes(notes: &[String]) -> String {
+    if notes.is_empty() {
+        return String::new();
+    }
+    let items: String = notes
+        .iter()
+        .map(|n| format!("<li>{}</li>", esc(n)))
+        .collect();
+    format!("<ul class=\"guide-table-notes\">{items}</ul>")
 }
 
 /// The notes (skipped, failed, interrupted sections; quick runs) as a list, or nothing.

@@ -326,14 +326,7 @@ fn table_html(t: &Table, q: &GuideQuery, sortable: bool) -> String {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table></div>");
-    if !t.notes.is_empty() {
-        let items: String = t
-            .notes
-            .iter()
-            .map(|n| format!("<li>{}</li>", esc(n)))
-            .collect();
-        out.push_str(&format!("<ul class=\"guide-table-notes\">{items}</ul>"));
-    }
+    out.push_str(&guidetables::html::table_notes(&t.notes));
     out
 }
 

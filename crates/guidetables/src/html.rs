@@ -2,7 +2,7 @@
 //! (`crates/report`) puts it into its page beside a bar chart per table. No scripts, no styles
 //! of its own beyond the report's classes (`num` for right-aligned figures).
 
-use super::{Cell, Guide, Table, cell_text};
+use super::{Cell, Guide, Row, Table, cell_text};
 
 /// The tables of one section (or the header) as HTML.
 pub fn table(t: &Table) -> String {
@@ -17,21 +17,29 @@ pub fn table(t: &Table) -> String {
     out.push_str("</tr></thead><tbody>");
     for r in &t.rows {
         out.push_str(&format!("<tr><th>{}</th>", esc(&r.key)));
-        for k in &r.keys {
-            out.push_str(&format!("<td class=\"num\">{}</td>", esc(k)));
-        }
-        for c in &r.cells {
-            let class = if matches!(c, Some(Cell::Value(_) | Cell::Ratio(_))) {
-                " class=\"num\""
-            } else {
-                ""
-            };
-            out.push_str(&format!("<td{class}>{}</td>", esc(&cell_text(c))));
-        }
+        out.push_str(&row_cells(r));
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
     out.push_str(&table_notes(&t.notes));
+    out
+}
+
+/// A row's data cells after its heading cell: the extra key columns, then one cell per column
+/// (figures and ratios right-aligned).
+pub fn row_cells(r: &Row) -> String {
+    let mut out = String::new();
+    for k in &r.keys {
+        out.push_str(&format!("<td class=\"num\">{}</td>", esc(k)));
+    }
+    for c in &r.cells {
+        let class = if matches!(c, Some(Cell::Value(_) | Cell::Ratio(_))) {
+            " class=\"num\""
+        } else {
+            ""
+        };
+        out.push_str(&format!("<td{class}>{}</td>", esc(&cell_text(c))));
+    }
     out
 }
 

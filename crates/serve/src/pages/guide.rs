@@ -13,7 +13,7 @@ use axum::Json;
 use axum::extract::{Query, State as AxState};
 use axum::http::{HeaderMap, header};
 use axum::response::{Html, IntoResponse, Response};
-use guidetables::{Cell, ColumnKind, Guide, Table, order};
+use guidetables::{ColumnKind, Guide, Table, order};
 use report::escape::esc;
 use resultsdb::backend::Val;
 use serde::Deserialize;
@@ -309,20 +309,7 @@ fn table_html(t: &Table, q: &GuideQuery, sortable: bool) -> String {
         } else {
             out.push_str(&format!("<tr><th>{}</th>", esc(&r.key)));
         }
-        for k in &r.keys {
-            out.push_str(&format!("<td class=\"num\">{}</td>", esc(k)));
-        }
-        for c in &r.cells {
-            let class = if matches!(c, Some(Cell::Value(_) | Cell::Ratio(_))) {
-                " class=\"num\""
-            } else {
-                ""
-            };
-            out.push_str(&format!(
-                "<td{class}>{}</td>",
-                esc(&guidetables::cell_text(c))
-            ));
-        }
+        out.push_str(&guidetables::html::row_cells(r));
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table></div>");

@@ -12,7 +12,7 @@ pub struct ChainRow {
     /// equal to the 1-chain column means N misses overlap perfectly.
     pub ns_per_step: Vec<f64>,
     /// Short runs of this row's cells discarded because the thread lost the CPU during them
-    /// (each cell keeps the fastest undisturbed run).
+    /// (each cell is the mean of its undisturbed runs).
     #[serde(default)]
     pub descheduled_retries: u32,
     /// Another task used the measured CPU during this row (a run lost more than 2 % of its

@@ -4,7 +4,8 @@
 //! 512-byte chunks of 128 4-byte ints. The reads (rd, frd) sum each chunk into one dependent
 //! chain that is then added to the total, as lmbench's single expression compiles (with several
 //! accumulators frd read 1.5–1.9× lmbench's figure inside the caches; with one chain across all
-//! chunks 0.75–0.85×: bench-against, issue 21); fwr stores each chunk from its last int down, as
+//! chunks 0.75–0.85×; with separate loads and adds 0.90×, so on x86_64 frd's chunk is written
+//! as GCC emits it, one `add` from memory per int: bench-against, issue 21); fwr stores each chunk from its last int down, as
 //! lmbench's chained assignment compiles (ascending stores wrote 1.5× lmbench's). The word loops use volatile accesses so the compiler
 //! neither vectorises them nor turns them into memcpy/memset; bzero and bcopy call the C
 //! library's memset/memmove, as lmbench.
@@ -28,6 +29,57 @@ fn needs_second(op: &str) -> bool {
 #[inline(always)]
 fn opaque(x: u32) -> u32 {
     std::hint::black_box(x)
+}
+
+/// The 128 ints of one frd chunk summed into one dependent chain, as GCC 12 -O2 compiles
+/// lmbench's `sum += p[0] + p[1] + … + p[127]` on x86_64: a load of `p[1]`, then one
+/// `add reg, [mem]` per int (`p[0]`, `p[2]` … `p[127]`). LLVM does not fold a volatile load into
+/// an add, and without volatile it vectorises the sum: the separate loads and adds read 0.90–0.91
+/// of lmbench's figure at every size (bench-against, issue 21), so the step is written as GCC
+/// emits it. The loads only read the chunk.
+///
+/// # Safety
+/// `p` valid for 128 readable `u32`s.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn frd_chunk(p: *const u32) -> u32 {
+    macro_rules! chain {
+        ($($off:literal)*) => {{
+            let acc: u32;
+            // SAFETY: every address lies in the chunk (offsets 0 … 508 bytes); nothing is
+            // written, no stack or flags the compiler relies on are touched.
+            unsafe {
+                core::arch::asm!(
+                    "mov {acc:e}, dword ptr [{p} + 4]",
+                    "add {acc:e}, dword ptr [{p}]",
+                    $(concat!("add {acc:e}, dword ptr [{p} + ", $off, "]"),)*
+                    p = in(reg) p,
+                    acc = out(reg) acc,
+                    options(readonly, nostack),
+                );
+            }
+            acc
+        }};
+    }
+    chain!("0x8" "0xc" "0x10" "0x14" "0x18" "0x1c" "0x20" "0x24" "0x28" "0x2c" "0x30" "0x34" "0x38" "0x3c" "0x40" "0x44" "0x48" "0x4c" "0x50" "0x54" "0x58" "0x5c" "0x60" "0x64" "0x68" "0x6c" "0x70" "0x74" "0x78" "0x7c" "0x80" "0x84" "0x88" "0x8c" "0x90" "0x94" "0x98" "0x9c" "0xa0" "0xa4" "0xa8" "0xac" "0xb0" "0xb4" "0xb8" "0xbc" "0xc0" "0xc4" "0xc8" "0xcc" "0xd0" "0xd4" "0xd8" "0xdc" "0xe0" "0xe4" "0xe8" "0xec" "0xf0" "0xf4" "0xf8" "0xfc" "0x100" "0x104" "0x108" "0x10c" "0x110" "0x114" "0x118" "0x11c" "0x120" "0x124" "0x128" "0x12c" "0x130" "0x134" "0x138" "0x13c" "0x140" "0x144" "0x148" "0x14c" "0x150" "0x154" "0x158" "0x15c" "0x160" "0x164" "0x168" "0x16c" "0x170" "0x174" "0x178" "0x17c" "0x180" "0x184" "0x188" "0x18c" "0x190" "0x194" "0x198" "0x19c" "0x1a0" "0x1a4" "0x1a8" "0x1ac" "0x1b0" "0x1b4" "0x1b8" "0x1bc" "0x1c0" "0x1c4" "0x1c8" "0x1cc" "0x1d0" "0x1d4" "0x1d8" "0x1dc" "0x1e0" "0x1e4" "0x1e8" "0x1ec" "0x1f0" "0x1f4" "0x1f8" "0x1fc")
+}
+
+/// [`frd_chunk`] elsewhere: one load, then 127 dependent adds (volatile, so not vectorised).
+///
+/// # Safety
+/// `p` valid for 128 readable `u32`s.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn frd_chunk(p: *const u32) -> u32 {
+    use std::ptr::read_volatile as rd;
+    // SAFETY: k < 128.
+    unsafe {
+        let mut chunk = rd(p);
+        for k in 1..128 {
+            chunk = chunk.wrapping_add(rd(p.add(k)));
+        }
+        chunk
+    }
 }
 
 /// One pass of `op` over `chunks` 512-byte chunks of `a` (and `b` for copies).
@@ -85,12 +137,7 @@ fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 
                 // 12 -O2: `mov` of one int, then one `add reg, mem` after the other, then one
                 // add to the total). Inside the caches the chains, not memory, limit the figure.
                 for c in 0..chunks {
-                    let p = a.add(c * 128);
-                    let mut chunk = rd(p);
-                    for k in 1..128 {
-                        chunk = chunk.wrapping_add(rd(p.add(k)));
-                    }
-                    sum = sum.wrapping_add(opaque(chunk));
+                    sum = sum.wrapping_add(opaque(frd_chunk(a.add(c * 128))));
                 }
             }
             "fwr" => {
@@ -184,4 +231,28 @@ pub fn measure(t: &Timing, op: &str, size: usize) -> Result<GuideValue> {
     let mb = size as f64 / 1e6;
     GuideValue::from_samples(&figures(&samples, |us| mb / (us / 1e6)))
         .ok_or(Error::Failed("no samples".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frd_chunk_sums_every_int_of_the_chunk() {
+        // Distinct values in every int (and wrapping), so a skipped or repeated offset shows.
+        let ints: Vec<u32> = (0..128u32)
+            .map(|k| k.wrapping_mul(0x9E37_79B9).wrapping_add(k << 20))
+            .collect();
+        let want = ints.iter().fold(0u32, |s, &x| s.wrapping_add(x));
+        // SAFETY: 128 ints.
+        assert_eq!(unsafe { frd_chunk(ints.as_ptr()) }, want);
+    }
+
+    #[test]
+    fn frd_pass_sums_all_chunks() {
+        let ints: Vec<u32> = (0..512u32).collect();
+        let mut copy = ints.clone();
+        let got = pass("frd", copy.as_mut_ptr(), copy.as_mut_ptr(), 4, 2048);
+        assert_eq!(got, ints.iter().sum::<u32>());
+    }
 }

@@ -31,15 +31,16 @@ pub enum Kind {
 
 static SINK: AtomicU64 = AtomicU64::new(0);
 
-/// The called procedure: a load, an add and a store of a global, three instructions as GCC
-/// compiles lmbench's `use_int`. (A `fetch_add` is a locked add on x86: the call read 3.8–4.2 ×
-/// lmbench's 1.2 ns; a relaxed load and store LLVM fuses into one `add` to memory, which read
-/// 0.73–0.86 × on a Zen 5 guest; volatile accesses it fuses too. The loaded value passes
-/// through `hide64`, an empty `asm!` that needs it in a register, so the load stays a load.)
+/// The called procedure: lmbench's `use_int(int)` as GCC compiles it — the 32-bit argument
+/// sign-extended, a load, an add and a store of a 64-bit global. (A `fetch_add` is a locked add
+/// on x86: the call read 3.8–4.2 × lmbench's 1.2 ns; a relaxed load and store LLVM fuses into one
+/// `add` to memory, which read 0.73–0.86 × on a Zen 5 guest; volatile accesses it fuses too. The
+/// loaded value passes through `hide64`, an empty `asm!` that needs it in a register, so the load
+/// stays a load.)
 #[inline(never)]
-fn procedure(x: u64) {
+fn procedure(x: i32) {
     let v = super::lat_ops::hide64(SINK.load(Ordering::Relaxed));
-    SINK.store(v.wrapping_add(x), Ordering::Relaxed);
+    SINK.store(v.wrapping_add(x as i64 as u64), Ordering::Relaxed);
 }
 
 fn wait(pid: libc::pid_t) -> Result<()> {
@@ -80,10 +81,11 @@ pub fn measure(t: &Timing, kind: Kind) -> Result<GuideValue> {
     }
     let samples = t.benchmp_try(0.0, |n| {
         if kind == Kind::Procedure {
-            // lmbench passes the same value every call.
-            let r = std::hint::black_box(1);
+            // lmbench passes the same value every call, moved into the argument register
+            // each time (its caller keeps it in a callee-saved register across the calls).
+            let r = std::hint::black_box(1u32);
             for _ in 0..n {
-                procedure(r);
+                procedure(super::lat_ops::hide32(r) as i32);
             }
             return Ok(());
         }

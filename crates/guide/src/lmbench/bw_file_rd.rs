@@ -1,5 +1,5 @@
 //! bw_file_rd: MB/s of reading `size` bytes of the test file in 64 KiB reads into a page-aligned
-//! buffer and summing each buffer ("touch"), `io_only` (file opened once, lseek to 0 each pass)
+//! buffer and summing each buffer (lmbench's `bread`: `sys::bread`), `io_only` (file opened once, lseek to 0 each pass)
 //! or `open2close` (open, read, close each pass). The file was just written: it is in the page
 //! cache, so this is copy bandwidth from the cache, as in the guides.
 
@@ -9,7 +9,7 @@ use std::path::Path;
 use document::guide::GuideValue;
 
 use super::lat_mem_rd::Aligned;
-use super::sys::word_sum;
+use super::sys::bread;
 use super::timing::{Error, Result, Timing, figures, os_err};
 
 pub const XFER: usize = 64 * 1024;
@@ -26,7 +26,7 @@ fn read_through(fd: i32, buf: &mut [u8], size: usize, sink: &mut usize) -> Resul
         if r == 0 {
             break; // end of file: lmbench counts `size` anyway
         }
-        *sink = sink.wrapping_add(word_sum(&buf[..r as usize]));
+        *sink = sink.wrapping_add(bread(&buf[..r as usize]));
         left -= r as usize;
     }
     Ok(())

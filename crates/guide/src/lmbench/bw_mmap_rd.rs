@@ -7,7 +7,7 @@ use std::path::Path;
 
 use document::guide::GuideValue;
 
-use super::sys::word_sum;
+use super::sys::bread;
 use super::timing::{Error, Result, Timing, figures, os_err};
 
 fn map(fd: i32, size: usize) -> Result<*mut u8> {
@@ -30,7 +30,7 @@ fn map(fd: i32, size: usize) -> Result<*mut u8> {
 
 fn sum(p: *mut u8, size: usize) -> usize {
     // SAFETY: p maps `size` readable bytes.
-    word_sum(unsafe { std::slice::from_raw_parts(p, size) })
+    bread(unsafe { std::slice::from_raw_parts(p, size) })
 }
 
 pub fn measure(t: &Timing, file: &Path, size: usize, open2close: bool) -> Result<GuideValue> {

@@ -214,11 +214,8 @@ fn mean_undisturbed(runs: u32, mut f: impl FnMut()) -> (u64, u32) {
             ok += 1;
         }
     }
-    if ok == 0 {
-        (all_ns / attempts.max(1), discarded)
-    } else {
-        (ok_ns / ok, discarded)
-    }
+    let mean = ok_ns.checked_div(ok).unwrap_or(all_ns / attempts.max(1));
+    (mean, discarded)
 }
 
 /// Steps that take about `target_ns`, from a probe of `probe` steps that took `probe_ns`;

@@ -1,18 +1,37 @@
 //! lat_ctx: µs per context switch in a ring of P processes joined by pipes, each summing its
 //! own private working set of S KiB when the token arrives. The cost of one hop without a
 //! switch (write a token into a pipe, read it back, sum a cache-hot buffer) is measured first in
-//! this process and subtracted: figure = t/n/P − overhead. Not pinned, like TI's runs: on
-//! several CPUs the ring measures cross-CPU wake-ups as much as switches.
+//! this process and subtracted: figure = t/n/P − overhead. The working set is summed as
+//! lmbench sums it (`sys::bread`). Not pinned, like TI's runs: on several CPUs the ring
+//! measures cross-CPU wake-ups as much as switches.
 
 use document::guide::GuideValue;
 
-use super::sys::{Child, pipe, raw, read_exact, word_sum, write_all};
+use super::sys::{Child, bread, pipe, raw, read_exact, write_all};
 use super::timing::{Error, Result, Timing, median};
 
 /// The ring's pipes (read, write) and the children; everything closes/dies on drop.
 struct Ring {
     pipes: Vec<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>,
     _children: Vec<Child>,
+}
+
+/// A working set of `size` bytes (at least one word), word-aligned for [`bread`].
+fn working_set(size: usize) -> Vec<usize> {
+    vec![0usize; size.div_ceil(size_of::<usize>()).max(1)]
+}
+
+/// The working set's bytes.
+fn bytes(w: &[usize]) -> &[u8] {
+    // SAFETY: the same memory viewed as bytes (u8 has no alignment or validity requirement).
+    unsafe { std::slice::from_raw_parts(w.as_ptr().cast::<u8>(), std::mem::size_of_val(w)) }
+}
+
+/// Fills a working set with non-zero bytes, so its pages are really the process's own.
+fn fill(w: &mut [usize]) {
+    for (k, x) in w.iter_mut().enumerate() {
+        *x = k.wrapping_mul(0x0101_0101) | 1;
+    }
 }
 
 fn hop(rd: i32, wr: i32, token: &mut [u8; 4]) -> bool {
@@ -22,7 +41,8 @@ fn hop(rd: i32, wr: i32, token: &mut [u8; 4]) -> bool {
 /// µs of one hop without a context switch (the overhead), for `procs` pipes.
 fn overhead(t: &Timing, procs: usize, size: usize) -> Result<f64> {
     let pipes: Vec<_> = (0..procs).map(|_| pipe()).collect::<Result<_>>()?;
-    let mut buf = vec![1u8; size];
+    let mut buf = working_set(size);
+    fill(&mut buf);
     let mut token = [0u8; 4];
     let mut sink = 0usize;
     let samples = t.benchmp_try(0.0, |n| {
@@ -31,11 +51,11 @@ fn overhead(t: &Timing, procs: usize, size: usize) -> Result<f64> {
             if !hop(raw(r), raw(w), &mut token) {
                 return Err(Error::Failed("pipe hop failed".into()));
             }
-            sink = sink.wrapping_add(word_sum(&buf));
+            sink = sink.wrapping_add(bread(bytes(&buf)));
         }
         Ok(())
     })?;
-    buf[0] = sink as u8;
+    buf[0] = sink;
     std::hint::black_box(&buf);
     Ok(median(&samples).map(|s| s.per_iter()).unwrap_or(0.0))
 }
@@ -48,7 +68,7 @@ pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue,
     let mut children = Vec::new();
     // Buffers prepared before the forks; each child writes its own copy once, so its pages
     // become private (copy-on-write) before the ring starts.
-    let mut bufs: Vec<Vec<u8>> = (0..procs).map(|_| vec![0u8; size.max(8)]).collect();
+    let mut bufs: Vec<Vec<usize>> = (0..procs).map(|_| working_set(size)).collect();
     for i in 1..procs {
         let rd = raw(&pipes[i - 1].0);
         let wr = raw(&pipes[i].1);
@@ -57,13 +77,11 @@ pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue,
         children.push(Child::spawn(move || {
             // SAFETY: the child's own copy of a buffer allocated before the fork.
             let buf = unsafe { std::slice::from_raw_parts_mut(buf_ptr, len) };
-            for (k, b) in buf.iter_mut().enumerate() {
-                *b = k as u8;
-            }
+            fill(buf);
             let mut token = [0u8; 4];
             let mut sink = 0usize;
             while read_exact(rd, &mut token) {
-                sink = sink.wrapping_add(word_sum(buf));
+                sink = sink.wrapping_add(bread(bytes(buf)));
                 token[0] = token[0].wrapping_add(sink as u8 & 1);
                 if !write_all(wr, &token) {
                     break;
@@ -80,9 +98,7 @@ pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue,
     // Our own working set is written too (lmbench zeroes it): untouched pages of a zeroed
     // allocation would all map the kernel's one zero page, a 4 KiB working set.
     let mine = &mut bufs[0];
-    for (k, b) in mine.iter_mut().enumerate() {
-        *b = k as u8;
-    }
+    fill(mine);
     let mut token = [0u8; 4];
     let mut sink = 0usize;
     let samples = t.benchmp_try(0.0, |n| {
@@ -90,7 +106,7 @@ pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue,
             if !hop(last_rd, first_wr, &mut token) {
                 return Err(Error::Failed("lat_ctx: a ring process stopped".into()));
             }
-            sink = sink.wrapping_add(word_sum(mine));
+            sink = sink.wrapping_add(bread(bytes(mine)));
         }
         Ok(())
     })?;

@@ -124,35 +124,6 @@ pub fn round_trip(to: RawFd, from: RawFd, msg: &mut [u8]) -> Result<()> {
     Ok(())
 }
 
-/// lmbench's "touch"/word sum: adds every machine word of `buf` (8 at a time), so a read buffer
-/// is really loaded. Returns the sum so callers can sink it.
-#[inline(never)]
-pub fn word_sum(buf: &[u8]) -> usize {
-    let words = buf.len() / size_of::<usize>();
-    let p = buf.as_ptr().cast::<usize>();
-    let mut s = [0usize; 4];
-    let mut i = 0;
-    while i + 4 <= words {
-        // SAFETY: i + 3 < words, so every read is inside `buf`; read_unaligned has no alignment
-        // requirement.
-        unsafe {
-            s[0] = s[0].wrapping_add(p.add(i).read_unaligned());
-            s[1] = s[1].wrapping_add(p.add(i + 1).read_unaligned());
-            s[2] = s[2].wrapping_add(p.add(i + 2).read_unaligned());
-            s[3] = s[3].wrapping_add(p.add(i + 3).read_unaligned());
-        }
-        i += 4;
-    }
-    while i < words {
-        // SAFETY: i < words, inside `buf`.
-        s[0] = s[0].wrapping_add(unsafe { p.add(i).read_unaligned() });
-        i += 1;
-    }
-    s[0].wrapping_add(s[1])
-        .wrapping_add(s[2])
-        .wrapping_add(s[3])
-}
-
 /// `N` machine words at `p` summed into one dependent chain, as GCC 12 -O2 compiles lmbench's
 /// `p[0] + p[1] + … + p[N-1]` on x86_64: a load of `p[1]`, then one `add reg, [mem]` per word
 /// (`p[0]`, `p[2]` …). Separate loads and adds (or several accumulators) read faster than

@@ -11,7 +11,7 @@
 //! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
 //! - CPU sections, written from the published algorithms: [`dhrystone`], [`whetstone`],
 //!   [`linpack`], [`stream`]; driving installed tools: [`openssl`] (speed table and CPU load),
-//!   [`coremark`], [`coremark_pro`], [`nbench`].
+//!   [`coremark`], [`coremark_pro`], [`multibench`], [`nbench`].
 //! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side;
 //!   [`netif`]: the measured interface's driver, link and offloads),
 //!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP
@@ -33,6 +33,7 @@ pub mod coremark;
 pub mod coremark_pro;
 pub mod dhrystone;
 pub mod linpack;
+pub mod multibench;
 pub mod nbench;
 pub mod openssl;
 pub mod stream;

@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long)]
     pub quick: bool,
     /// Only these sections, comma-separated (lmbench, dhrystone, whetstone, linpack, nbench,
-    /// stream, coremark, coremark-pro, openssl, storage, network, boot, kcrypto, ipsec, audio;
+    /// stream, coremark, coremark-pro, multibench, openssl, storage, network, boot, kcrypto, ipsec, audio;
     /// `all` for every one).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub sections: Vec<String>,

@@ -290,6 +290,17 @@ pub const CATALOGUE: &[Entry] = &[
         version_args: None,
     },
     Entry {
+        family: "MultiBench",
+        // guide::multibench::CANDIDATES (or the program in BOARDBENCH_MULTIBENCH).
+        candidates: &["multibench", "multibench-run"],
+        uses: &[Use {
+            mode: "guide",
+            phases: &["multibench"],
+        }],
+        packages: Packages::NONE,
+        version_args: None,
+    },
+    Entry {
         family: "NBench",
         candidates: &["nbench", "nbench-byte"],
         uses: &[Use {

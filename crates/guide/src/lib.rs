@@ -11,11 +11,13 @@
 //! - [`stub`]: two tiny test-only sections (the command's hidden `--test-sections`).
 //! - CPU sections, written from the published algorithms: [`dhrystone`], [`whetstone`],
 //!   [`linpack`], [`stream`]; driving installed tools: [`openssl`] (speed table and CPU load),
-//!   [`coremark`], [`coremark_pro`], [`nbench`].
+//!   [`coremark`], [`coremark_pro`], [`multibench`], [`nbench`].
 //! - I/O sections: [`storage`] (fio), [`network`] (iperf3, RFC 2544 search, the `peer` side;
 //!   [`netif`]: the measured interface's driver, link and offloads),
-//!   [`boot`] (systemd-analyze, kernel log), [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP
-//!   between two namespaces), [`audio`] (arecord/aplay).
+//!   [`boot`] (systemd-analyze, kernel log), [`console`] (boot time and U-Boot's transfers
+//!   from a lab's serial console logs: `guide console`, not a section of the board's run),
+//!   [`kcrypto`] (/proc/crypto, AF_ALG), [`ipsec`] (ESP between two namespaces), [`audio`]
+//!   (arecord/aplay).
 //! - Helpers of the sections: [`pinning`] (a thread on one CPU by `loops::affinity`'s rule,
 //!   the single-thread CPU), [`repeat`] (samples until the spread is small or the budget
 //!   spent), [`child_cpu`] (a child's CPU time over wall time), [`external`] (find and run a
@@ -33,6 +35,7 @@ pub mod coremark;
 pub mod coremark_pro;
 pub mod dhrystone;
 pub mod linpack;
+pub mod multibench;
 pub mod nbench;
 pub mod openssl;
 pub mod stream;
@@ -41,6 +44,7 @@ pub mod whetstone;
 // I/O sections.
 pub mod audio;
 pub mod boot;
+pub mod console;
 pub mod ipsec;
 pub mod kcrypto;
 pub mod netif;

@@ -99,6 +99,13 @@ pub fn all() -> Vec<SectionDef> {
             run: crate::coremark_pro::section,
         },
         SectionDef {
+            name: "multibench",
+            title: crate::multibench::TITLE,
+            quick: false,
+            default: true,
+            run: crate::multibench::section,
+        },
+        SectionDef {
             name: "openssl",
             title: "OpenSSL Performance",
             quick: true,

@@ -1,7 +1,13 @@
 //! The IPsec section: the xfrm counter parser, and the section on the live kernel — whatever
-//! the kernel supports (this VM's has no ESP: every row is refused and the section skips with
-//! the reason), no namespace, state or policy may be left behind, cancelled or not. Skipped
-//! under emulation and without root.
+//! the kernel supports, no namespace, state or policy may be left behind, cancelled or not.
+//!
+//! On a kernel without ESP (this development VM's: `CONFIG_INET_ESP` is not set, no modules)
+//! the section skips with the kernel's refusal, and the test says so on stderr in capitals:
+//! there the ESP figures are measured by `crates/boardbench/tests/guide_vm.rs` (a distribution
+//! kernel in QEMU, `scripts/guide-vm`). What runs here regardless: the two namespaces, the veth
+//! pair, the iperf3 server and a TCP run through them without ESP (the section's path but the
+//! xfrm states), and the cleanup. Skipped, loudly, under emulation and without root, ip or
+//! iperf3.
 
 mod common;
 
@@ -21,6 +27,10 @@ fn packets_from_ip_xfrm_state_statistics() {
     assert_eq!(rows, ["3des", "aes128", "aes192", "aes256", "aes128-gcm"]);
 }
 
+/// The tests create namespaces of one prefix (this process's): one at a time, so a test's
+/// leftover check does not see the other's pair in flight.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn leftovers() -> Vec<String> {
     let o = Command::new("ip").args(["netns", "list"]).output().unwrap();
     let me = format!("{NS_PREFIX}{}x", std::process::id());
@@ -33,18 +43,27 @@ fn leftovers() -> Vec<String> {
 
 #[test]
 fn the_section_leaves_nothing_behind_finished_or_cancelled() {
-    if common::host_only() || !common::is_root() || !common::have("ip") || !common::have("iperf3") {
-        eprintln!("skipped: emulated, not root, or no ip/iperf3");
+    if !can_run() {
         return;
     }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let ctx = common::ctx(probe::Root::host(), dir.path());
     let out = guide::ipsec::run(&ctx, Duration::from_secs(1));
     match (&out.skipped, out.tables.first()) {
-        (Some(reason), _) => assert!(
-            reason.contains("ESP") || reason.contains("namespaces"),
-            "{reason}"
-        ),
+        (Some(reason), _) => {
+            // As root with ip and iperf3 the namespaces come up (the next test shows it): the
+            // only acceptable reason is the kernel refusing ESP.
+            assert!(
+                reason.contains("refused the ESP state") && !reason.contains("namespaces"),
+                "{reason}"
+            );
+            eprintln!(
+                "IPSEC NOT MEASURED ON THIS KERNEL (no ESP): {reason}\n\
+                 -> only the namespaces, the refusal and the cleanup were tested here; the ESP \
+                 figures are tested by crates/boardbench/tests/guide_vm.rs (scripts/guide-vm)"
+            );
+        }
         (None, Some(t)) => {
             assert_eq!(t.title, "IPSec Software Performance");
             assert!(t.rows[0].cells[0].as_ref().unwrap().value > 0.0);
@@ -55,5 +74,42 @@ fn the_section_leaves_nothing_behind_finished_or_cancelled() {
 
     ctx.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     let _ = guide::ipsec::run(&ctx, Duration::from_secs(5));
+    assert!(leftovers().is_empty(), "{:?}", leftovers());
+}
+
+/// Root, ip and iperf3 on a native host; otherwise says why on stderr.
+fn can_run() -> bool {
+    let why = if common::host_only() {
+        "an emulated target (BOARDBENCH_EMULATED=1)"
+    } else if !common::is_root() {
+        "not root (network namespaces need it)"
+    } else if !common::have("ip") {
+        "ip (iproute2) is not installed"
+    } else if !common::have("iperf3") {
+        "iperf3 is not installed"
+    } else {
+        return true;
+    };
+    eprintln!("IPSEC NETNS TEST SKIPPED: {why}");
+    false
+}
+
+#[test]
+fn the_namespace_pair_carries_tcp_without_esp() {
+    if !can_run() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = common::ctx(probe::Root::host(), dir.path());
+    let pair = guide::ipsec::Pair::new().expect("the section's namespaces and veth pair");
+    let mut opt = guide::network::Options::new("10.214.0.2");
+    opt.prefix = ["ip", "netns", "exec", &pair.a].map(String::from).to_vec();
+    match guide::network::client(&ctx, &opt, &[], Duration::from_secs(1)) {
+        Ok((r, _)) => assert!(r.tcp_received_bps > 0.0, "{}", r.tcp_received_bps),
+        Err(guide::network::ClientError::Failed(e)) => panic!("iperf3 through the pair: {e}"),
+        Err(guide::network::ClientError::Cancelled) => panic!("cancelled"),
+    }
+    drop(pair);
     assert!(leftovers().is_empty(), "{:?}", leftovers());
 }

@@ -1,9 +1,11 @@
-//! The CoreMark, CoreMark-Pro and NBench parsers on sample outputs of several versions
+//! The CoreMark, CoreMark-Pro, MultiBench and NBench parsers on sample outputs of several versions
 //! (tests/data, written from the published formats: see tests/data/README.md).
 
 use std::path::PathBuf;
 
-use guide::{coremark, coremark_pro, nbench};
+mod common;
+
+use guide::{coremark, coremark_pro, multibench, nbench};
 
 fn data(name: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -88,4 +90,115 @@ fn coremark_pro_tables() {
     assert_eq!(s.rows[1].key, "core (workloads/)");
     assert_eq!(s.rows[1].cells[0].as_ref().unwrap().value, 1.22);
     assert!(coremark_pro::parse("no tables").is_err());
+}
+
+#[test]
+fn multibench_performance_run_with_its_median_lines() {
+    let r = multibench::parse(&data("multibench-1.0.10-linux64.txt")).unwrap();
+    assert_eq!(
+        r.version.as_deref(),
+        Some("EEMBC MultiBench 1.0.10 (MITH harness), built 2026-11-20 with gcc 12.2.0 -O3")
+    );
+    let t = multibench::tables(&r);
+    assert_eq!(t.len(), 2, "one context, four contexts");
+    assert_eq!(t[0].title, "Multibench Benchmarks");
+    assert_eq!(t[0].key_header, "Benchmarks");
+    assert_eq!(t[0].columns, ["perf"]);
+    // The seed's 27 rows, lower case, sorted, in its unit.
+    assert_eq!(t[0].rows.len(), 27);
+    assert_eq!(t[0].rows[0].key, "4m-check (workloads/)");
+    assert_eq!(t[0].rows[26].key, "x264-4mqw1 (workloads/)");
+    let cell = |key: &str| {
+        t[0].rows
+            .iter()
+            .find(|r| r.key == key)
+            .unwrap_or_else(|| panic!("{key}"))
+            .cells[0]
+            .clone()
+    };
+    // The harness's own median line, not the verification run's 1-iteration figure.
+    assert_eq!(cell("md5-4m (workloads/)").unwrap().value, 251.89);
+    // A workload that failed verification in the performance run: no figure.
+    assert_eq!(cell("ipres-4mw1 (workloads/)"), None);
+    let notes = multibench::check(&r).unwrap();
+    assert!(
+        notes.len() == 1 && notes[0].starts_with("ipres-4Mw1 (1 context)"),
+        "{notes:?}"
+    );
+    // Four contexts without median lines: the median of the three performance lines.
+    assert_eq!(t[1].title, "Multibench Benchmarks (4 contexts)");
+    assert_eq!(t[1].rows.len(), 2);
+    assert_eq!(t[1].rows[0].key, "md5-4m (workloads/)");
+    assert_eq!(t[1].rows[0].cells[0].as_ref().unwrap().value, 954.65);
+}
+
+#[test]
+fn multibench_refuses_what_is_not_a_performance_run() {
+    assert!(multibench::parse("make: *** No rule to make target 'run'.  Stop.\n").is_err());
+    let verification_only = "#UID Suite Name Ctx Wrk Fails t(s) Iter Iter/s Codesize Datasize\n\
+        #Results for verification run started at 26331:04:00:01 XCMD=-v1\n\
+        236300289 MLT md5-4M 1 1 0 0.004 1 250.00 77655 2875589\n";
+    let r = multibench::parse(verification_only).unwrap();
+    assert!(multibench::check(&r).unwrap_err().contains("verification"));
+    // Columns are taken from the #UID header, wherever Iter/s is.
+    let reordered = "#UID Suite Name Iter/s Ctx Wrk Fails\n\
+        #Results for performance runs started at 26331:04:01:10 XCMD=-v0\n\
+        236300289 MLT md5-4M 248.5 1 1 0\n";
+    let r = multibench::parse(reordered).unwrap();
+    assert_eq!(
+        multibench::tables(&r)[0].rows[0].cells[0]
+            .as_ref()
+            .unwrap()
+            .value,
+        248.5
+    );
+}
+
+#[test]
+fn multibench_found_by_the_users_path_then_on_path_and_run() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let sp = adapters::SearchPath::new(dir.path().as_os_str());
+    // Nothing installed, nothing given: skipped, with the way to give it.
+    let why = multibench::locate(None, &sp).unwrap_err();
+    assert!(
+        why.contains("multibench") && why.contains(multibench::ENV),
+        "{why}"
+    );
+    // A given path that is not a program.
+    let not = dir.path().join("missing");
+    let why = multibench::locate(Some(not.as_os_str()), &sp).unwrap_err();
+    assert!(why.contains("not an executable file"), "{why}");
+    // A wrapper printing the recorded output, given by path and found on PATH.
+    let out =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/multibench-1.0.10-linux64.txt");
+    let script = dir.path().join("multibench");
+    std::fs::write(&script, format!("#!/bin/sh\ncat '{}'\n", out.display())).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        multibench::locate(Some(script.as_os_str()), &sp)
+            .unwrap()
+            .path,
+        script
+    );
+    let tool = multibench::locate(None, &sp).unwrap();
+    assert_eq!(tool.name, "multibench");
+    let ctx = common::ctx(probe::Root::host(), dir.path());
+    let o = multibench::run_tool(&ctx, &tool);
+    assert!(o.failed.is_none() && o.skipped.is_none(), "{o:?}");
+    assert_eq!(o.tables.len(), 2);
+    assert!(o.tool.unwrap().starts_with("EEMBC MultiBench 1.0.10"));
+    assert!(o.notes.iter().any(|n| n.contains("ipres-4Mw1")));
+
+    // A build whose run prints nothing the harness would: the section fails with the exit code.
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 'make: *** [run] Error 2'\nexit 2\n",
+    )
+    .unwrap();
+    let o = multibench::run_tool(&ctx, &tool);
+    assert!(
+        o.failed.as_deref().unwrap().contains("exit code 2"),
+        "{o:?}"
+    );
 }

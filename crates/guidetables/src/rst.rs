@@ -111,7 +111,16 @@ pub fn render_ti(g: &Guide, title: &str) -> String {
     let t = inline(&one_line(title));
     let bar = "=".repeat(t.chars().count() + 2);
     out.push_str(&format!("{bar}\n {t}\n{bar}\n\n"));
-    evaluation_modules(&mut out, &g.header);
+    // The boot media the console logs showed (`guide console`: "Boot time MMCSD").
+    let mut media: Vec<&str> = g
+        .sections
+        .iter()
+        .filter(|s| s.name == "boot-console")
+        .flat_map(|s| &s.tables)
+        .filter_map(|t| t.title.strip_prefix("Boot time "))
+        .collect();
+    media.dedup();
+    evaluation_modules(&mut out, &g.header, &media);
     let mut group: Option<&str> = None;
     for s in &g.sections {
         if s.tables.is_empty() {
@@ -159,9 +168,9 @@ pub fn render_ti(g: &Guide, title: &str) -> String {
 /// The seed's grouping of its tables under top-level headings.
 fn ti_group(section: &str) -> &'static str {
     match section {
-        "storage" => "Storage",
+        "storage" | "uboot-storage" => "Storage",
         "network" => "Ethernet",
-        "boot" => "Boot Time",
+        "boot" | "boot-console" => "Boot Time",
         "audio" => "Audio",
         "openssl" | "kcrypto" | "ipsec" => "Crypto",
         _ => "System Benchmarks",
@@ -174,6 +183,10 @@ fn ti_command(g: &Guide, section: &str) -> String {
         .notes
         .iter()
         .any(|n| n.contains("a quick guide (--quick)"));
+    if matches!(section, "boot-console" | "uboot-storage") {
+        // Measured from a lab's console logs, not on the board.
+        return "boardbench guide console LOG... --device BOARD".into();
+    }
     let mut cmd = format!(
         "boardbench guide{} --sections {section}",
         if quick { " --quick" } else { "" }
@@ -213,7 +226,7 @@ fn csv_table_ti(out: &mut String, t: &Table) {
 
 /// The "Evaluation Modules" grid: one line per board with what the documents know of it, and a
 /// sentence on what they cannot know.
-fn evaluation_modules(out: &mut String, h: &Table) {
+fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
     let text = |key: &str, col: usize| -> Option<String> {
         h.rows
             .iter()
@@ -300,11 +313,21 @@ fn evaluation_modules(out: &mut String, h: &Table) {
         out.push_str(&rule('-'));
     }
     out.push_str("\nTable: Evaluation Modules\n\n");
-    out.push_str(
-        "The DDR type and data rate and the boot medium are not recorded in the result documents \
-         (no sysfs file states them); take them from the board's documentation. The memory \
-         controller's clock is listed where the kernel scales it (devfreq).\n\n",
-    );
+    if boot_media.is_empty() {
+        out.push_str(
+            "The DDR type and data rate and the boot medium are not recorded in the result documents \
+             (no sysfs file states them); take them from the board's documentation. The memory \
+             controller's clock is listed where the kernel scales it (devfreq).\n\n",
+        );
+    } else {
+        out.push_str(&format!(
+            "The DDR type and data rate are not recorded in the result documents (no sysfs file \
+             states them); take them from the board's documentation. Boot medium: {}, as the \
+             console logs of the Boot Time tables show it. The memory controller's clock is \
+             listed where the kernel scales it (devfreq).\n\n",
+            inline(&boot_media.join(", "))
+        ));
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! and stored, everything restored, exit 128 + signal. Exit 2 when a section failed or the
 //! findings (busy, throttled …) say not to trust the figures.
 
+mod console;
 mod render;
 mod select;
 
@@ -43,7 +44,7 @@ pub struct Args {
     #[arg(long)]
     pub quick: bool,
     /// Only these sections, comma-separated (lmbench, dhrystone, whetstone, linpack, nbench,
-    /// stream, coremark, coremark-pro, openssl, storage, network, boot, kcrypto, ipsec, audio;
+    /// stream, coremark, coremark-pro, multibench, openssl, storage, network, boot, kcrypto, ipsec, audio;
     /// `all` for every one).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub sections: Vec<String>,
@@ -85,6 +86,9 @@ pub enum Sub {
     Render(render::Args),
     /// The other end of `guide --peer HOST` (for a lab PC): an iperf3 server until Ctrl-C.
     Peer(PeerArgs),
+    /// A guide document from serial console logs (a LAVA job's, a capture): boot time per
+    /// boot medium and setup over every boot in them, U-Boot's raw/FAT transfer rates.
+    Console(console::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -120,6 +124,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     match &args.render {
         Some(Sub::Render(r)) => render::run(r),
         Some(Sub::Peer(p)) => peer(p),
+        Some(Sub::Console(c)) => console::run(c),
         None => measure(args, g).map(ExitStatus::code),
     }
 }

@@ -1,0 +1,242 @@
+//! `boardbench guide console`: the boot-time and U-Boot storage tables from console logs written
+//! for the tests (crates/guide/tests/data: a LAVA job log of a reboot loop, a grabserial capture
+//! of U-Boot commands), rendered with the measured guide's renderers (reStructuredText checked by
+//! docutils with warnings as errors); and the LAVA job templates that produce such logs
+//! (integrations/lava/job-boot-time.yaml, job-uboot-storage.yaml) valid for LAVA's own schema
+//! code (Debian's lava-common, as export_lava.rs). No network, a few seconds.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use document::ResultDocument;
+use document::guide::SectionStatus;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn log(name: &str) -> String {
+    repo()
+        .join("crates/guide/tests/data")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn the_lava_templates_pass_lavas_schema_and_the_recorded_log_is_yaml() {
+    if common::host_only() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return;
+    }
+    let py = PathBuf::from("/usr/bin/python3");
+    let ok = Command::new(&py)
+        .args(["-c", "import lava_common.schemas, yaml"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "/usr/bin/python3 cannot import lava_common: install Debian's lava-common (scripts/test does)"
+    );
+    let check = r#"
+import sys, yaml
+from lava_common.schemas import validate
+boot = yaml.safe_load(open(sys.argv[1]))
+validate(boot, strict=True)
+storage = yaml.safe_load(open(sys.argv[2]))
+validate(storage, strict=True)
+# The reboot loop: only boot actions; plain power cycles to the login and to the shell prompt,
+# a setup boot that sets init=/bin/sh and one that removes it.
+kinds = [next(iter(a)) for a in boot["actions"]]
+assert set(kinds) == {"boot"}, kinds
+boots = [a["boot"] for a in boot["actions"]]
+minimal = [b for b in boots if b["method"] == "minimal"]
+full = [b for b in minimal if b["prompts"] == ["login:"]]
+shell = [b for b in minimal if "/ #" in b["prompts"]]
+assert len(full) >= 3 and len(shell) >= 3 and len(full) + len(shell) == len(minimal), boots
+setup = [b for b in boots if b["method"] == "u-boot"]
+assert any("init=/bin/sh" in " ".join(b["commands"]) for b in setup), setup
+assert boots.index(setup[0]) > boots.index(full[-1]) and boots.index(setup[0]) < boots.index(shell[0])
+# U-Boot storage: mmc list (names the media), timed raw reads, FAT writes and reads; no raw
+# write (it would destroy data).
+cmds = [c for a in storage["actions"] for c in a["boot"].get("commands", [])]
+assert "mmc list" in cmds, cmds
+assert any(c.startswith("time mmc read ") for c in cmds), cmds
+assert any(c.startswith("fatwrite ") for c in cmds) and any(c.startswith("fatload ") for c in cmds)
+assert not any("mmc write" in c for c in cmds), cmds
+# The recorded job log is LAVA's YAML: a list of {dt, lvl, msg}.
+logged = yaml.safe_load(open(sys.argv[3]))
+assert isinstance(logged, list) and all({"dt", "lvl", "msg"} <= set(e) for e in logged)
+assert sum(1 for e in logged if e["lvl"] == "target") > 100
+print("valid")
+"#;
+    let lava = repo().join("integrations/lava");
+    let out = Command::new(py)
+        .arg("-c")
+        .arg(check)
+        .arg(lava.join("job-boot-time.yaml"))
+        .arg(lava.join("job-uboot-storage.yaml"))
+        .arg(log("console-lava-boot-loop.yaml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && text(&out.stdout).trim() == "valid",
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+fn console(args: &[&str]) -> (Option<i32>, String) {
+    let out = common::boardbench(&[&["guide", "console"], args].concat());
+    (out.status.code(), text(&out.stderr))
+}
+
+fn render(args: &[&str]) -> String {
+    let out = common::boardbench(&[&["guide", "render"], args].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn console_logs_become_the_boot_time_and_u_boot_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("boot.json");
+    let b = tmp.path().join("uboot.json");
+    let (code, err) = console(&[
+        &log("console-lava-boot-loop.yaml"),
+        "--device",
+        "evm",
+        "-o",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("boot-console: 2 tables"), "{err}");
+    assert!(err.contains("uboot-storage: skipped"), "{err}");
+    let doc: ResultDocument = serde_json::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    assert_eq!(doc.device.as_deref(), Some("evm"));
+    let g = doc.guide.unwrap();
+    assert_eq!(g.sections[0].status, SectionStatus::Done);
+    assert_eq!(g.sections[0].tables[0].title, "Boot time MMCSD");
+    assert_eq!(
+        g.sections[0].tables[0].rows[0].cells[0]
+            .as_ref()
+            .unwrap()
+            .samples,
+        2
+    );
+
+    let (code, err) = console(&[
+        &log("console-grabserial-uboot.txt"),
+        "--device",
+        "evm",
+        "-o",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("uboot-storage: 2 tables, 5 rows"), "{err}");
+
+    // Both documents in one column, as a lab merges its jobs with --merge-by board.
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let rst = render(&[a, b, "--merge-by", "board"]);
+    assert!(rst.contains(".. csv-table:: Boot time MMCSD"), "{rst}");
+    assert!(
+        rst.contains(":header: \"Boot Configuration\",\"evm: boot time (sec)\""),
+        "{rst}"
+    );
+    assert!(
+        rst.contains(
+            "\"Kernel boot time test when bootloader, kernel and sdk-rootfs are in mmc-sd\",\"14.90 (min 14.70, max 15.10)\""
+        ),
+        "{rst}"
+    );
+    assert!(rst.contains(".. csv-table:: UBOOT EMMC RAW"), "{rst}");
+    assert!(
+        rst.contains(":header: \"File size (bytes in hex)\",\"evm: Write Throughput (Kbytes/sec)\",\"evm: Read Throughput (Kbytes/sec)\""),
+        "{rst}"
+    );
+    assert!(
+        rst.contains("\"1000000\",\"10240.00\",\"20480.00\""),
+        "{rst}"
+    );
+    docutils_strict("console", &rst);
+    let ti = render(&[a, b, "--merge-by", "board", "--style", "ti"]);
+    assert!(ti.contains("Boot Time\n---------"), "{ti}");
+    assert!(
+        ti.contains("boardbench guide console LOG... --device BOARD"),
+        "{ti}"
+    );
+    // The grid names the boot medium the logs showed.
+    assert!(
+        ti.contains("Boot medium: MMCSD, as the console logs"),
+        "{ti}"
+    );
+    docutils_strict("console-ti", &ti);
+    for format in ["md", "csv", "html"] {
+        let out = render(&[a, b, "--merge-by", "board", "--format", format]);
+        assert!(out.contains("UBOOT MMCSD FAT"), "{format}: {out}");
+    }
+}
+
+#[test]
+fn a_log_without_boots_or_transfers_exits_2_and_an_input_is_never_the_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("minicom.cap");
+    std::fs::write(&empty, "Welcome to minicom 2.8\n").unwrap();
+    let out = tmp.path().join("doc.json");
+    let (code, err) = console(&[
+        empty.to_str().unwrap(),
+        "--device",
+        "evm",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("boot-console: skipped"), "{err}");
+    let doc: ResultDocument = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(
+        doc.guide
+            .unwrap()
+            .sections
+            .iter()
+            .all(|s| s.status == SectionStatus::Skipped)
+    );
+    let (code, err) = console(&[
+        empty.to_str().unwrap(),
+        "--device",
+        "evm",
+        "-o",
+        empty.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(code, Some(64), "{err}");
+}
+
+/// docutils parses `text` with warnings as errors (as crates/guidetables' golden tests).
+fn docutils_strict(what: &str, text: &str) {
+    if common::host_only() {
+        eprintln!("skipped under emulation: docutils runs on the host test");
+        return;
+    }
+    let tmp = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(tmp.path(), text).unwrap();
+    let check = "import sys, docutils.core\n\
+                 docutils.core.publish_doctree(open(sys.argv[1]).read(), \
+                 settings_overrides={'halt_level': 2, 'report_level': 2})\n";
+    let out = Command::new("python3")
+        .args(["-c", check])
+        .arg(tmp.path())
+        .output()
+        .expect("python3 (scripts/test installs python3-docutils)");
+    assert!(
+        out.status.success(),
+        "docutils rejected the reStructuredText ({what}):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

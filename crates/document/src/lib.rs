@@ -21,6 +21,8 @@
 //! - [`redaction`]: what `upload` removed from a document before it left the machine.
 //! - [`version`]: whether this build can read a document's `schema_version` (the one check).
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
+//! - [`text`]: rules for text from outside (one line, no ANSI, no bidi controls), sizes, the
+//!   CSV quoting rule, and the one line a finding is listed as.
 
 pub mod cpu;
 pub mod cpus;

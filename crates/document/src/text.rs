@@ -3,7 +3,7 @@
 //! (bidirectional controls, ANSI escapes, control characters and line breaks where one line is
 //! due); sizes with binary units, which the kernels' messages share with the renderers; and
 //! the one line a finding is listed as, which the text renderers and `review` (a reader that
-//! must not depend on a renderer) share; and the one CSV quoting rule.
+//! must not depend on a renderer) share. CSV has its own module, [`crate::csv`].
 
 use crate::{Finding, Severity};
 
@@ -22,26 +22,6 @@ pub fn neutralise_bidi(s: &str) -> String {
     s.chars()
         .map(|c| if is_bidi_control(c) { '\u{fffd}' } else { c })
         .collect()
-}
-
-/// One CSV field — the one rule of every CSV written (the guide's tables, the results table):
-/// bidirectional controls become U+FFFD; text a spreadsheet would run as a formula (`=`, `+`,
-/// `-`, `@`, tab or CR first, and not a finite number: `-12.5` stays a number) gets a leading
-/// `'`; then RFC 4180 quoting: quoted, with `"` doubled, when it holds a comma, a quote, a CR or
-/// an LF, or begins or ends with a space (which a spreadsheet would otherwise drop).
-pub fn csv_field(s: &str) -> String {
-    let s = neutralise_bidi(s);
-    let number = s.parse::<f64>().is_ok_and(f64::is_finite);
-    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !number {
-        format!("'{s}")
-    } else {
-        s
-    };
-    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
-    }
 }
 
 /// Removes ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`, and two-character
@@ -187,36 +167,6 @@ mod tests {
             evidence_lines(&f(Severity::Info)).collect::<Vec<_>>(),
             ["      time_in_state: 12 s"]
         );
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_only_when_they_must_be() {
-        assert_eq!(csv_field("RK3588"), "RK3588");
-        assert_eq!(csv_field(""), "");
-        assert_eq!(csv_field("Debian 12, arm64"), "\"Debian 12, arm64\"");
-        assert_eq!(csv_field("8\" board"), "\"8\"\" board\"");
-        assert_eq!(csv_field("a\rb"), "\"a\rb\"");
-        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
-        assert_eq!(csv_field(" x"), "\" x\"");
-        assert_eq!(csv_field("x "), "\"x \"");
-        assert_eq!(csv_field("a b"), "a b");
-    }
-
-    #[test]
-    fn csv_fields_cannot_run_as_formulas_or_reorder_text() {
-        assert_eq!(csv_field("=1+1"), "'=1+1");
-        assert_eq!(csv_field("+1 board"), "'+1 board");
-        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(csv_field("\tx"), "'\tx");
-        assert_eq!(csv_field("\rx"), "\"'\rx\"");
-        assert_eq!(csv_field("-cmd|' /C calc'!A0"), "'-cmd|' /C calc'!A0");
-        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        // Numbers stay numbers, negative ones too; a non-finite "number" is text.
-        assert_eq!(csv_field("-12.5"), "-12.5");
-        assert_eq!(csv_field("+3"), "+3");
-        assert_eq!(csv_field("-1e3"), "-1e3");
-        assert_eq!(csv_field("-inf"), "'-inf");
-        assert_eq!(csv_field("Pi 5 \u{202e}B8 ledoM"), "Pi 5 \u{fffd}B8 ledoM");
     }
 
     #[test]

@@ -9,12 +9,11 @@ fn logs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
 }
 
-/// boardbench with `args`, never touching the user's default database.
+/// boardbench with `args`, never touching the user's default database or machine root
+/// (`testsupport::cli::command`).
 fn bb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))
         .args(args)
-        .env_remove("BOARDBENCH_DB")
-        .env_remove("BOARDBENCH_SYSROOT")
         .output()
         .expect("run boardbench")
 }

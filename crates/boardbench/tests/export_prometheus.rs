@@ -41,10 +41,7 @@ fn host_program(name: &str, package: &str) -> Option<PathBuf> {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return None;
     }
-    let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .chain([PathBuf::from("/usr/bin"), PathBuf::from("/usr/sbin")])
-        .map(|d| d.join(name))
-        .find(|p| p.is_file());
+    let found = common::which(name, &["/usr/bin", "/usr/sbin"]);
     assert!(
         found.is_some(),
         "{name} not found: install Debian's {package} package (scripts/test does)"

@@ -18,10 +18,7 @@ fn repo() -> PathBuf {
 }
 
 fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
+    common::which(tool, &[]).is_some()
 }
 
 fn skip(tool: &str) -> bool {

@@ -87,10 +87,10 @@ fn sweep_visits_every_opp_of_every_cluster_with_power_and_restores() {
     let table = textout::graph::table(&stored);
     assert!(table.lines().count() > 2, "{table}");
     assert!(stdout.contains(&table), "{table}\n---\n{stdout}");
-    // Findings are listed as every command lists them (`textout::text::finding_line`).
+    // Findings are listed as every command lists them (`document::text::finding_line`).
     for f in &stored.findings {
         assert!(
-            stdout.contains(&format!("  {}\n", textout::text::finding_line(f))),
+            stdout.contains(&format!("  {}\n", document::text::finding_line(f))),
             "{stdout}"
         );
     }

@@ -10,6 +10,8 @@
 //! qemu-system-x86_64 is missing (scripts/test installs it). One boot, bounded by the script's
 //! timeout; the wall time is printed.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,8 +24,7 @@ fn repo() -> PathBuf {
 }
 
 fn have(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+    common::which(tool, &[]).is_some()
 }
 
 fn section<'a>(doc: &'a Value, name: &str) -> &'a Value {

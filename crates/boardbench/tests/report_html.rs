@@ -166,7 +166,7 @@ fn screenshot(bin: &Path, page: &Path, png: &Path, w: u32, h: u32) -> Vec<u8> {
 
 #[test]
 fn chromium_loads_the_report_without_errors_and_draws_the_charts() {
-    let Some(bin) = testsupport::chromium::find() else {
+    let Some(bin) = common::chromium() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -237,7 +237,7 @@ fn chromium_loads_the_report_without_errors_and_draws_the_charts() {
 
 #[test]
 fn chromium_renders_each_chart_page() {
-    let Some(bin) = testsupport::chromium::find() else {
+    let Some(bin) = common::chromium() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -266,7 +266,7 @@ const SHOTS: [(&str, u32, u32); 4] = [
 #[test]
 #[ignore = "rewrites docs/screenshots/*.png; run on purpose"]
 fn regenerate_docs_screenshots() {
-    let Some(bin) = testsupport::chromium::find() else {
+    let Some(bin) = common::chromium() else {
         return;
     };
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");

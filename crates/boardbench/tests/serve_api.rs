@@ -5,6 +5,7 @@
 //! the access log, read protection, escaping and the security headers. One SQLite test runs
 //! without PostgreSQL. Everything skips under qemu (BOARDBENCH_EMULATED).
 
+mod common;
 mod serve_util;
 
 use std::io::Write;

@@ -5,6 +5,7 @@
 //! the same answer on SQLite and PostgreSQL. Everything is bounded in time and skips under
 //! qemu (BOARDBENCH_EMULATED).
 
+mod common;
 mod serve_util;
 
 use std::io::{Read, Write};

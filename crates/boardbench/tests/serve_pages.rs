@@ -8,6 +8,7 @@
 //! `cargo test -p boardbench --test serve_pages -- --ignored regenerate_serve_screenshots`
 //! rewrites docs/screenshots/serve-*.png (each page at 1400 and 390 px wide).
 
+mod common;
 mod serve_util;
 
 use std::path::Path;
@@ -109,7 +110,7 @@ fn dom(bin: &Path, url: &str) -> String {
 
 #[test]
 fn chromium_opens_table_run_compare_and_board_pages() {
-    let Some(bin) = testsupport::chromium::find() else {
+    let Some(bin) = common::chromium() else {
         return;
     };
     let (s, _dir) = filled_service("chromium");
@@ -276,7 +277,7 @@ fn guide_page_merges_runs_by_board_sorts_and_answers_csv_and_json() {
 /// and ratio chart in the DOM.
 #[test]
 fn chromium_opens_the_guide_page() {
-    let Some(bin) = testsupport::chromium::find() else {
+    let Some(bin) = common::chromium() else {
         return;
     };
     let (s, _dir) = guide_service("guide_chromium");
@@ -297,7 +298,7 @@ fn chromium_opens_the_guide_page() {
 #[test]
 #[ignore = "rewrites docs/screenshots/serve-*.png; run on purpose"]
 fn regenerate_serve_screenshots() {
-    let Some(bin) = testsupport::chromium::find() else {
+    let Some(bin) = common::chromium() else {
         return;
     };
     let (s, _dir) = filled_service("shots");

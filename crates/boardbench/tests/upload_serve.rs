@@ -3,6 +3,7 @@
 //! port of 127.0.0.1; the service stores each once, redacted; a second `upload` sends nothing;
 //! a revoked token stores nothing. Skipped under qemu (it starts a server).
 
+mod common;
 mod serve_util;
 
 use std::path::Path;

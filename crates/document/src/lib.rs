@@ -21,9 +21,13 @@
 //! - [`redaction`]: what `upload` removed from a document before it left the machine.
 //! - [`version`]: whether this build can read a document's `schema_version` (the one check).
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
+//! - [`text`]: rules for text from outside (one line, no ANSI, no bidi controls), sizes, and
+//!   the one line a finding is listed as.
+//! - [`csv`]: the one CSV writer (the `csv` crate, after our guard against formulas).
 
 pub mod cpu;
 pub mod cpus;
+pub mod csv;
 pub mod guide;
 mod result;
 pub use result::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};

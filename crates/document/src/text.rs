@@ -1,7 +1,11 @@
 //! Rules every renderer applies to text that came from outside (a device name, a kernel
-//! string, an uploader's tag): what may not reach a reader as it is, whatever the format; and
-//! sizes with binary units, which the kernels' messages share with the renderers; and the one
-//! CSV quoting rule.
+//! string, an uploader's tag): what may not reach a reader as it is, whatever the format
+//! (bidirectional controls, ANSI escapes, control characters and line breaks where one line is
+//! due); sizes with binary units, which the kernels' messages share with the renderers; and
+//! the one line a finding is listed as, which the text renderers and `review` (a reader that
+//! must not depend on a renderer) share. CSV has its own module, [`crate::csv`].
+
+use crate::{Finding, Severity};
 
 /// Unicode's bidirectional controls (embeddings, overrides, isolates and marks). Left in a name
 /// they reorder what a reader sees — `Raspberry Pi 5 \u{202e}B8 ledoM` displays as
@@ -20,23 +24,86 @@ pub fn neutralise_bidi(s: &str) -> String {
         .collect()
 }
 
-/// One CSV field — the one rule of every CSV written (the guide's tables, the results table):
-/// bidirectional controls become U+FFFD; text a spreadsheet would run as a formula (`=`, `+`,
-/// `-`, `@`, tab or CR first, and not a finite number: `-12.5` stays a number) gets a leading
-/// `'`; then RFC 4180 quoting: quoted, with `"` doubled, when it holds a comma, a quote, a CR or
-/// an LF, or begins or ends with a space (which a spreadsheet would otherwise drop).
-pub fn csv_field(s: &str) -> String {
-    let s = neutralise_bidi(s);
-    let number = s.parse::<f64>().is_ok_and(f64::is_finite);
-    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !number {
-        format!("'{s}")
-    } else {
-        s
-    };
-    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
+/// Removes ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`, and two-character
+/// escapes): tool output (cpuminer colours its lines) and names must not colour the log.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('[') => {
+                for d in it.by_ref() {
+                    if ('@'..='~').contains(&d) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(d) = it.next() {
+                    if d == '\u{7}' {
+                        break;
+                    }
+                    if d == '\u{1b}' {
+                        it.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A value that must stay on one line (names, messages, table cells): ANSI and control
+/// characters removed, runs of white space collapsed.
+pub fn one_line(s: &str) -> String {
+    strip_ansi(s)
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A finding on one line, as every text renderer lists it — the run's terminal summary, the
+/// log, `thermal`, `env`, `graph`, `guide` and `review`: `[warning] kind: message` (the
+/// severity's [`severity_word`], then the kind and the message each made one line). The caller
+/// indents it (and the log adds its list bullet); the evidence follows as
+/// [`evidence_lines`]. HTML lists findings with the same parts in its own markup.
+pub fn finding_line(f: &Finding) -> String {
+    finding_line_tagged(f, |_, tag| tag.to_string())
+}
+
+/// [`finding_line`] with its `[warning]` tag passed through `tag` (the terminal summary paints
+/// it by severity).
+pub fn finding_line_tagged(f: &Finding, tag: impl FnOnce(Severity, &str) -> String) -> String {
+    let t = format!("[{}]", severity_word(f.severity));
+    format!(
+        "{} {}: {}",
+        tag(f.severity, &t),
+        one_line(&f.kind),
+        one_line(&f.message)
+    )
+}
+
+/// A finding's evidence as the log and `review` list it under the finding: one line each,
+/// indented by six spaces.
+pub fn evidence_lines(f: &Finding) -> impl Iterator<Item = String> + '_ {
+    f.evidence.iter().map(|e| format!("      {}", one_line(e)))
+}
+
+/// How a severity reads in the log and on the terminal.
+pub fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Info => "info",
+        Severity::Warning => "warning",
+        Severity::Invalid => "INVALID",
     }
 }
 
@@ -59,36 +126,47 @@ pub fn format_bytes(b: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::csv_field;
+    use super::*;
 
     #[test]
-    fn csv_fields_are_quoted_only_when_they_must_be() {
-        assert_eq!(csv_field("RK3588"), "RK3588");
-        assert_eq!(csv_field(""), "");
-        assert_eq!(csv_field("Debian 12, arm64"), "\"Debian 12, arm64\"");
-        assert_eq!(csv_field("8\" board"), "\"8\"\" board\"");
-        assert_eq!(csv_field("a\rb"), "\"a\rb\"");
-        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
-        assert_eq!(csv_field(" x"), "\" x\"");
-        assert_eq!(csv_field("x "), "\"x \"");
-        assert_eq!(csv_field("a b"), "a b");
+    fn ansi_and_control_characters_go() {
+        assert_eq!(
+            strip_ansi("\u{1b}[1;32maccepted\u{1b}[0m ok"),
+            "accepted ok"
+        );
+        assert_eq!(strip_ansi("a\u{1b}]0;title\u{7}b"), "ab");
+        assert_eq!(strip_ansi("cut\u{1b}["), "cut");
+        assert_eq!(one_line(" a\n b\t\u{1b}[31mc "), "a b c");
     }
 
     #[test]
-    fn csv_fields_cannot_run_as_formulas_or_reorder_text() {
-        assert_eq!(csv_field("=1+1"), "'=1+1");
-        assert_eq!(csv_field("+1 board"), "'+1 board");
-        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(csv_field("\tx"), "'\tx");
-        assert_eq!(csv_field("\rx"), "\"'\rx\"");
-        assert_eq!(csv_field("-cmd|' /C calc'!A0"), "'-cmd|' /C calc'!A0");
-        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        // Numbers stay numbers, negative ones too; a non-finite "number" is text.
-        assert_eq!(csv_field("-12.5"), "-12.5");
-        assert_eq!(csv_field("+3"), "+3");
-        assert_eq!(csv_field("-1e3"), "-1e3");
-        assert_eq!(csv_field("-inf"), "'-inf");
-        assert_eq!(csv_field("Pi 5 \u{202e}B8 ledoM"), "Pi 5 \u{fffd}B8 ledoM");
+    fn a_finding_reads_as_every_command_lists_it() {
+        let f = |severity| Finding {
+            kind: "throttling".into(),
+            severity,
+            message: "cpu4\nthrottled".into(),
+            evidence: vec!["time_in_state:\t12 s".into()],
+        };
+        assert_eq!(
+            finding_line(&f(Severity::Info)),
+            "[info] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            finding_line(&f(Severity::Warning)),
+            "[warning] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            finding_line(&f(Severity::Invalid)),
+            "[INVALID] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            finding_line_tagged(&f(Severity::Warning), |s, t| format!("<{s:?}>{t}")),
+            "<Warning>[warning] throttling: cpu4 throttled"
+        );
+        assert_eq!(
+            evidence_lines(&f(Severity::Info)).collect::<Vec<_>>(),
+            ["      time_in_state: 12 s"]
+        );
     }
 
     #[test]

@@ -1,11 +1,10 @@
 //! CSV for spreadsheets: one line per (table, row, value column) with the columns `Table`,
 //! `Row`, `Column` and one column per board column (its label; a published guide's column and
 //! its ratio columns too). Cells hold the bare figure (the median), so a spreadsheet reads
-//! numbers; the ranges are in the other formats and the document. Every field goes through
-//! `document::text::csv_field`, the one rule of every CSV written (RFC 4180 quoting, no cell a
-//! spreadsheet would run as a formula, bidirectional controls neutralised), `\n` line ends.
-
-use document::text::csv_field as field;
+//! numbers; the ranges are in the other formats and the document. The records are written by
+//! `document::csv::write`, the one writer of every CSV (RFC 4180 quoting by the `csv` crate, no
+//! cell a spreadsheet would run as a formula, bidirectional controls neutralised), `\n` line
+//! ends.
 
 use super::{Cell, Guide, Table};
 
@@ -17,18 +16,16 @@ pub fn render(g: &Guide) -> String {
             boards.push((c.run, c.board.clone()));
         }
     }
-    let mut out = String::new();
-    let mut head = vec![field("Table"), field("Row"), field("Column")];
-    head.extend(boards.iter().map(|(_, b)| field(b)));
-    out.push_str(&head.join(","));
-    out.push('\n');
+    let mut head = vec!["Table".to_string(), "Row".into(), "Column".into()];
+    head.extend(boards.iter().map(|(_, b)| b.clone()));
+    let mut records = vec![head];
     for t in tables() {
-        lines(&mut out, t, &boards);
+        lines(&mut records, t, &boards);
     }
-    out
+    document::csv::write(records)
 }
 
-fn lines(out: &mut String, t: &Table, boards: &[(usize, String)]) {
+fn lines(records: &mut Vec<Vec<String>>, t: &Table, boards: &[(usize, String)]) {
     let mut names: Vec<&str> = Vec::new();
     for c in &t.columns {
         if !names.contains(&c.name.as_str()) {
@@ -37,7 +34,7 @@ fn lines(out: &mut String, t: &Table, boards: &[(usize, String)]) {
     }
     for r in &t.rows {
         for name in &names {
-            let mut line = vec![field(&t.title), field(&r.label()), field(name)];
+            let mut line = vec![t.title.clone(), r.label(), name.to_string()];
             for (run, _) in boards {
                 let cell = t
                     .columns
@@ -46,14 +43,13 @@ fn lines(out: &mut String, t: &Table, boards: &[(usize, String)]) {
                     .and_then(|i| r.cells.get(i))
                     .and_then(Option::as_ref);
                 line.push(match cell {
-                    Some(Cell::Value(v)) if v.value.is_finite() => field(&super::num(v.value)),
-                    Some(Cell::Ratio(x)) if x.is_finite() => field(&super::ratio(*x)),
-                    Some(Cell::Text(s)) => field(s),
+                    Some(Cell::Value(v)) if v.value.is_finite() => super::num(v.value),
+                    Some(Cell::Ratio(x)) if x.is_finite() => super::ratio(*x),
+                    Some(Cell::Text(s)) => s.clone(),
                     _ => String::new(),
                 });
             }
-            out.push_str(&line.join(","));
-            out.push('\n');
+            records.push(line);
         }
     }
 }

@@ -238,33 +238,29 @@ pub fn md_cell(s: &str) -> String {
     out
 }
 
-/// One CSV field of the results table: the one rule of every CSV written
-/// ([`document::text::csv_field`]: no formulas — a leading `'` where a spreadsheet would run
-/// one, numbers kept —, bidirectional controls as U+FFFD, RFC 4180 quoting).
-pub use document::text::csv_field;
-
-/// CSV with the run id first; missing values are empty fields. The numbers stay numbers; the
-/// last column names the figures not measured the way sbc-bench measures them.
-pub fn table_csv(rows: &[TableRow], marks: &Marks) -> String {
-    let mut s = String::from("id,");
-    s.push_str(&HEADERS.map(csv_field).join(","));
-    s.push_str(",not comparable with sbc-bench\n");
+/// The results table as CSV records, the heading first: the run id first; missing values are
+/// empty fields; the numbers stay numbers; the last column names the figures not measured the
+/// way sbc-bench measures them. `results table --placement` adds its columns to each record
+/// before they are written.
+pub fn table_csv_records(rows: &[TableRow], marks: &Marks) -> Vec<Vec<String>> {
+    let mut head = vec!["id".to_string()];
+    head.extend(HEADERS.map(String::from));
+    head.push("not comparable with sbc-bench".into());
+    let mut records = vec![head];
     for r in rows {
-        let c = cells(r, &Marks::new()).map(|x| {
-            if x == "-" {
-                String::new()
-            } else {
-                csv_field(&x)
-            }
-        });
-        s.push_str(&r.id.to_string());
-        s.push(',');
-        s.push_str(&c.join(","));
-        s.push(',');
-        s.push_str(&csv_field(&marks::describe(marks, r.id)));
-        s.push('\n');
+        let mut record = vec![r.id.to_string()];
+        record.extend(cells(r, &Marks::new()).map(|x| if x == "-" { String::new() } else { x }));
+        record.push(marks::describe(marks, r.id));
+        records.push(record);
     }
-    s
+    records
+}
+
+/// The results table as CSV ([`table_csv_records`] written by `document::csv::write`, the one
+/// writer of every CSV: no formulas — a leading `'` where a spreadsheet would run one, numbers
+/// kept —, bidirectional controls as U+FFFD, RFC 4180 quoting).
+pub fn table_csv(rows: &[TableRow], marks: &Marks) -> String {
+    document::csv::write(table_csv_records(rows, marks))
 }
 
 /// The table as JSON rows: every column of [`TableRow`], and `comparability` on the runs whose
@@ -330,10 +326,10 @@ mod tests {
         let csv = table_csv(std::slice::from_ref(&r), &Marks::new());
         assert!(csv.contains("\"'=HYPERLINK("), "{csv}");
         assert!(!csv.contains('\u{202e}'), "{csv}");
-        // Numbers stay numbers, a negative one too.
-        assert_eq!(csv_field("-12.5"), "-12.5");
-        assert_eq!(csv_field("@cmd"), "'@cmd");
-        assert_eq!(csv_field("a\rb"), "\"a\rb\"");
+        // A line break stays inside its quoted field: still one record.
+        r.device = Some("Pi\r\n5".into());
+        let csv = table_csv(std::slice::from_ref(&r), &Marks::new());
+        assert!(csv.contains("\n1,\"Pi\r\n5\","), "{csv}");
     }
 
     #[test]

@@ -8,11 +8,11 @@ use document::{Finding, Severity};
 use crate::Review;
 use crate::util::human_bytes;
 
-/// One finding as every text renderer lists it ([`textout::text::finding_line`]), indented, and
+/// One finding as every text renderer lists it ([`document::text::finding_line`]), indented, and
 /// its evidence lines.
 pub fn push_finding(out: &mut String, f: &Finding) {
-    let _ = writeln!(out, "  {}", textout::text::finding_line(f));
-    for e in textout::text::evidence_lines(f) {
+    let _ = writeln!(out, "  {}", document::text::finding_line(f));
+    for e in document::text::evidence_lines(f) {
         let _ = writeln!(out, "{e}");
     }
 }

@@ -3,18 +3,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The Chromium binary, or `None` with a note on stderr (the test skips): under emulation, or
-/// when it is not installed.
-pub fn find() -> Option<PathBuf> {
+/// The Chromium binary (`chromium`, else `chromium-browser`) as `which` finds a program — the
+/// caller passes the one PATH lookup, `adapters::tool::SearchPath` (this crate depends on
+/// `document` alone, so that `adapters`' own tests can use it) —, or `None` with a note on
+/// stderr (the test skips): under emulation, or when it is not installed.
+pub fn find(which: impl Fn(&str) -> Option<PathBuf>) -> Option<PathBuf> {
     if crate::emulated() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return None;
     }
-    let path = std::env::var_os("PATH")?;
-    let found = ["chromium", "chromium-browser"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
-        .find(|p| p.is_file());
+    let found = ["chromium", "chromium-browser"].into_iter().find_map(which);
     if found.is_none() {
         eprintln!("skipped: chromium is not installed (Debian package `chromium`)");
     }

@@ -8,10 +8,11 @@
 use std::fmt::Write;
 
 use document::run::{Phase, kind};
+use document::text::finding_line_tagged;
 use document::{Measurement, ResultDocument, Severity};
 
 use crate::results_row::results_row_cells;
-use crate::text::{cluster_label, finding_line_tagged, one_line};
+use crate::text::{cluster_label, one_line};
 
 struct Paint {
     on: bool,

@@ -1,9 +1,14 @@
 //! Small formatting helpers shared by the renderers.
+//!
+//! The rules for text from outside (`one_line`, `strip_ansi`) and the finding line live in
+//! `document::text`, where the renderers and `review` (which must not depend on a renderer)
+//! both reach them; this crate's modules use them through this module.
 
 use chrono::{DateTime, FixedOffset};
+use document::ResultDocument;
 use document::cpus::CpuList;
 use document::machine::MachineInfo;
-use document::{ResultDocument, Severity};
+pub(crate) use document::text::{one_line, strip_ansi};
 
 /// sbc-bench's block separator: a line of 74 `#`.
 pub const SEPARATOR: &str =
@@ -17,41 +22,6 @@ pub fn span(cpus: &[u32]) -> String {
 /// "cpu0-cpu3", "cpu4": the form of sbc-bench's clock check headings ([`CpuList::heading`]).
 pub fn cpu_range(cpus: &[u32]) -> String {
     CpuList::new(cpus).heading()
-}
-
-/// Removes ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`, and two-character
-/// escapes): tool output (cpuminer colours its lines) and names must not colour the log.
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('[') => {
-                for d in it.by_ref() {
-                    if ('@'..='~').contains(&d) {
-                        break;
-                    }
-                }
-            }
-            Some(']') => {
-                while let Some(d) = it.next() {
-                    if d == '\u{7}' {
-                        break;
-                    }
-                    if d == '\u{1b}' {
-                        it.next();
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Multi-line tool output made fit for a log: ANSI removed, carriage returns turned into line
@@ -75,18 +45,6 @@ pub fn clean_block(s: &str) -> String {
     text.trim_start_matches('\n').to_string()
 }
 
-/// A value that must stay on one line (names, messages, table cells): ANSI and control
-/// characters removed, runs of white space collapsed.
-pub fn one_line(s: &str) -> String {
-    strip_ansi(s)
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The remark next to a single figure measured while another task used the measured CPU
 /// (`disturbed` in the document).
 pub const DISTURBED_REMARK: &str = "disturbed: another task used the measured CPU";
@@ -106,45 +64,6 @@ pub const SPREAD_SHOWN_PCT: f64 = 0.1;
 /// The spread when it is worth showing ([`SPREAD_SHOWN_PCT`]).
 pub fn shown_spread(spread_pct: Option<f64>) -> Option<f64> {
     spread_pct.filter(|s| s.is_finite() && *s > SPREAD_SHOWN_PCT)
-}
-
-/// A finding on one line, as every text renderer lists it — the run's terminal summary, the
-/// log, `thermal`, `env`, `graph`, `guide` and `review`: `[warning] kind: message` (the
-/// severity's [`severity_word`], then the kind and the message each made one line). The caller
-/// indents it (and the log adds its list bullet); the evidence follows as
-/// [`evidence_lines`]. HTML lists findings with the same parts in its own markup.
-pub fn finding_line(f: &document::Finding) -> String {
-    finding_line_tagged(f, |_, tag| tag.to_string())
-}
-
-/// [`finding_line`] with its `[warning]` tag passed through `tag` (the terminal summary paints
-/// it by severity).
-pub fn finding_line_tagged(
-    f: &document::Finding,
-    tag: impl FnOnce(Severity, &str) -> String,
-) -> String {
-    let t = format!("[{}]", severity_word(f.severity));
-    format!(
-        "{} {}: {}",
-        tag(f.severity, &t),
-        one_line(&f.kind),
-        one_line(&f.message)
-    )
-}
-
-/// A finding's evidence as the log and `review` list it under the finding: one line each,
-/// indented by six spaces.
-pub fn evidence_lines(f: &document::Finding) -> impl Iterator<Item = String> + '_ {
-    f.evidence.iter().map(|e| format!("      {}", one_line(e)))
-}
-
-/// How a severity reads in the log and on the terminal.
-pub fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Info => "info",
-        Severity::Warning => "warning",
-        Severity::Invalid => "INVALID",
-    }
 }
 
 /// KiB as a human size: "512 KiB", "3 MiB", "1.2 MiB", "15.4 GiB" — the one size rule of
@@ -226,15 +145,9 @@ mod tests {
     }
 
     #[test]
-    fn ansi_and_control_characters_go() {
-        assert_eq!(
-            strip_ansi("\u{1b}[1;32maccepted\u{1b}[0m ok"),
-            "accepted ok"
-        );
-        assert_eq!(strip_ansi("a\u{1b}]0;title\u{7}b"), "ab");
-        assert_eq!(strip_ansi("cut\u{1b}["), "cut");
-        assert_eq!(one_line(" a\n b\t\u{1b}[31mc "), "a b c");
+    fn tool_output_blocks_lose_colours_and_blank_lines() {
         assert_eq!(clean_block("\n\nx\r\ny\rz  \n\n"), "x\ny\nz");
+        assert_eq!(clean_block("\u{1b}[1;32mok\u{1b}[0m\t1 "), "ok\t1");
     }
 
     #[test]
@@ -271,35 +184,5 @@ mod tests {
             Some("Radxa ROCK 5B")
         );
         assert_eq!(one_line_or_none("\u{1b}[0m\r\n"), None);
-    }
-
-    #[test]
-    fn a_finding_reads_as_every_command_lists_it() {
-        let f = |severity| document::Finding {
-            kind: "throttling".into(),
-            severity,
-            message: "cpu4\nthrottled".into(),
-            evidence: vec!["time_in_state:\t12 s".into()],
-        };
-        assert_eq!(
-            finding_line(&f(Severity::Info)),
-            "[info] throttling: cpu4 throttled"
-        );
-        assert_eq!(
-            finding_line(&f(Severity::Warning)),
-            "[warning] throttling: cpu4 throttled"
-        );
-        assert_eq!(
-            finding_line(&f(Severity::Invalid)),
-            "[INVALID] throttling: cpu4 throttled"
-        );
-        assert_eq!(
-            finding_line_tagged(&f(Severity::Warning), |s, t| format!("<{s:?}>{t}")),
-            "<Warning>[warning] throttling: cpu4 throttled"
-        );
-        assert_eq!(
-            evidence_lines(&f(Severity::Info)).collect::<Vec<_>>(),
-            ["      time_in_state: 12 s"]
-        );
     }
 }

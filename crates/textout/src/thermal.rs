@@ -158,7 +158,7 @@ pub fn report(doc: &ResultDocument) -> String {
         });
     }
     for f in &doc.findings {
-        let _ = writeln!(r, "  {}", crate::text::finding_line(f));
+        let _ = writeln!(r, "  {}", document::text::finding_line(f));
     }
     r
 }

@@ -353,7 +353,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         println!("  {f}");
     }
     for f in &document.findings {
-        println!("  {}", textout::text::finding_line(f));
+        println!("  {}", document::text::finding_line(f));
     }
     if args.suite == Suite::Geekbench {
         for l in geekbench_links(document.run.iter().flat_map(|r| &r.phases)) {

@@ -260,7 +260,7 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         device: args.out.device.clone(),
     });
     for f in &doc.findings {
-        println!("  {}", textout::text::finding_line(f));
+        println!("  {}", document::text::finding_line(f));
     }
     outputs.save(&doc)?;
     Ok(ExitStatus::judged(&doc))

@@ -404,7 +404,7 @@ fn print_summary(doc: &document::ResultDocument, args: &Args) {
         );
     }
     for f in &doc.findings {
-        println!("  {}", textout::text::finding_line(f));
+        println!("  {}", document::text::finding_line(f));
     }
     if let Some(o) = &args.out.output {
         println!("Result document: {}", o.display());

@@ -563,34 +563,28 @@ fn placement_markdown(
     t
 }
 
+/// The results table's CSV records with the class and a placement column per figure added to
+/// each, written by the one CSV writer (`document::csv::write`).
 fn placement_csv(
     rows: &[resultsdb::TableRow],
     marks: &results_marks::Marks,
     placed: &[Option<corpus::RunPlacement>],
 ) -> String {
-    let base = table_csv(rows, marks);
-    let mut lines = base.lines();
-    let mut t = String::new();
-    if let Some(h) = lines.next() {
-        let extra: Vec<String> = corpus::Figure::ALL
-            .iter()
-            .map(|f| resultsdb::table::csv_field(&format!("placement {}", f.column())))
-            .collect();
-        t += &format!("{h},class,{}\n", extra.join(","));
-    }
-    for (l, p) in lines.zip(placed) {
-        let cells: Vec<String> = (0..6)
-            .map(|i| resultsdb::table::csv_field(&placement_cell(p.as_ref(), i)))
-            .collect();
-        t += &format!(
-            "{l},{},{}\n",
-            p.as_ref()
-                .and_then(|p| p.class)
-                .map_or("", corpus::ArchClass::name),
-            cells.join(",")
+    let mut records = resultsdb::table::table_csv_records(rows, marks);
+    if let Some(head) = records.first_mut() {
+        head.push("class".into());
+        head.extend(
+            corpus::Figure::ALL
+                .iter()
+                .map(|f| format!("placement {}", f.column())),
         );
     }
-    t
+    for (record, p) in records.iter_mut().skip(1).zip(placed) {
+        let class = p.as_ref().and_then(|p| p.class);
+        record.push(class.map_or("", corpus::ArchClass::name).to_string());
+        record.extend((0..6).map(|i| placement_cell(p.as_ref(), i)));
+    }
+    document::csv::write(records)
 }
 
 fn compare_text(c: &resultsdb::compare::Comparison) -> String {

@@ -11,13 +11,12 @@ pub fn boardbench_cmd() -> Option<Command> {
     Some(Command::new(env!("CARGO_BIN_EXE_boardbench")))
 }
 
-/// `boardbench ARGS` without a results database from the environment: its output.
+/// `boardbench ARGS` with no results database, machine root or cpuinfo from the environment
+/// (`testsupport::cli::command`, the one rule of the binary under test): its output.
 #[allow(dead_code)]
 pub fn boardbench(args: &[&str]) -> std::process::Output {
-    boardbench_cmd()
-        .expect("boardbench starts")
+    testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))
         .args(args)
-        .env_remove("BOARDBENCH_DB")
         .output()
         .expect("boardbench runs")
 }
@@ -56,42 +55,36 @@ pub fn assert_valid_document(doc: &serde_json::Value) {
     );
 }
 
+/// The first executable called `name` in PATH, then in the `fallback` directories: the one
+/// lookup rule of the binary too, `adapters::tool::SearchPath` (executables only).
+#[allow(dead_code)]
+pub fn which(name: &str, fallback: &[&str]) -> Option<PathBuf> {
+    let mut path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in fallback {
+        path.push(":");
+        path.push(dir);
+    }
+    adapters::tool::SearchPath::new(&path)
+        .find_one(name)
+        .map(|t| t.path)
+}
+
+/// Headless Chromium for the tests that open pages ([`testsupport::chromium`]), found on PATH
+/// by [`which`]; `None` (the test skips, with a note) under emulation or when not installed.
+#[allow(dead_code)]
+pub fn chromium() -> Option<PathBuf> {
+    testsupport::chromium::find(|name| which(name, &[]))
+}
+
 /// Under qemu (scripts/test sets BOARDBENCH_EMULATED): a test that needs the host skips, one
 /// that checks figures checks their shape only.
 #[allow(unused_imports)]
 pub use testsupport::{host_only, timing_unreal};
 
-/// Copies a directory tree (files, directories, symlinks as links).
-#[allow(dead_code)]
-pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        let ft = e.file_type().unwrap();
-        if ft.is_dir() {
-            copy_tree(&e.path(), &t);
-        } else if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &t).unwrap();
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
-/// A writable copy of a probe fixture machine (crates/probe/tests/roots/NAME) under `dir`,
-/// with an idle load average, for commands that change settings.
-#[allow(dead_code)]
-pub fn fixture_machine(name: &str, dir: &std::path::Path) -> std::path::PathBuf {
-    let root = dir.join("root");
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../probe/tests/roots")
-        .join(name);
-    copy_tree(&src, &root);
-    std::fs::create_dir_all(root.join("proc")).unwrap();
-    std::fs::write(root.join("proc/loadavg"), "0.02 0.05 0.01 1/123 4567\n").unwrap();
-    root
-}
+/// Copying a fixture tree, and a writable fixture machine (a probe fixture tree under `dir`
+/// with an idle load average, for commands that change settings): testsupport's, the one copy.
+#[allow(unused_imports)]
+pub use testsupport::{copy_tree, fixture_machine};
 
 /// Every file a tuning command may change (cpufreq governors and limits, devfreq governors)
 /// with its content, sorted: compare before and after to prove everything was restored. Both

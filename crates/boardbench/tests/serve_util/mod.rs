@@ -26,13 +26,9 @@ pub fn pg_db(name: &str) -> Option<String> {
     testsupport::pg::fresh_db(&format!("serve_{name}"))
 }
 
-pub fn boardbench(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_boardbench"))
-        .args(args)
-        .env_remove("BOARDBENCH_DB")
-        .output()
-        .expect("boardbench runs")
-}
+/// `boardbench ARGS` without a results database from the environment (the CLI tests' one
+/// helper, `common::boardbench`: every test file that uses this module declares `mod common`).
+pub use crate::common::boardbench;
 
 /// `serve token add NAME` → the token.
 pub fn token(db: &str, name: &str) -> String {

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use document::ResultDocument;
 
-use crate::text::{evidence_lines, finding_line};
+use document::text::{evidence_lines, finding_line};
 
 pub fn render(doc: &ResultDocument) -> String {
     let mut out = String::from("Findings:\n\n");

@@ -57,5 +57,7 @@ fn main() {
     println!("cargo:rustc-env=BOARDBENCH_GLIBC={glibc}");
     println!("cargo:rerun-if-env-changed=BOARDBENCH_GLIBC_FLOOR");
     println!("cargo:rerun-if-env-changed=BOARDBENCH_GIT_REV");
-    println!("cargo:rerun-if-changed=build.rs");
+    // This script is also the results service's (crates/serve: `build = "../boardbench/build.rs"`);
+    // a path relative to either package's directory.
+    println!("cargo:rerun-if-changed=../boardbench/build.rs");
 }

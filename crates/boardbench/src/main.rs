@@ -14,6 +14,26 @@ mod run;
 mod session;
 mod tools;
 
+// 32-bit ARM: this crate's own thread-locals (local-exec TLS in an executable) are read through
+// `__aeabi_read_tp`, which glibc does not export. Linked by zig (scripts/dist), the only other
+// definition is in zig's compiler-rt, a single object that also defines weak memcpy, memmove,
+// memset and libm functions: pulling it in for this one helper made them the binary's own, so
+// "libc memcpy" measured zig's byte loop instead of the board's glibc. Defined here as glibc
+// itself does on ARMv6K and later (every armv7 core has the thread ID register): compiler-rt is
+// not pulled in, and scripts/check-glibc sees memcpy and memset imported from libc.so.6.
+#[cfg(all(target_arch = "arm", target_os = "linux"))]
+std::arch::global_asm!(
+    ".globl __aeabi_read_tp",
+    ".hidden __aeabi_read_tp",
+    ".type __aeabi_read_tp, %function",
+    ".p2align 2",
+    ".arm",
+    "__aeabi_read_tp:",
+    "mrc p15, 0, r0, c13, c0, 3",
+    "bx lr",
+    ".size __aeabi_read_tp, . - __aeabi_read_tp",
+);
+
 fn main() {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The guide's lat_proc rows re-execute this program as a small process (before anything

@@ -1,6 +1,10 @@
 //! The results database on a real PostgreSQL server (`scripts/pg-test-server start` prints the
 //! URL to put into BOARDBENCH_TEST_PG_URL). Skipped with a note when the variable is unset and
 //! under qemu (BOARDBENCH_EMULATED=1). Each test works in a database of its own.
+//!
+//! PostgreSQL is an opt-in feature of the board binary (`--features postgres`; the release
+//! binaries leave it out): scripts/test builds the tests with it.
+#![cfg(feature = "postgres")]
 
 use std::process::Command;
 

@@ -162,8 +162,9 @@ impl Exec for rusqlite::Transaction<'_> {
     }
 }
 
-// ---- PostgreSQL ----
+// ---- PostgreSQL (the `postgres` feature) ----
 
+#[cfg(feature = "postgres")]
 impl postgres::types::ToSql for Val {
     fn to_sql(
         &self,
@@ -195,6 +196,7 @@ impl postgres::types::ToSql for Val {
     postgres::types::to_sql_checked!();
 }
 
+#[cfg(feature = "postgres")]
 fn pg_params(params: &[Val]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
     params
         .iter()
@@ -202,6 +204,7 @@ fn pg_params(params: &[Val]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
         .collect()
 }
 
+#[cfg(feature = "postgres")]
 fn pg_row(row: &postgres::Row) -> Result<Vec<Val>, Error> {
     use postgres::types::Type;
     let mut out = Vec::with_capacity(row.len());
@@ -222,6 +225,7 @@ fn pg_row(row: &postgres::Row) -> Result<Vec<Val>, Error> {
     Ok(out)
 }
 
+#[cfg(feature = "postgres")]
 macro_rules! pg_exec_impl {
     ($t:ty) => {
         impl Exec for $t {
@@ -244,7 +248,9 @@ macro_rules! pg_exec_impl {
     };
 }
 
+#[cfg(feature = "postgres")]
 pg_exec_impl!(postgres::Client);
+#[cfg(feature = "postgres")]
 pg_exec_impl!(postgres::Transaction<'_>);
 
 #[cfg(test)]

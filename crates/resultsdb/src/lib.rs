@@ -45,8 +45,17 @@ pub use location::Location;
 pub enum Error {
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[cfg(feature = "postgres")]
     #[error("postgres: {0}")]
     Postgres(#[from] postgres::Error),
+    /// A `postgres://` location in a program built without the `postgres` feature (the
+    /// command names the location).
+    #[error(
+        "this boardbench is built without PostgreSQL (the release binaries for boards are); \
+         send runs to the lab's results service with `boardbench upload`, use a SQLite file, or \
+         build boardbench with `--features postgres`"
+    )]
+    NoPostgres,
     #[error("JSON: {0}")]
     Json(#[from] serde_json::Error),
     #[error("{0}")]
@@ -72,7 +81,23 @@ pub enum Error {
 
 enum Conn {
     Sqlite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
     Postgres(Box<postgres::Client>),
+}
+
+/// A connection to the PostgreSQL server at `url` (without the `postgres` feature: an error
+/// saying so).
+#[cfg(feature = "postgres")]
+fn connect_postgres(url: &str) -> Result<Conn, Error> {
+    Ok(Conn::Postgres(Box::new(postgres::Client::connect(
+        url,
+        postgres::NoTls,
+    )?)))
+}
+
+#[cfg(not(feature = "postgres"))]
+fn connect_postgres(_url: &str) -> Result<Conn, Error> {
+    Err(Error::NoPostgres)
 }
 
 /// An open results database with the schema migrated to the newest version.
@@ -230,9 +255,7 @@ impl Store {
                 c.busy_timeout(std::time::Duration::from_secs(30))?;
                 Conn::Sqlite(c)
             }
-            Location::Postgres(url) => {
-                Conn::Postgres(Box::new(postgres::Client::connect(url, postgres::NoTls)?))
-            }
+            Location::Postgres(url) => connect_postgres(url)?,
         };
         let mut store = Store { conn };
         store.migrate()?;
@@ -263,13 +286,14 @@ impl Store {
                 store
             }
             Location::Postgres(url) => Store {
-                conn: Conn::Postgres(Box::new(postgres::Client::connect(url, postgres::NoTls)?)),
+                conn: connect_postgres(url)?,
             },
         };
         let have = match store.read_version() {
             Ok(v) => v,
             // No schema_version table: an empty file or another program's database.
             Err(Error::Sqlite(e)) if e.to_string().contains("no such table") => 0,
+            #[cfg(feature = "postgres")]
             Err(Error::Postgres(e))
                 if e.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) =>
             {
@@ -297,6 +321,7 @@ impl Store {
     pub fn dialect(&self) -> Dialect {
         match self.conn {
             Conn::Sqlite(_) => Dialect::Sqlite,
+            #[cfg(feature = "postgres")]
             Conn::Postgres(_) => Dialect::Postgres,
         }
     }
@@ -304,6 +329,7 @@ impl Store {
     pub(crate) fn db(&mut self) -> &mut dyn Exec {
         match &mut self.conn {
             Conn::Sqlite(c) => c,
+            #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.as_mut(),
         }
     }
@@ -323,6 +349,7 @@ impl Store {
                 tx.commit()?;
                 Ok(r)
             }
+            #[cfg(feature = "postgres")]
             Conn::Postgres(c) => {
                 let mut tx = c.transaction()?;
                 let r = f(&mut tx)?;
@@ -776,6 +803,7 @@ impl Store {
                     .collect::<Vec<_>>()
                     .join("\n"))
             }
+            #[cfg(feature = "postgres")]
             Conn::Postgres(_) => Ok("ok".into()),
         }
     }

@@ -190,6 +190,23 @@ mod tests {
         );
     }
 
+    /// Without the `postgres` feature (the board binary's release build) a postgres:// location
+    /// is still understood; opening it says what to do instead.
+    #[cfg(not(feature = "postgres"))]
+    #[test]
+    fn postgres_without_the_feature_says_so() {
+        let loc = Location::parse("postgres://bob:secret@db/x").unwrap();
+        for r in [crate::Store::open(&loc), crate::Store::open_read(&loc)] {
+            let Err(e) = r else {
+                panic!("opened PostgreSQL without the feature")
+            };
+            let e = e.to_string();
+            assert!(e.contains("built without PostgreSQL"), "{e}");
+            assert!(!e.contains("secret"), "{e}");
+            assert!(e.contains("boardbench upload"), "{e}");
+        }
+    }
+
     #[test]
     fn passwords_are_hidden() {
         assert_eq!(

@@ -78,6 +78,8 @@ fn sqlite_date_filters_are_instants_and_days() {
     check(&Location::Sqlite(dir.path().join("t.sqlite")));
 }
 
+// The PostgreSQL backend is a feature (on in the workspace's test build: the service needs it).
+#[cfg(feature = "postgres")]
 #[test]
 fn postgres_date_filters_are_instants_and_days() {
     let Some(url) = testsupport::pg::fresh_db("store_dates") else {

@@ -86,6 +86,8 @@ fn sqlite_pages_sort_like_sort_rows() {
     check(&Location::Sqlite(dir.path().join("t.sqlite")));
 }
 
+// The PostgreSQL backend is a feature (on in the workspace's test build: the service needs it).
+#[cfg(feature = "postgres")]
 #[test]
 fn postgres_pages_sort_like_sort_rows() {
     let Some(url) = testsupport::pg::fresh_db("store_page") else {
@@ -183,6 +185,8 @@ fn sqlite_ids_are_never_reused_and_device_pages_are_bounded() {
     service_rows(&Location::Sqlite(dir.path().join("t.sqlite")));
 }
 
+// The PostgreSQL backend is a feature (on in the workspace's test build: the service needs it).
+#[cfg(feature = "postgres")]
 #[test]
 fn postgres_ids_are_never_reused_and_device_pages_are_bounded() {
     let Some(url) = testsupport::pg::fresh_db("store_service_rows") else {

@@ -17,3 +17,20 @@ pub fn command(bin: impl AsRef<OsStr>) -> Command {
         .stdin(Stdio::null());
     c
 }
+
+/// The results service's program, `boardbench-serve`, built beside the board binary `board` (a
+/// package of its own, crates/serve, so that the board binary has no web server). `boardbench
+/// serve` hands over to the same file. Cargo builds it for `cargo test --workspace` (the service
+/// package has integration tests of its own); a test of the board package alone needs it built
+/// first, and says so rather than skip.
+pub fn service_binary(board: impl AsRef<std::path::Path>) -> std::path::PathBuf {
+    let serve = board.as_ref().with_file_name("boardbench-serve");
+    assert!(
+        serve.is_file(),
+        "{} is not built: this test needs the results service beside the board binary; run \
+         `cargo build -p boardbench-serve` (with the same --target) first, or `cargo test \
+         --workspace`, which builds it",
+        serve.display()
+    );
+    serve
+}

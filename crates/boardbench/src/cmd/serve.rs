@@ -1,5 +1,5 @@
 //! `boardbench serve ARGS…`: the results service is a program of its own, `boardbench-serve`
-//! (src/bin/boardbench-serve.rs, its own package from scripts/dist), so that a board carries no
+//! (crates/serve/src/main.rs, its own package from scripts/dist), so that a board carries no
 //! web server, HTTP stack or service pages. This command starts it with the same arguments, in
 //! this process's place (same PID, signals and exit status): the one next to this binary, else
 //! the one on PATH.

@@ -1,7 +1,8 @@
 //! What the `serve_*` tests share: a fresh PostgreSQL database on the test server
-//! (scripts/pg-test-server, BOARDBENCH_TEST_PG_URL), the real `boardbench serve` listening on a
-//! free port of 127.0.0.1 (it is started on port 0 and says which port it got), and its
-//! requests (HTTP/1.1, a bearer token) over the tests' one client, `testsupport::http`.
+//! (scripts/pg-test-server, BOARDBENCH_TEST_PG_URL), the real `boardbench serve` (handing over to
+//! `boardbench-serve` beside the board binary) listening on a free port of 127.0.0.1 (it is
+//! started on port 0 and says which port it got), and its requests (HTTP/1.1, a bearer token)
+//! over the tests' one client, `testsupport::http`.
 
 #![allow(dead_code)]
 
@@ -27,8 +28,15 @@ pub fn pg_db(name: &str) -> Option<String> {
 }
 
 /// `boardbench ARGS` without a results database from the environment (the CLI tests' one
-/// helper, `common::boardbench`: every test file that uses this module declares `mod common`).
-pub use crate::common::boardbench;
+/// helper, `common::boardbench`: every test file that uses this module declares `mod common`);
+/// `boardbench serve …` hands over to the service's own program beside it (crates/serve), which
+/// must have been built (`cargo test --workspace` builds it).
+pub fn boardbench(args: &[&str]) -> std::process::Output {
+    if args.first() == Some(&"serve") {
+        testsupport::cli::service_binary(env!("CARGO_BIN_EXE_boardbench"));
+    }
+    crate::common::boardbench(args)
+}
 
 /// `serve token add NAME` → the token.
 pub fn token(db: &str, name: &str) -> String {
@@ -51,6 +59,7 @@ pub struct Server {
 
 impl Server {
     pub fn start(db: &str, extra: &[&str]) -> Server {
+        testsupport::cli::service_binary(env!("CARGO_BIN_EXE_boardbench"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
             .args(["serve", "--db", db, "--listen", "127.0.0.1:0"])
             .args(extra)

@@ -8,10 +8,11 @@
 //! - `boardbench-serve token add NAME` prints a new token once (only its hash is stored); `token list`;
 //!   `token revoke NAME` revokes every token of NAME.
 //!
-//! Only the command line lives here; everything else is in the `serve` crate.
+//! Only the command line lives here; everything else is in this package's library. The rule for
+//! output errors and usage exit codes is the board binary's own (one file, used by both).
 
 #[allow(dead_code)]
-#[path = "../output.rs"]
+#[path = "../../boardbench/src/output.rs"]
 mod output;
 
 use std::io::Write;

@@ -15,6 +15,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::lava_python;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -29,24 +31,6 @@ fn text(b: &[u8]) -> String {
 
 fn stand_ins() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lava-stand-in")
-}
-
-/// Debian's python3 with LAVA's schema code, or `None` under emulation.
-fn lava_python() -> Option<PathBuf> {
-    if common::host_only() {
-        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
-        return None;
-    }
-    let py = PathBuf::from("/usr/bin/python3");
-    let ok = Command::new(&py)
-        .args(["-c", "import lava_common.schemas, yaml"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "/usr/bin/python3 cannot import lava_common: install Debian's lava-common (scripts/test does)"
-    );
-    Some(py)
 }
 
 #[test]

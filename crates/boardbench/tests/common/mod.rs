@@ -76,6 +76,26 @@ pub fn chromium() -> Option<PathBuf> {
     testsupport::chromium::find(|name| which(name, &[]))
 }
 
+/// Debian's python3 with LAVA's schema code (lava-common), or `None` under emulation (with a
+/// note); a host without it fails the test, saying what to install.
+#[allow(dead_code)]
+pub fn lava_python() -> Option<PathBuf> {
+    if host_only() {
+        eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
+        return None;
+    }
+    let py = PathBuf::from("/usr/bin/python3");
+    let ok = Command::new(&py)
+        .args(["-c", "import lava_common.schemas, yaml"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "/usr/bin/python3 cannot import lava_common: install Debian's lava-common (scripts/test does)"
+    );
+    Some(py)
+}
+
 /// Under qemu (scripts/test sets BOARDBENCH_EMULATED): a test that needs the host skips, one
 /// that checks figures checks their shape only.
 #[allow(unused_imports)]

@@ -101,18 +101,10 @@ for broken in ({k: v for k, v in job.items() if k != "device_type"},
 print("valid")
 "#;
     let lava = repo().join("integrations/lava");
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(check)
-        .arg(lava.join("job-rpi4.yaml"))
-        .arg(lava.join("boardbench.yaml"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && text(&out.stdout).trim() == "valid",
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
+    common::assert_python_says_valid(
+        &py,
+        check,
+        &[lava.join("job-rpi4.yaml"), lava.join("boardbench.yaml")],
     );
 }
 

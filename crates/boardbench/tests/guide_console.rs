@@ -67,19 +67,14 @@ assert sum(1 for e in logged if e["lvl"] == "target") > 100
 print("valid")
 "#;
     let lava = repo().join("integrations/lava");
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(check)
-        .arg(lava.join("job-boot-time.yaml"))
-        .arg(lava.join("job-uboot-storage.yaml"))
-        .arg(log("console-lava-boot-loop.yaml"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && text(&out.stdout).trim() == "valid",
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
+    common::assert_python_says_valid(
+        &py,
+        check,
+        &[
+            lava.join("job-boot-time.yaml"),
+            lava.join("job-uboot-storage.yaml"),
+            PathBuf::from(log("console-lava-boot-loop.yaml")),
+        ],
     );
 }
 

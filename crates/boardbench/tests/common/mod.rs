@@ -96,6 +96,24 @@ pub fn lava_python() -> Option<PathBuf> {
     Some(py)
 }
 
+/// Runs `py -c script ARGS…` and asserts it succeeded and printed `valid` (the LAVA schema
+/// checks: the script validates the files it is given).
+#[allow(dead_code)]
+pub fn assert_python_says_valid(py: &Path, script: &str, args: &[PathBuf]) {
+    let out = Command::new(py)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "valid",
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Under qemu (scripts/test sets BOARDBENCH_EMULATED): a test that needs the host skips, one
 /// that checks figures checks their shape only.
 #[allow(unused_imports)]

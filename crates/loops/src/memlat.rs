@@ -170,52 +170,54 @@ impl Drop for Mapping {
     }
 }
 
-/// Runs `f` `runs` times and returns the fastest wall time among the runs during which the
-/// thread kept the CPU, and how many runs were discarded because it did not. If every run was
-/// disturbed, up to as many again are tried, then the fastest of all is taken. Many short runs
-/// (~1.5 ms: below a scheduler time slice) give a busy machine many chances to leave one alone.
-fn fastest_undisturbed(runs: u32, mut f: impl FnMut()) -> (u64, u32) {
-    let (mut best_ok, mut best_any, mut discarded) = (u64::MAX, u64::MAX, 0u32);
-    let mut attempts = 0;
-    while attempts < runs || (best_ok == u64::MAX && attempts < 2 * runs) {
-        attempts += 1;
-        let ((), iv) = time(&mut f);
-        best_any = best_any.min(iv.wall_ns);
-        if iv.was_descheduled(DESCHEDULE_TOLERANCE) {
-            discarded += 1;
-        } else {
-            best_ok = best_ok.min(iv.wall_ns);
-        }
-    }
-    (
-        if best_ok == u64::MAX {
-            best_any
-        } else {
-            best_ok
-        },
-        discarded,
-    )
+/// The wall times of a cell's short runs, split into the runs during which the thread kept the
+/// CPU and those it lost it in (discarded).
+#[derive(Default)]
+struct Runs {
+    ok: Vec<u64>,
+    all: Vec<u64>,
 }
 
-/// Runs `f` `runs` times and returns the mean wall time of the runs during which the thread
-/// kept the CPU, and how many runs were discarded because it did not. If every run was
-/// disturbed, up to as many again are tried, then the mean of all runs is taken.
-fn mean_undisturbed(runs: u32, mut f: impl FnMut()) -> (u64, u32) {
-    let (mut ok_ns, mut ok, mut all_ns, mut discarded) = (0u64, 0u64, 0u64, 0u32);
-    let mut attempts = 0u64;
-    while attempts < runs as u64 || (ok == 0 && attempts < 2 * runs as u64) {
-        attempts += 1;
-        let ((), iv) = time(&mut f);
-        all_ns += iv.wall_ns;
-        if iv.was_descheduled(DESCHEDULE_TOLERANCE) {
-            discarded += 1;
+impl Runs {
+    /// Runs `f` `runs` times; if every run was disturbed, up to as many again are tried. Many
+    /// short runs (~1.5 ms: below a scheduler time slice) give a busy machine many chances to
+    /// leave one alone.
+    fn of(runs: u32, mut f: impl FnMut()) -> Runs {
+        let mut r = Runs::default();
+        while r.all.len() < runs as usize || (r.ok.is_empty() && r.all.len() < 2 * runs as usize) {
+            let ((), iv) = time(&mut f);
+            r.all.push(iv.wall_ns);
+            if !iv.was_descheduled(DESCHEDULE_TOLERANCE) {
+                r.ok.push(iv.wall_ns);
+            }
+        }
+        r
+    }
+
+    /// Runs discarded because the thread lost the CPU.
+    fn discarded(&self) -> u32 {
+        (self.all.len() - self.ok.len()) as u32
+    }
+
+    /// The undisturbed runs, or all of them when every run was disturbed.
+    fn kept(&self) -> &[u64] {
+        if self.ok.is_empty() {
+            &self.all
         } else {
-            ok_ns += iv.wall_ns;
-            ok += 1;
+            &self.ok
         }
     }
-    let mean = ok_ns.checked_div(ok).unwrap_or(all_ns / attempts.max(1));
-    (mean, discarded)
+
+    /// The fastest kept run.
+    fn fastest(&self) -> u64 {
+        self.kept().iter().copied().min().unwrap_or(0)
+    }
+
+    /// The mean of the kept runs.
+    fn mean(&self) -> u64 {
+        let k = self.kept();
+        k.iter().sum::<u64>() / (k.len().max(1) as u64)
+    }
 }
 
 /// Steps that take about `target_ns`, from a probe of `probe` steps that took `probe_ns`;
@@ -248,9 +250,10 @@ fn chain_cell(base: *mut usize, words: usize, n: usize, cfg: &Config) -> (f64, u
     let (_, iv) = time(|| unsafe { chain::chase_n(&mut p, probe) });
     let steps = steps_for(cfg.cell_ns / cfg.runs_per_cell as u64, probe, iv.wall_ns);
     // SAFETY: as above; the chains continue where they stopped.
-    let (ns, discarded) = mean_undisturbed(cfg.runs_per_cell, || unsafe {
+    let runs = Runs::of(cfg.runs_per_cell, || unsafe {
         chain::chase_n(&mut p, steps)
     });
+    let (ns, discarded) = (runs.mean(), runs.discarded());
     std::hint::black_box(&p);
     (ns as f64 / steps as f64, discarded)
 }
@@ -327,9 +330,10 @@ fn random_cell(buf: &Mapping, size: u64, cfg: &Config, rng: &mut u64) -> (f64, f
             run(probe); // warm-up
             let (_, iv) = time(|| run(probe));
             let count = steps_for(cfg.random_repeat_ns, probe, iv.wall_ns) / 16 * 16;
-            let (ns, _) = fastest_undisturbed(1, || {
+            let ns = Runs::of(1, || {
                 std::hint::black_box(run(count));
-            });
+            })
+            .fastest();
             best[k] = best[k].min(ns as f64 / count as f64);
         }
     }
@@ -419,4 +423,31 @@ pub fn run(
             wall_s: (now_ns() - t0) as f64 / 1e9,
         })
     })
+}
+
+#[cfg(test)]
+mod runs_tests {
+    use super::Runs;
+
+    #[test]
+    fn undisturbed_runs_are_kept_else_all() {
+        let r = Runs {
+            ok: vec![10, 30],
+            all: vec![10, 5, 30],
+        };
+        assert_eq!((r.fastest(), r.mean(), r.discarded()), (10, 20, 1));
+        let all_disturbed = Runs {
+            ok: vec![],
+            all: vec![8, 4],
+        };
+        assert_eq!((all_disturbed.fastest(), all_disturbed.mean()), (4, 6));
+        assert_eq!(all_disturbed.discarded(), 2);
+    }
+
+    #[test]
+    fn at_least_the_asked_runs_are_made() {
+        let mut n = 0;
+        let r = Runs::of(5, || n += 1);
+        assert!((5..=10).contains(&n) && r.all.len() == n);
+    }
 }

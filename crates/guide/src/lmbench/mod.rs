@@ -48,9 +48,9 @@ pub const MB: usize = 1_000_000;
 /// The longest interval `--quick` uses (µs).
 pub const QUICK_ENOUGH_US: f64 = 20_000.0;
 
-/// The longest calibrated interval of a full run (µs): where lmbench's linearity test fails at
-/// every candidate (a busy machine) lmbench falls back to 1 s; we fall back to 100 ms, its
-/// largest candidate, so the section stays within its time budget (≈ 8 min).
+/// The longest calibrated interval of a full run (µs), and the fallback where no candidate
+/// passes lmbench's linearity test and the clock is too coarse for every one (lmbench falls
+/// back to 1 s; 100 ms, its largest candidate, keeps the section within ≈ 8 min).
 pub const FULL_ENOUGH_US: f64 = 100_000.0;
 
 /// What one run measures: the full list or the quick subset, or a tiny one in tests.

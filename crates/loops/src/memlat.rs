@@ -264,12 +264,16 @@ pub fn chain_table(cfg: &Config) -> Result<ChainTable, String> {
     let t0 = now_ns();
     let word = std::mem::size_of::<usize>();
     // No madvise: like ramlat, the window gets whatever the system's THP policy gives
-    // (4 KiB pages under the usual "madvise" policy).
+    // (4 KiB pages under the usual "madvise" policy). Like ramlat, one area of the largest
+    // size, aligned to a quarter of it, holds every window in its first bytes: the pages a
+    // window uses are then the same ones at every size, first touched by the smallest.
+    let sizes = Config::sizes(cfg.min_size, cfg.max_size);
+    let largest = sizes.iter().copied().max().unwrap_or(4096) as usize;
+    let area = Mapping::new(largest, (largest / 4).max(4096))?;
+    let base = area.base.cast::<usize>();
     let mut rows = Vec::new();
-    for size in Config::sizes(cfg.min_size, cfg.max_size) {
+    for size in sizes {
         let words = size as usize / word;
-        let map = Mapping::new(size as usize, 4096)?;
-        let base = map.base.cast::<usize>();
         // SAFETY: the window lies inside the mapping; words is a power of two.
         unsafe { chain::write_chain(base, words) };
         let mut ns = Vec::new();

@@ -203,6 +203,38 @@ fn a_log_without_boots_or_transfers_exits_2_and_an_input_is_never_the_output() {
     assert_eq!(code, Some(64), "{err}");
 }
 
+#[test]
+fn missing_and_empty_logs_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nope.yaml");
+    let (code, err) = console(&[missing.to_str().unwrap(), "--device", "evm"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("nope.yaml"), "{err}");
+    // An empty log (a capture or `lavacli jobs logs` that failed): refused when every log is.
+    let empty = tmp.path().join("job-17.yaml");
+    std::fs::write(&empty, "").unwrap();
+    let (code, err) = console(&[empty.to_str().unwrap(), "--device", "evm"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("no console line in") && l.contains("job-17.yaml")),
+        "{err}"
+    );
+    // Beside a log with boots it is a warning, and the tables come from the other.
+    let (code, err) = console(&[
+        empty.to_str().unwrap(),
+        &log("console-lava-boot-loop.yaml"),
+        "--device",
+        "evm",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("warning: ") && err.contains("job-17.yaml: empty"),
+        "{err}"
+    );
+}
+
 /// docutils parses `text` with warnings as errors (as crates/guidetables' golden tests).
 fn docutils_strict(what: &str, text: &str) {
     if common::host_only() {

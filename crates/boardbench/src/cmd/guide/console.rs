@@ -88,7 +88,8 @@ pub fn document(
     }
 }
 
-/// Exit 0 with a table, 2 when the logs gave none (the document is written all the same).
+/// Exit 0 with a table, 2 when the logs gave none (the document is written all the same), 1
+/// when every log is empty.
 pub fn run(a: &Args) -> anyhow::Result<i32> {
     let inputs: Vec<&Path> = a.logs.iter().map(PathBuf::as_path).collect();
     let out = a
@@ -102,7 +103,25 @@ pub fn run(a: &Args) -> anyhow::Result<i32> {
             || p.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        logs.push((name, read_log(p)?));
+        let text = read_log(p)?;
+        if text.trim().is_empty() {
+            // An empty log is a capture or a `lavacli jobs logs` that failed: say so, and
+            // refuse when no log has anything.
+            eprintln!("warning: {}: empty (no console line)", p.display());
+            continue;
+        }
+        logs.push((name, text));
+    }
+    if logs.is_empty() {
+        anyhow::bail!(
+            "no console line in {}: the log{} empty",
+            a.logs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if a.logs.len() == 1 { " is" } else { "s are" }
+        );
     }
     let o = guide::console::Options {
         medium: a.medium.clone(),

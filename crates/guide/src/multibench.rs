@@ -168,7 +168,7 @@ pub fn parse(text: &str) -> Result<Report, String> {
         let Some(name) = col("Name") else { continue };
         let invalid = f[0].chars().all(|c| c == '0');
         // cert_median.pl's line ends "median single" / "median best".
-        let median_word = f.len() >= 2 && f[f.len() - 2] == "median";
+        let median_word = f[f.len() - 2] == "median";
         let line = Line {
             name: if invalid {
                 name_of_run_log(name)
@@ -356,16 +356,19 @@ pub fn figures(r: &Report) -> Vec<Figure> {
 
 /// A table's title for a concurrency.
 fn title(contexts: u32, workers: u32) -> String {
+    let plural = |n: u32, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     if single(contexts, workers) {
         TITLE.to_string()
     } else if contexts == 0 {
         format!("{TITLE} (MultiCore)")
     } else if workers > 1 {
-        format!("{TITLE} ({contexts} contexts, {workers} workers)")
-    } else if contexts == 1 {
-        format!("{TITLE} (1 context)")
+        format!(
+            "{TITLE} ({}, {})",
+            plural(contexts, "context"),
+            plural(workers, "worker")
+        )
     } else {
-        format!("{TITLE} ({contexts} contexts)")
+        format!("{TITLE} ({})", plural(contexts, "context"))
     }
 }
 
@@ -387,7 +390,7 @@ pub fn tables(r: &Report) -> Vec<GuideTable> {
         by.entry(key).or_default().push(f);
     }
     let mut out = Vec::new();
-    for ((_, _, _), mut figs) in by {
+    for (_, mut figs) in by {
         let (c, w) = (figs[0].contexts, figs[0].workers);
         let mut t = GuideTable::perf(&title(c, w), "Benchmarks");
         figs.sort_by_key(|f| row_name(&f.name));

@@ -781,7 +781,8 @@ fn nominal_clocks(doc: &ResultDocument) -> Option<String> {
 }
 
 /// "dmc: 2112 MHz": the memory controller's devfreq maximum (the DRAM clock where the kernel
-/// scales it; not the DDR type or data rate, which no sysfs file states).
+/// scales it; not the DDR type or data rate: EDAC's `dimm_mem_type` and the SMBIOS memory
+/// devices would state them where a board has them, and are not read yet).
 fn memory_controller(doc: &ResultDocument) -> Option<String> {
     let m = doc.machine.as_ref()?;
     let parts: Vec<String> = m

@@ -316,13 +316,15 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
     if boot_media.is_empty() {
         out.push_str(
             "The DDR type and data rate and the boot medium are not recorded in the result documents \
-             (no sysfs file states them); take them from the board's documentation. The memory \
+             (boardbench reads neither EDAC's DIMM type nor the SMBIOS memory devices, and most \
+             boards expose neither); take them from the board's documentation. The memory \
              controller's clock is listed where the kernel scales it (devfreq).\n\n",
         );
     } else {
         out.push_str(&format!(
-            "The DDR type and data rate are not recorded in the result documents (no sysfs file \
-             states them); take them from the board's documentation. Boot medium: {}, as the \
+            "The DDR type and data rate are not recorded in the result documents (boardbench \
+             reads neither EDAC's DIMM type nor the SMBIOS memory devices, and most boards expose \
+             neither); take them from the board's documentation. Boot medium: {}, as the \
              console logs of the Boot Time tables show it. The memory controller's clock is \
              listed where the kernel scales it (devfreq).\n\n",
             inline(&boot_media.join(", "))

@@ -1062,6 +1062,25 @@ fn form(lines: &[Line], log: &str) -> &'static str {
     }
 }
 
+/// The first and last console line's time of the LAVA job logs among `logs`, in seconds since
+/// the epoch (the dispatcher's `dt` is UTC): when the lab measured. Captures are left out: a
+/// capture's time is relative (grabserial) or in a zone it does not state.
+pub fn lava_time_span(logs: &[(String, String)]) -> Option<(f64, f64)> {
+    let mut span: Option<(f64, f64)> = None;
+    for (_, text) in logs {
+        if !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("- {\"dt\""))
+        {
+            continue;
+        }
+        for h in lines(text).iter().filter_map(|l| l.host) {
+            span = Some(span.map_or((h, h), |(a, b)| (a.min(h), b.max(h))));
+        }
+    }
+    span
+}
+
 /// The boot-time and U-Boot storage sections of `logs` ((name, text) each).
 pub fn sections(logs: &[(String, String)], o: &Options) -> Vec<document::guide::GuideSection> {
     use document::guide::{GuideSection, SectionStatus};

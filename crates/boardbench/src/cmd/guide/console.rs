@@ -68,12 +68,18 @@ pub fn document(
     device: &str,
     o: &guide::console::Options,
 ) -> ResultDocument {
+    // When the lab measured: a LAVA log's times are the dispatcher's, in UTC.
+    let stamp = |t: f64| {
+        chrono::DateTime::from_timestamp(t.floor() as i64, ((t.fract()) * 1e9) as u32)
+            .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
+    };
+    let span = guide::console::lava_time_span(logs);
     ResultDocument {
         schema_version: document::SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
         device: Some(device.to_string()),
-        started: None,
-        finished: None,
+        started: span.and_then(|(a, _)| stamp(a)),
+        finished: span.and_then(|(_, b)| stamp(b)),
         machine: None,
         measurements: Vec::new(),
         findings: Vec::new(),

@@ -106,6 +106,9 @@ fn console_logs_become_the_boot_time_and_u_boot_tables() {
     assert!(err.contains("uboot-storage: skipped"), "{err}");
     let doc: ResultDocument = serde_json::from_slice(&std::fs::read(&a).unwrap()).unwrap();
     assert_eq!(doc.device.as_deref(), Some("evm"));
+    // When the lab measured: the LAVA log's first and last console lines (UTC).
+    assert_eq!(doc.started.as_deref(), Some("2026-11-27T03:01:40+00:00"));
+    assert_eq!(doc.finished.as_deref(), Some("2026-11-27T03:10:05+00:00"));
     let g = doc.guide.unwrap();
     assert_eq!(g.sections[0].status, SectionStatus::Done);
     assert_eq!(g.sections[0].tables[0].title, "Boot time MMCSD");
@@ -126,6 +129,9 @@ fn console_logs_become_the_boot_time_and_u_boot_tables() {
     ]);
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("uboot-storage: 2 tables, 5 rows"), "{err}");
+    // A grabserial capture's times are relative: no date.
+    let doc: ResultDocument = serde_json::from_slice(&std::fs::read(&b).unwrap()).unwrap();
+    assert_eq!(doc.started, None);
 
     // Both documents in one column, as a lab merges its jobs with --merge-by board.
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
@@ -201,6 +207,38 @@ fn a_log_without_boots_or_transfers_exits_2_and_an_input_is_never_the_output() {
         "--force",
     ]);
     assert_eq!(code, Some(64), "{err}");
+}
+
+#[test]
+fn missing_and_empty_logs_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nope.yaml");
+    let (code, err) = console(&[missing.to_str().unwrap(), "--device", "evm"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("nope.yaml"), "{err}");
+    // An empty log (a capture or `lavacli jobs logs` that failed): refused when every log is.
+    let empty = tmp.path().join("job-17.yaml");
+    std::fs::write(&empty, "").unwrap();
+    let (code, err) = console(&[empty.to_str().unwrap(), "--device", "evm"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("no console line in") && l.contains("job-17.yaml")),
+        "{err}"
+    );
+    // Beside a log with boots it is a warning, and the tables come from the other.
+    let (code, err) = console(&[
+        empty.to_str().unwrap(),
+        &log("console-lava-boot-loop.yaml"),
+        "--device",
+        "evm",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("warning: ") && err.contains("job-17.yaml: empty"),
+        "{err}"
+    );
 }
 
 /// docutils parses `text` with warnings as errors (as crates/guidetables' golden tests).

@@ -174,6 +174,42 @@ fn a_published_guide_is_set_beside_and_ti_style_is_rst_only() {
     assert!(!ok && err.contains("no `.. csv-table::` block"), "{err}");
 }
 
+/// What a new user gets wrong first: a missing file, a directory, a file that is not a result
+/// document, a missing reference — one line each, exit 1.
+#[test]
+fn bad_inputs_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = write(
+        tmp.path(),
+        "a.json",
+        &guide_doc("evm", "2026-11-24T10:00:00+00:00", 1000.0, false),
+    );
+    let not_json = tmp.path().join("notes.txt");
+    std::fs::write(&not_json, "boot took 14 s\n").unwrap();
+    let empty = tmp.path().join("empty.json");
+    std::fs::write(&empty, "{}").unwrap();
+    let dir = tmp.path().display().to_string();
+    let missing = tmp.path().join("nope.json").display().to_string();
+    let missing_ref = tmp.path().join("nope.rst").display().to_string();
+    let not_json = not_json.display().to_string();
+    let empty = empty.display().to_string();
+    for (args, says) in [
+        (vec![missing.as_str()], "no such file, and not a run id"),
+        (vec![dir.as_str()], "not a regular file"),
+        (vec![not_json.as_str()], "not JSON"),
+        (vec![empty.as_str()], "not a result document"),
+        (
+            vec![a.as_str(), "--reference", missing_ref.as_str()],
+            "--reference",
+        ),
+    ] {
+        let (ok, _, err) = render(&args);
+        assert!(!ok, "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 /// Stored guide runs are queryable: one run's tables, and one table over every guide run with a
 /// column per board.
 #[test]

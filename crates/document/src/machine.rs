@@ -300,6 +300,34 @@ pub struct Memory {
     /// zswap settings, when the kernel has zswap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zswap: Option<Zswap>,
+    /// The DRAM devices, where the firmware or the kernel states them: the SMBIOS memory
+    /// devices (`/sys/firmware/dmi/entries/17-*/raw`, what `dmidecode -t 17` decodes; root
+    /// only) and EDAC's DIMMs (`/sys/devices/system/edac/mc/mc*/dimm*`). Most boards have
+    /// neither.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dram: Vec<DramDevice>,
+}
+
+/// One DRAM device as SMBIOS or EDAC states it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DramDevice {
+    /// "smbios" or "edac".
+    pub source: String,
+    /// SMBIOS's device locator or EDAC's DIMM label (else its sysfs name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator: Option<String>,
+    /// "DDR4", "LPDDR4" (SMBIOS's type), "Unbuffered-DDR4" (EDAC's words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mem_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_mib: Option<u64>,
+    /// The device's rated speed in MT/s (SMBIOS "Speed").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mts: Option<u32>,
+    /// The speed it is configured to run at in MT/s (SMBIOS "Configured Memory Speed"): the
+    /// data rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configured_mts: Option<u32>,
 }
 
 /// What backs a swap area.

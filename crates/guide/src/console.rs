@@ -40,10 +40,16 @@ use std::collections::BTreeMap;
 use document::guide::{GuideRow, GuideTable, GuideValue};
 
 /// One console line: the host's time of it (seconds, any origin) and its text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Line {
     pub host: Option<f64>,
     pub text: String,
+    /// LAVA only: the dispatcher's time of its first own entry between the previous console
+    /// line and this one. LAVA logs a console line when its newline arrives (lava_dispatcher's
+    /// ShellLogger keeps a partial line back), so a line printed without one — a login or
+    /// shell prompt — is logged late (when the next output or LAVA's reply ends it), and the
+    /// entry LAVA logged on matching the prompt is the closer time of it.
+    pub dispatcher_before: Option<f64>,
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date.
@@ -134,17 +140,17 @@ pub fn yaml_double_quoted(s: &str) -> Option<(String, &str)> {
     None
 }
 
-/// One line of LAVA's job log (`- {"dt": "…", "lvl": "…", "msg": "…"}`): Some(Some(line)) for
-/// a console line, Some(None) for the dispatcher's own (or a message that is not text), None
-/// when the line is not LAVA's.
-fn lava_line(t: &str) -> Option<Option<Line>> {
+/// One line of LAVA's job log (`- {"dt": "…", "lvl": "…", "msg": "…"}`, `"ns"` too on
+/// feedback lines): Some((dt, Some(line))) for a console line, Some((dt, None)) for the
+/// dispatcher's own (or a message that is not text), None when the line is not LAVA's.
+fn lava_line(t: &str) -> Option<(Option<f64>, Option<Line>)> {
     let mut rest = t.strip_prefix("- {")?.trim_start();
     let (mut dt, mut lvl, mut msg) = (None, None, None);
     while let Some((key, after)) = yaml_double_quoted(rest) {
         let after = after.trim_start().strip_prefix(':')?.trim_start();
         if !after.starts_with('"') {
-            // A mapping (a test result, an event): not a console line.
-            return Some(None);
+            // A mapping (a test result, an event): not a console line. "dt" comes first.
+            return Some((dt.as_deref().and_then(parse_datetime), None));
         }
         let (value, after) = yaml_double_quoted(after)?;
         match key.as_str() {
@@ -159,12 +165,17 @@ fn lava_line(t: &str) -> Option<Option<Line>> {
     if !rest.starts_with('}') {
         return None;
     }
+    let host = dt.as_deref().and_then(parse_datetime);
     match (lvl.as_deref(), msg) {
-        (Some("target" | "feedback"), Some(m)) => Some(Some(Line {
-            host: dt.as_deref().and_then(parse_datetime),
-            text: m.trim_end_matches(['\r', '\n']).to_string(),
-        })),
-        _ => Some(None),
+        (Some("target" | "feedback"), Some(m)) => Some((
+            host,
+            Some(Line {
+                host,
+                text: m.trim_end_matches(['\r', '\n']).to_string(),
+                ..Default::default()
+            }),
+        )),
+        _ => Some((host, None)),
     }
 }
 
@@ -181,6 +192,7 @@ fn grabserial_line(t: &str) -> Option<Line> {
     Some(Line {
         host: Some(abs),
         text: text.strip_prefix(' ').unwrap_or(text).to_string(),
+        ..Default::default()
     })
 }
 
@@ -191,6 +203,7 @@ fn datetime_line(t: &str) -> Option<Line> {
         return Some(Line {
             host: Some(parse_datetime(stamp)?),
             text: text.strip_prefix(' ').unwrap_or(text).to_string(),
+            ..Default::default()
         });
     }
     let first = t.get(..10)?;
@@ -206,16 +219,29 @@ fn datetime_line(t: &str) -> Option<Line> {
     Some(Line {
         host: Some(parse_datetime(&t[..end])?),
         text: t[end + 1..].to_string(),
+        ..Default::default()
     })
 }
 
 /// The console lines of a log in any of the forms above (LAVA's own lines left out).
 pub fn lines(log: &str) -> Vec<Line> {
     let mut out = Vec::new();
+    // LAVA: the dispatcher's first entry since the last console line.
+    let mut dispatcher: Option<f64> = None;
     for raw in log.lines() {
         let t = raw.trim_end_matches('\r');
-        if let Some(l) = lava_line(t.trim_start()) {
-            out.extend(l);
+        if let Some((dt, l)) = lava_line(t.trim_start()) {
+            match l {
+                Some(mut l) => {
+                    l.dispatcher_before = dispatcher.take();
+                    out.push(l);
+                }
+                None => {
+                    if dispatcher.is_none() {
+                        dispatcher = dt;
+                    }
+                }
+            }
             continue;
         }
         if let Some(l) = grabserial_line(t).or_else(|| datetime_line(t)) {
@@ -225,6 +251,7 @@ pub fn lines(log: &str) -> Vec<Line> {
         out.push(Line {
             host: None,
             text: t.to_string(),
+            ..Default::default()
         });
     }
     out
@@ -250,9 +277,27 @@ pub enum Prompt {
 }
 
 /// A prompt at the end of a boot: a login prompt, a shell prompt, or one of `given`
-/// (substrings).
+/// (substrings). The prompt may be followed by what was typed at it (`login: root`, `/ # ls`):
+/// a LAVA log has the prompt and the echo of its reply on one line.
 pub fn prompt(text: &str, given: &[String]) -> Option<Prompt> {
     let t = text.trim();
+    if let Some(p) = bare_prompt(t, given) {
+        return Some(p);
+    }
+    // The prompt, then one typed word after a login prompt or a command after a shell's.
+    if let Some((head, typed)) = t.split_once(" login: ")
+        && !typed.trim().contains(' ')
+        && bare_prompt(&format!("{head} login:"), given) == Some(Prompt::Login)
+    {
+        return Some(Prompt::Login);
+    }
+    // (Not after a lone `#` or `$`: a line that starts "# " is more often a comment.)
+    let end = t.find("# ").or_else(|| t.find("$ ")).filter(|e| *e > 0)?;
+    bare_prompt(&t[..=end], given).filter(|p| *p == Prompt::Shell)
+}
+
+/// A line that is a prompt and nothing else.
+fn bare_prompt(t: &str, given: &[String]) -> Option<Prompt> {
     if let Some(g) = given
         .iter()
         .find(|g| !g.is_empty() && t.contains(g.as_str()))
@@ -322,6 +367,8 @@ pub struct Boot {
     pub spl: Option<f64>,
     /// Host time of U-Boot proper's banner.
     pub uboot: Option<f64>,
+    /// Host time of U-Boot's "Starting kernel ..." (its last line before the kernel).
+    pub starting_kernel: Option<f64>,
     /// The kernel's start on the host's clock (smallest host − stamp).
     pub kernel_zero: Option<f64>,
     /// Saw the kernel (a stamped line or its banner).
@@ -330,6 +377,9 @@ pub struct Boot {
     pub last_stamp: Option<f64>,
     /// "Run /sbin/init as init process": (program, stamp).
     pub init: Option<(String, f64)>,
+    /// The stamp of the kernel's last "Freeing unused kernel … memory" line: the moment before
+    /// it starts init, for kernels that do not print "Run … as init process" (before 5.8).
+    pub freeing_initmem: Option<f64>,
     pub cmdline: Option<String>,
     /// The prompt that ended the boot, with its host time.
     pub prompt: Option<(Prompt, Option<f64>)>,
@@ -358,6 +408,11 @@ pub struct Figures {
     pub uboot: Option<f64>,
     pub kernel_to_init: Option<f64>,
     pub init_to_prompt: Option<f64>,
+    /// From U-Boot's "Starting kernel ..." to the prompt (what some editions of the published
+    /// guides time).
+    pub starting_kernel_to_prompt: Option<f64>,
+    /// kernel_to_init is the "Freeing unused kernel memory" stamp (no "Run … as init" line).
+    pub init_from_freeing: bool,
 }
 
 fn has_word_sh(program: &str) -> bool {
@@ -437,16 +492,24 @@ impl Boot {
         if let (Some(a), Some(b)) = (self.uboot, self.kernel_zero) {
             f.uboot = Some(b - a);
         }
-        f.kernel_to_init = self.init.as_ref().map(|(_, s)| *s);
-        if let (Some(p), Some(z), Some((_, i))) = (prompt_host, self.kernel_zero, &self.init) {
+        let init = self.init.as_ref().map(|(_, s)| *s);
+        f.init_from_freeing = init.is_none() && self.freeing_initmem.is_some();
+        f.kernel_to_init = init.or(self.freeing_initmem);
+        if let (Some(p), Some(z), Some(i)) = (prompt_host, self.kernel_zero, f.kernel_to_init) {
             f.init_to_prompt = Some(p - (z + i));
+        }
+        if let (Some(p), Some(k)) = (prompt_host, self.starting_kernel) {
+            f.starting_kernel_to_prompt = Some(p - k);
         }
         f
     }
 }
 
+/// `U-Boot SPL 2024.04 (…)` (common/spl: "U-Boot " SPL_TPL_NAME " " version), TPL and VPL too.
 fn is_spl_banner(t: &str) -> bool {
-    t.starts_with("U-Boot SPL ") || t.starts_with("U-Boot TPL ")
+    ["U-Boot SPL ", "U-Boot TPL ", "U-Boot VPL "]
+        .iter()
+        .any(|p| t.starts_with(p))
 }
 
 fn is_uboot_banner(t: &str) -> bool {
@@ -519,6 +582,9 @@ pub fn boots(lines: &[Line], prompts: &[String]) -> Vec<Boot> {
         if uboot_command(t).is_some() && !b.kernel {
             b.interactive = true;
         }
+        if t.starts_with("Starting kernel ...") && !b.kernel && b.starting_kernel.is_none() {
+            b.starting_kernel = l.host;
+        }
         if let Some(dev) = t.strip_prefix("Trying to boot from ")
             && b.spl_boot_device.is_none()
         {
@@ -540,6 +606,11 @@ pub fn boots(lines: &[Line], prompts: &[String]) -> Vec<Boot> {
             {
                 b.init = Some((prog.trim().to_string(), s));
             }
+            // "Freeing unused kernel memory: 1024K", "Freeing unused kernel image (initmem)
+            // memory: 2048K": init/main.c frees it just before it runs init.
+            if t.starts_with("Freeing unused kernel") && b.init.is_none() {
+                b.freeing_initmem = Some(s);
+            }
             mmc_line(b, t);
             if b.first_mount.is_none()
                 && let Some(rest) = t.split_once("-fs (")
@@ -553,7 +624,13 @@ pub fn boots(lines: &[Line], prompts: &[String]) -> Vec<Boot> {
         if b.kernel
             && let Some(p) = prompt(t, prompts)
         {
-            b.prompt = Some((p, l.host));
+            // A LAVA log's prompt line is logged when a newline ends it; the dispatcher's entry
+            // on matching the prompt, logged before it, is the closer time.
+            let host = match (l.host, l.dispatcher_before) {
+                (Some(h), Some(d)) => Some(h.min(d)),
+                (h, _) => h,
+            };
+            b.prompt = Some((p, host));
         }
     }
     out.extend(cur);
@@ -617,6 +694,7 @@ pub fn boot_tables(boots: &[(String, Boot)], medium: Option<&str>) -> BootTables
     // (medium, setup) → figures
     let mut by: BTreeMap<(Medium, Setup), Vec<Figures>> = BTreeMap::new();
     let mut kernel_only = false;
+    let mut from_freeing = false;
     let mut unknown_medium = false;
     for (label, b) in boots {
         if b.interactive {
@@ -639,6 +717,7 @@ pub fn boot_tables(boots: &[(String, Boot)], medium: Option<&str>) -> BootTables
             continue;
         }
         kernel_only |= !f.host_clock;
+        from_freeing |= f.init_from_freeing;
         let m = match medium {
             Some(m) => Medium::new(m),
             None => b.medium().unwrap_or_else(|| {
@@ -685,11 +764,14 @@ pub fn boot_tables(boots: &[(String, Boot)], medium: Option<&str>) -> BootTables
                 .collect(),
             rows: Vec::new(),
         };
-        let stage_rows: [(&str, Pick); 4] = [
+        let stage_rows: [(&str, Pick); 5] = [
             ("SPL, to U-Boot's banner (s)", |f| f.spl),
             ("U-Boot, to the kernel's start (s)", |f| f.uboot),
             ("kernel start to init (s)", |f| f.kernel_to_init),
             ("init to prompt (s)", |f| f.init_to_prompt),
+            ("U-Boot's \"Starting kernel ...\" to prompt (s)", |f| {
+                f.starting_kernel_to_prompt
+            }),
         ];
         for (key, pick) in stage_rows {
             let cells: Vec<Option<GuideValue>> = setups
@@ -734,9 +816,17 @@ pub fn boot_tables(boots: &[(String, Boot)], medium: Option<&str>) -> BootTables
             if r.counted == 1 { "" } else { "s" }
         ));
     }
+    if from_freeing {
+        r.notes.push(
+            "where the kernel printed no \"Run … as init process\" (kernels before 5.8), init \
+             starts at its last \"Freeing unused kernel … memory\" line"
+                .into(),
+        );
+    }
     if unknown_medium {
         r.notes.push(
-            "the root file system's medium is not in the log (no root=/dev/…, no mount line):              name it with --medium"
+            "the root file system's medium is not in the log (no root=/dev/…, no mount line): \
+             name it with --medium"
                 .into(),
         );
     }
@@ -780,8 +870,15 @@ pub fn uboot_time(rest: &str) -> Option<f64> {
     if unit(1, "second") { num(0) } else { None }
 }
 
-/// `mmc list`'s `mmc@fa00000: 1 (SD)`: the device's medium.
-fn mmc_list_line(t: &str) -> Option<(u32, String)> {
+/// `mmc list`'s `mmc@fa00000: 1 (SD)` (one device a line; U-Boot's own `MMC:` line at start
+/// joins them with ", " and types only the initialised ones): each device's medium.
+fn mmc_list_devices(t: &str) -> Vec<(u32, String)> {
+    let t = t.strip_prefix("MMC:").unwrap_or(t).trim();
+    t.split(", ").filter_map(mmc_list_entry).collect()
+}
+
+/// One `name: N (SD)` entry.
+fn mmc_list_entry(t: &str) -> Option<(u32, String)> {
     let (_, rest) = t.rsplit_once(": ")?;
     let (n, kind) = rest.split_once(' ')?;
     let kind = kind.trim().strip_prefix('(')?.strip_suffix(')')?;
@@ -825,8 +922,9 @@ pub fn transfers(lines: &[Line]) -> (Vec<Transfer>, BTreeMap<u32, String>) {
             };
             continue;
         }
-        if let Some((n, m)) = mmc_list_line(t) {
-            media.insert(n, m);
+        let listed = mmc_list_devices(t);
+        if !listed.is_empty() {
+            media.extend(listed);
             continue;
         }
         if let Some(rest) = t.strip_prefix("mmc")
@@ -962,6 +1060,25 @@ fn form(lines: &[Line], log: &str) -> &'static str {
         (false, true) => "console capture with host times",
         (false, false) => "console capture without host times",
     }
+}
+
+/// The first and last console line's time of the LAVA job logs among `logs`, in seconds since
+/// the epoch (the dispatcher's `dt` is UTC): when the lab measured. Captures are left out: a
+/// capture's time is relative (grabserial) or in a zone it does not state.
+pub fn lava_time_span(logs: &[(String, String)]) -> Option<(f64, f64)> {
+    let mut span: Option<(f64, f64)> = None;
+    for (_, text) in logs {
+        if !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("- {\"dt\""))
+        {
+            continue;
+        }
+        for h in lines(text).iter().filter_map(|l| l.host) {
+            span = Some(span.map_or((h, h), |(a, b)| (a.min(h), b.max(h))));
+        }
+    }
+    span
 }
 
 /// The boot-time and U-Boot storage sections of `logs` ((name, text) each).

@@ -126,9 +126,12 @@ pub fn section(ctx: &Context) -> Outcome {
                 table(&r, true, "CoreMarkPro Benchmarks (single core)"),
             ],
             notes: vec![format!(
-                "{}: the first table is the harness's MultiCore column (all {} CPUs), the second its SingleCore column.",
+                "{}: the first table is the harness's MultiCore column (the certification's \
+                 best-concurrency run: the contexts your tree's BEST_CONCURRENCY/XCMD set; the \
+                 guide gave it {} CPU{}), the second its SingleCore column (one context).",
                 tool.path.display(),
-                cpus.len()
+                cpus.len(),
+                if cpus.len() == 1 { "" } else { "s" }
             )],
             tool: Some(tool.name.clone()),
             ..Default::default()

@@ -79,6 +79,15 @@ fn prompts_end_a_boot() {
     ] {
         assert_eq!(prompt(p, &none), None, "{p}");
     }
+    // A prompt and what was typed at it on one line (LAVA logs the line when the echo of its
+    // reply ends it).
+    assert_eq!(
+        prompt("example-board login: root", &none),
+        Some(Prompt::Login)
+    );
+    assert_eq!(prompt("/ # cat /proc/cmdline", &none), Some(Prompt::Shell));
+    assert_eq!(prompt("root@board:~# uname -a", &none), Some(Prompt::Shell));
+    assert_eq!(prompt("# a comment, not a prompt", &none), None);
     let given = vec!["Welcome to the lab".to_string()];
     assert!(matches!(
         prompt("** Welcome to the lab **", &given),
@@ -112,6 +121,11 @@ fn a_lava_reboot_loop_gives_the_boot_time_tables() {
     assert_eq!(bs[0].medium().unwrap().name, "mmc-sd");
     assert_eq!(bs[3].medium().unwrap().name, "mmc-sd");
     assert_eq!(bs[0].spl_boot_device.as_deref(), Some("MMC2"));
+    // LAVA logs a console line when its newline arrives: the login prompt (none after it) is
+    // in the log with the next boot's first line, after the dispatcher's entry on matching it,
+    // whose time is the prompt's.
+    let t0 = parse_datetime("2026-11-27T03:01:54.7").unwrap();
+    assert!(close(bs[0].prompt.as_ref().unwrap().1.unwrap(), t0));
     let f = bs[0].figures();
     assert!(f.host_clock);
     assert!(close(f.total.unwrap(), 14.7), "{f:?}");
@@ -178,6 +192,58 @@ fn a_lava_reboot_loop_gives_the_boot_time_tables() {
     let given = console::boot_tables(&labelled, Some("emmc"));
     assert_eq!(given.tables[0].title, "Boot time EMMC");
     assert!(given.tables[0].rows[0].key.ends_with("are in emmc"));
+}
+
+#[test]
+fn older_kernels_u_boot_s_starting_kernel_and_its_mmc_line() {
+    // A kernel without "Run … as init process" (before 5.8): init starts at its last
+    // "Freeing unused kernel memory"; U-Boot's "Starting kernel ..." gives the stage some
+    // editions of the guides time; a VPL banner starts the boot; U-Boot's own `MMC:` line
+    // names the devices it has initialised.
+    let log = concat!(
+        "[0.000000 0.000000] U-Boot VPL 2024.04 (Nov 20 2026 - 10:00:00 +0000)\n",
+        "[0.500000 0.500000] U-Boot SPL 2024.04 (Nov 20 2026 - 10:00:00 +0000)\n",
+        "[1.000000 0.500000] U-Boot 2024.04 (Nov 20 2026 - 10:00:00 +0000)\n",
+        "[1.100000 0.100000] MMC:   mmc@fe2b0000: 1 (SD), mmc@fe310000: 0 (eMMC)\n",
+        "[2.000000 0.900000] Starting kernel ...\n",
+        "[2.300000 0.300000] [    0.000000] Booting Linux on physical CPU 0x0\n",
+        "[2.300000 0.000000] [    0.000000] Kernel command line: root=/dev/mmcblk1p2 rw\n",
+        "[3.400000 1.100000] [    1.000000] mmc1: new high speed SDHC card at address 0007\n",
+        "[3.500000 0.100000] [    1.100000] mmcblk1: mmc1:0007 SD16G 14.4 GiB\n",
+        "[3.900000 0.400000] [    1.500000] Freeing unused kernel memory: 1024K\n",
+        "[8.000000 4.100000] board login: \n",
+    );
+    let ls = lines(log);
+    let (_, media) = console::transfers(&ls);
+    assert_eq!(media.get(&1).map(String::as_str), Some("MMCSD"));
+    assert_eq!(media.get(&0).map(String::as_str), Some("EMMC"));
+    let bs = boots(&ls, &[]);
+    assert_eq!(bs.len(), 1, "{bs:#?}");
+    let f = bs[0].figures();
+    assert!(close(f.total.unwrap(), 8.0), "{f:?}");
+    assert!(close(f.spl.unwrap(), 1.0), "VPL banner to U-Boot's: {f:?}");
+    assert!(
+        f.init_from_freeing && close(f.kernel_to_init.unwrap(), 1.5),
+        "{f:?}"
+    );
+    // The kernel's start on the host's clock is 2.3 (its lines are stamped on arrival here).
+    assert!(close(f.init_to_prompt.unwrap(), 8.0 - (2.3 + 1.5)), "{f:?}");
+    assert!(close(f.starting_kernel_to_prompt.unwrap(), 6.0), "{f:?}");
+    let r = console::boot_tables(&[("cap boot 1".into(), bs[0].clone())], None);
+    assert!(
+        r.notes.iter().any(|n| n.contains("Freeing unused kernel")),
+        "{:?}",
+        r.notes
+    );
+    assert!(close(
+        value(
+            &r.tables[1],
+            "U-Boot's \"Starting kernel ...\" to prompt (s)",
+            0
+        )
+        .value,
+        6.0
+    ));
 }
 
 #[test]

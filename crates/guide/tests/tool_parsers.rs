@@ -92,57 +92,138 @@ fn coremark_pro_tables() {
     assert!(coremark_pro::parse("no tables").is_err());
 }
 
+/// The results log of `make certify-all` (EEMBC's scripts' formats: results_parser.pl's
+/// lines, cert_median.pl's median lines), written for the test.
+const CERTIFY_LOG: &str = "multibench-certify-linux64.gcc64.log";
+
 #[test]
-fn multibench_performance_run_with_its_median_lines() {
-    let r = multibench::parse(&data("multibench-1.0.10-linux64.txt")).unwrap();
-    assert_eq!(
-        r.version.as_deref(),
-        Some("EEMBC MultiBench 1.0.10 (MITH harness), built 2026-11-20 with gcc 12.2.0 -O3")
-    );
+fn multibench_certification_log_single_and_best_runs() {
+    let r = multibench::parse(&data(CERTIFY_LOG)).unwrap();
+    // The harness prints no version; a wrapper may.
+    assert_eq!(r.version, None);
     let t = multibench::tables(&r);
-    assert_eq!(t.len(), 2, "one context, four contexts");
+    assert_eq!(t.len(), 2, "the single run and the best-concurrency run");
     assert_eq!(t[0].title, "Multibench Benchmarks");
     assert_eq!(t[0].key_header, "Benchmarks");
     assert_eq!(t[0].columns, ["perf"]);
-    // The seed's 27 rows, lower case, sorted, in its unit.
-    assert_eq!(t[0].rows.len(), 27);
+    // The seed's 27 rows and the harness's empty-wld (other editions of the guide print it),
+    // lower case, sorted, in its unit.
+    assert_eq!(t[0].rows.len(), 28);
     assert_eq!(t[0].rows[0].key, "4m-check (workloads/)");
-    assert_eq!(t[0].rows[26].key, "x264-4mqw1 (workloads/)");
-    let cell = |key: &str| {
-        t[0].rows
+    assert_eq!(t[0].rows[27].key, "x264-4mqw1 (workloads/)");
+    assert!(t[0].rows.iter().any(|r| r.key == "idct-4m (workloads/)"));
+    let cell = |t: &document::guide::GuideTable, key: &str| {
+        t.rows
             .iter()
             .find(|r| r.key == key)
             .unwrap_or_else(|| panic!("{key}"))
             .cells[0]
             .clone()
     };
-    // The harness's own median line, not the verification run's 1-iteration figure.
-    assert_eq!(cell("md5-4m (workloads/)").unwrap().value, 251.89);
-    // A workload that failed verification in the performance run: no figure.
-    assert_eq!(cell("ipres-4mw1 (workloads/)"), None);
+    // EEMBC's median line ("median single"), not the verification run's one iteration nor
+    // a performance line.
+    assert_eq!(cell(&t[0], "md5-4m (workloads/)").unwrap().value, 109.17);
+    // Failed its verification run (Fails 1 there; the performance lines always print 0): no
+    // figure, though its performance lines and median look fine.
+    assert_eq!(cell(&t[0], "ipres-4mw1 (workloads/)"), None);
     let notes = multibench::check(&r).unwrap();
     assert!(
-        notes.len() == 1 && notes[0].starts_with("ipres-4Mw1 (1 context)"),
+        notes
+            .iter()
+            .any(|n| n.starts_with("ipres-4Mw1 (Multibench Benchmarks): its verification run")),
         "{notes:?}"
     );
-    // Four contexts without median lines: the median of the three performance lines.
+    // The best-concurrency run (4 contexts): its median lines ("median best").
     assert_eq!(t[1].title, "Multibench Benchmarks (4 contexts)");
-    assert_eq!(t[1].rows.len(), 2);
-    assert_eq!(t[1].rows[0].key, "md5-4m (workloads/)");
-    assert_eq!(t[1].rows[0].cells[0].as_ref().unwrap().value, 954.65);
+    assert_eq!(t[1].rows.len(), 3);
+    assert_eq!(cell(&t[1], "md5-4m (workloads/)").unwrap().value, 408.16);
+    // One of its performance runs printed nothing, so EEMBC's script wrote no median line but
+    // "Could not find 3 valid results": the median of the two lines there are, said in a note.
+    let x = cell(&t[1], "x264-4mq (workloads/)").unwrap();
+    assert!((x.value - (30.84 + 30.01) / 2.0).abs() < 1e-9, "{x:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("Could not find 3 valid results for x264-4Mq")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn multibench_mark_tables_when_no_result_lines_were_printed() {
+    // What `make certify-all` prints at its end: cert_mark.pl's tables and its errors.
+    let r = multibench::parse(&data("multibench-certify-marks.txt")).unwrap();
+    assert!(r.from_mark_table);
+    let t = multibench::tables(&r);
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[0].title, "Multibench Benchmarks");
+    assert_eq!(t[1].title, "Multibench Benchmarks (MultiCore)");
+    // The script leaves empty-wld out of its table.
+    assert_eq!(t[0].rows.len(), 27);
+    let md5 = t[0]
+        .rows
+        .iter()
+        .find(|r| r.key == "md5-4m (workloads/)")
+        .unwrap();
+    assert_eq!(md5.cells[0].as_ref().unwrap().value, 109.17);
+    // "ERROR: Errors encountered in test ipres-4Mw1, single run": no figure in either table.
+    for table in &t {
+        let ipres = table
+            .rows
+            .iter()
+            .find(|r| r.key == "ipres-4mw1 (workloads/)")
+            .unwrap();
+        assert_eq!(ipres.cells[0], None, "{}", table.title);
+    }
+    let notes = multibench::check(&r).unwrap();
+    assert!(notes.iter().any(|n| n.contains("mark script")), "{notes:?}");
 }
 
 #[test]
 fn multibench_refuses_what_is_not_a_performance_run() {
     assert!(multibench::parse("make: *** No rule to make target 'run'.  Stop.\n").is_err());
-    let verification_only = "#UID Suite Name Ctx Wrk Fails t(s) Iter Iter/s Codesize Datasize\n\
-        #Results for verification run started at 26331:04:00:01 XCMD=-v1\n\
-        236300289 MLT md5-4M 1 1 0 0.004 1 250.00 77655 2875589\n";
-    let r = multibench::parse(verification_only).unwrap();
-    assert!(multibench::check(&r).unwrap_err().contains("verification"));
+    // `make run-all` without XCMD=-v0: the harness verified (one iteration each).
+    let header = "#UID            Suite Name                                     Ctx Wrk Fails       t(s)       Iter     Iter/s  Codesize   Datasize\n";
+    let line = "2012406           MLT md5-4M                                     1   1     0      0.013          1      77.98    115998    2177770\t\t\n";
+    let run_all = format!("{header}#Results for run started at 26331:04:00:01 XCMD=-c1\n{line}");
+    let r = multibench::parse(&run_all).unwrap();
+    assert!(multibench::check(&r).unwrap_err().contains("-v0"));
+    // With -v0 the same lines are a performance run.
+    let run_all =
+        format!("{header}#Results for run started at 26331:04:00:01 XCMD=-v0 -c1\n{line}");
+    let r = multibench::parse(&run_all).unwrap();
+    assert!(multibench::check(&r).unwrap().is_empty());
+    assert_eq!(
+        multibench::tables(&r)[0].rows[0].cells[0]
+            .as_ref()
+            .unwrap()
+            .value,
+        77.98
+    );
+    // A run log the harness could not read: a UID 0 line named by the log's path, Fails 1.
+    let invalid = format!(
+        "{header}#Results for performance runs started at 26331:04:00:01 XCMD=\n\
+         0\tMLT\t/opt/mb/builds/linux64/gcc64/logs/md5-4M.run.log\t0\t0\t1\t0\t0\t0\t?\t?\t\t\n"
+    );
+    let r = multibench::parse(&invalid).unwrap();
+    let t = multibench::tables(&r);
+    assert_eq!(t[0].rows[0].key, "md5-4m (workloads/)");
+    assert_eq!(t[0].rows[0].cells[0], None);
+    assert!(
+        multibench::check(&r).unwrap()[0].contains("could not read"),
+        "{:?}",
+        multibench::check(&r)
+    );
+    // A time of 0: Iter/s printed as Inf — no figure.
+    let inf = format!(
+        "{header}#Results for performance runs started at 26331:04:00:01 XCMD=\n\
+         2012406           MLT md5-4M                                     1   1     0      0.000        100        Inf    115998    2177770\t\t\n"
+    );
+    let r = multibench::parse(&inf).unwrap();
+    assert_eq!(multibench::tables(&r)[0].rows[0].cells[0], None);
     // Columns are taken from the #UID header, wherever Iter/s is.
     let reordered = "#UID Suite Name Iter/s Ctx Wrk Fails\n\
-        #Results for performance runs started at 26331:04:01:10 XCMD=-v0\n\
+        #Results for performance runs started at 26331:04:01:10 XCMD=\n\
         236300289 MLT md5-4M 248.5 1 1 0\n";
     let r = multibench::parse(reordered).unwrap();
     assert_eq!(
@@ -170,10 +251,18 @@ fn multibench_found_by_the_users_path_then_on_path_and_run() {
     let why = multibench::locate(Some(not.as_os_str()), &sp).unwrap_err();
     assert!(why.contains("not an executable file"), "{why}");
     // A wrapper printing the recorded output, given by path and found on PATH.
-    let out =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/multibench-1.0.10-linux64.txt");
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(CERTIFY_LOG);
     let script = dir.path().join("multibench");
-    std::fs::write(&script, format!("#!/bin/sh\ncat '{}'\n", out.display())).unwrap();
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho 'EEMBC MultiBench 1.0.10, gcc 12.2 -O3'\ncat '{}'\n",
+            out.display()
+        ),
+    )
+    .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(
         multibench::locate(Some(script.as_os_str()), &sp)
@@ -187,6 +276,7 @@ fn multibench_found_by_the_users_path_then_on_path_and_run() {
     let o = multibench::run_tool(&ctx, &tool);
     assert!(o.failed.is_none() && o.skipped.is_none(), "{o:?}");
     assert_eq!(o.tables.len(), 2);
+    // The wrapper's version line becomes the tool.
     assert!(o.tool.unwrap().starts_with("EEMBC MultiBench 1.0.10"));
     assert!(o.notes.iter().any(|n| n.contains("ipres-4Mw1")));
 

@@ -646,8 +646,9 @@ fn header(runs: &[Run], groups: &[Group]) -> Table {
         })
         .collect();
     // What the machine says of its nominal clocks, where it says anything.
-    let extra: [(&str, Property); 2] = [
+    let extra: [(&str, Property); 3] = [
         ("CPU clock (cpufreq max, MHz)", nominal_clocks),
+        (DRAM_KEY, dram),
         ("Memory controller (devfreq max)", memory_controller),
     ];
     let mut rows: Vec<Row> = KEYS
@@ -780,8 +781,70 @@ fn nominal_clocks(doc: &ResultDocument) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// The header's row of the DRAM type and data rate.
+pub(crate) const DRAM_KEY: &str = "DRAM (SMBIOS / EDAC)";
+
+/// "LPDDR4, 4266 MT/s, 2 devices, 8192 MiB (SMBIOS)": the DRAM devices as the machine's SMBIOS
+/// or the kernel's EDAC state them (the data rate: SMBIOS's configured speed, else its rated
+/// one); None where neither does, as on most boards.
+fn dram(doc: &ResultDocument) -> Option<String> {
+    let m = doc.machine.as_ref()?;
+    let mut parts = Vec::new();
+    for (source, shown) in [("smbios", "SMBIOS"), ("edac", "EDAC")] {
+        let ds: Vec<&document::machine::DramDevice> = m
+            .memory
+            .dram
+            .iter()
+            .filter(|d| d.source == source)
+            .collect();
+        if ds.is_empty() {
+            continue;
+        }
+        let mut words: Vec<String> = Vec::new();
+        let mut push = |w: String| {
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        };
+        for d in &ds {
+            if let Some(t) = &d.mem_type {
+                push(t.clone());
+            }
+        }
+        let mut rates: Vec<String> = Vec::new();
+        for d in &ds {
+            if let Some(r) = d.configured_mts.or(d.speed_mts) {
+                let r = format!("{r} MT/s");
+                if !rates.contains(&r) {
+                    rates.push(r);
+                }
+            }
+        }
+        let mut p = if words.is_empty() {
+            "type not stated".to_string()
+        } else {
+            words.join(" / ")
+        };
+        if !rates.is_empty() {
+            p.push_str(&format!(", {}", rates.join(" / ")));
+        }
+        p.push_str(&format!(
+            ", {} device{}",
+            ds.len(),
+            if ds.len() == 1 { "" } else { "s" }
+        ));
+        let total: u64 = ds.iter().filter_map(|d| d.size_mib).sum();
+        if total > 0 {
+            p.push_str(&format!(", {total} MiB"));
+        }
+        parts.push(format!("{p} ({shown})"));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// "dmc: 2112 MHz": the memory controller's devfreq maximum (the DRAM clock where the kernel
-/// scales it; not the DDR type or data rate, which no sysfs file states).
+/// scales it; not the DDR type or data rate — [`dram`] has those where SMBIOS or EDAC state
+/// them).
 fn memory_controller(doc: &ResultDocument) -> Option<String> {
     let m = doc.machine.as_ref()?;
     let parts: Vec<String> = m

@@ -263,6 +263,9 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
         if let Some(x) = text("Memory", i) {
             parts.push(format!("{x} RAM"));
         }
+        if let Some(x) = text(super::DRAM_KEY, i) {
+            parts.push(format!("DRAM {x}"));
+        }
         if let Some(x) = text("Memory controller (devfreq max)", i) {
             parts.push(format!("memory controller {x}"));
         }
@@ -313,18 +316,32 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
         out.push_str(&rule('-'));
     }
     out.push_str("\nTable: Evaluation Modules\n\n");
-    if boot_media.is_empty() {
+    let has_dram = (0..h.columns.len()).any(|i| text(super::DRAM_KEY, i).is_some());
+    if has_dram {
+        out.push_str(
+            "The DRAM type and data rate are as the board's SMBIOS memory devices or the kernel's \
+             EDAC state them; where a board states neither, take them from its documentation.\n\n",
+        );
+        if !boot_media.is_empty() {
+            out.push_str(&format!(
+                "Boot medium: {}, as the console logs of the Boot Time tables show it.\n\n",
+                inline(&boot_media.join(", "))
+            ));
+        }
+    } else if boot_media.is_empty() {
         out.push_str(
             "The DDR type and data rate and the boot medium are not recorded in the result documents \
-             (no sysfs file states them); take them from the board's documentation. The memory \
-             controller's clock is listed where the kernel scales it (devfreq).\n\n",
+             (the boards state no SMBIOS memory device and no EDAC DIMM, as most boards do not); \
+             take them from the board's documentation. The memory controller's clock is listed \
+             where the kernel scales it (devfreq).\n\n",
         );
     } else {
         out.push_str(&format!(
-            "The DDR type and data rate are not recorded in the result documents (no sysfs file \
-             states them); take them from the board's documentation. Boot medium: {}, as the \
-             console logs of the Boot Time tables show it. The memory controller's clock is \
-             listed where the kernel scales it (devfreq).\n\n",
+            "The DDR type and data rate are not recorded in the result documents (the boards state \
+             no SMBIOS memory device and no EDAC DIMM, as most boards do not); take them from the \
+             board's documentation. Boot medium: {}, as the console logs of the Boot Time tables \
+             show it. The memory controller's clock is listed where the kernel scales it \
+             (devfreq).\n\n",
             inline(&boot_media.join(", "))
         ));
     }

@@ -603,3 +603,46 @@ fn an_untrusted_runs_verdict_is_shown() {
     // A clean run has no such note (the golden files above).
     assert!(!guidetables::rst::render(&guide(), "T").contains("NOT TO BE TRUSTED"));
 }
+
+/// Where the machine's SMBIOS or EDAC states the DRAM type and data rate, the header and the
+/// TI grid carry them, and the grid no longer says they are not recorded.
+#[test]
+fn the_dram_type_and_rate_where_smbios_or_edac_state_them() {
+    let mut a = doc("am62axx_sk-fs", "rk3588", 2352.4, 1.0, false);
+    let dimm = |loc: &str| document::machine::DramDevice {
+        source: "smbios".into(),
+        locator: Some(loc.into()),
+        mem_type: Some("LPDDR4".into()),
+        size_mib: Some(4096),
+        speed_mts: Some(4266),
+        configured_mts: Some(3733),
+    };
+    a.machine.as_mut().unwrap().memory.dram = vec![dimm("A"), dimm("B")];
+    let b = doc("rpi4", "rpi4", 1800.2, 1.5, true);
+    let labels = guidetables::board_labels(&[&a, &b]);
+    let g = guidetables::merge(&[
+        Run {
+            board: labels[0].clone(),
+            doc: &a,
+        },
+        Run {
+            board: labels[1].clone(),
+            doc: &b,
+        },
+    ]);
+    let md = guidetables::md::render(&g, "Performance Guide");
+    assert!(
+        md.contains(
+            "| DRAM (SMBIOS / EDAC) | LPDDR4, 3733 MT/s, 2 devices, 8192 MiB (SMBIOS) |  |"
+        ),
+        "{md}"
+    );
+    let ti = guidetables::rst::render_ti(&g, "Example SDK 2.0 Performance Guide");
+    assert!(
+        ti.contains("DRAM LPDDR4, 3733 MT/s, 2 devices, 8192 MiB (SMBIOS)"),
+        "{ti}"
+    );
+    assert!(ti.contains("as the board's SMBIOS memory devices or the kernel's EDAC state"));
+    assert!(!ti.contains("not recorded in the result documents"), "{ti}");
+    docutils_strict("ti-dram", &ti);
+}

@@ -4,7 +4,7 @@
 //! Swap kind per area: a `/dev/zramN` device is zram (whatever /proc/swaps' Type column says,
 //! which is "partition" for it); otherwise the Type column: "file" or "partition".
 
-use document::machine::{Memory, SwapArea, SwapKind, Zram, Zswap};
+use document::machine::{DramDevice, Memory, SwapArea, SwapKind, Zram, Zswap};
 
 use crate::{Absent, Notes, Root};
 
@@ -31,7 +31,130 @@ pub fn read(root: &Root, notes: &mut Notes) -> Memory {
     }
     m.zram = read_zram(root, notes);
     m.zswap = read_zswap(root, notes);
+    m.dram = read_smbios_dram(root, notes);
+    m.dram.extend(read_edac_dimms(root, notes));
     m
+}
+
+/// SMBIOS's memory device type byte (type 17, offset 0x12) as dmidecode names it.
+fn smbios_memory_type(b: u8) -> Option<&'static str> {
+    Some(match b {
+        0x12 => "DDR",
+        0x13 => "DDR2",
+        0x14 => "DDR2 FB-DIMM",
+        0x18 => "DDR3",
+        0x19 => "FBD2",
+        0x1A => "DDR4",
+        0x1B => "LPDDR",
+        0x1C => "LPDDR2",
+        0x1D => "LPDDR3",
+        0x1E => "LPDDR4",
+        0x20 => "HBM",
+        0x21 => "HBM2",
+        0x22 => "DDR5",
+        0x23 => "LPDDR5",
+        0x24 => "HBM3",
+        _ => return None,
+    })
+}
+
+/// One SMBIOS type 17 structure (its formatted area and strings, as the kernel exposes it in
+/// `/sys/firmware/dmi/entries/17-N/raw`): None for an empty slot or another type.
+pub fn parse_smbios_memory_device(raw: &[u8]) -> Option<DramDevice> {
+    let len = *raw.get(1)? as usize;
+    if *raw.first()? != 17 || len < 0x15 || raw.len() < len {
+        return None;
+    }
+    let word = |o: usize| (o + 2 <= len).then(|| u16::from_le_bytes([raw[o], raw[o + 1]]));
+    let dword = |o: usize| {
+        (o + 4 <= len).then(|| u32::from_le_bytes([raw[o], raw[o + 1], raw[o + 2], raw[o + 3]]))
+    };
+    // Size: 0 = no device installed; 0xFFFF unknown; 0x7FFF = see Extended Size (MiB);
+    // bit 15 set = KiB.
+    let size_mib = match word(0x0C)? {
+        0 => return None,
+        0xFFFF => None,
+        0x7FFF => dword(0x1C).map(|v| (v & 0x7FFF_FFFF) as u64),
+        v if v & 0x8000 != 0 => Some(((v & 0x7FFF) as u64) / 1024),
+        v => Some(v as u64),
+    };
+    // The strings after the formatted area, numbered from 1.
+    let strings: Vec<String> = raw[len..]
+        .split(|b| *b == 0)
+        .take_while(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).trim().to_string())
+        .collect();
+    let string = |o: usize| {
+        let i = *raw.get(o).filter(|_| o < len)? as usize;
+        strings
+            .get(i.checked_sub(1)?)
+            .filter(|s| !s.is_empty())
+            .cloned()
+    };
+    let speed = |o: usize| word(o).filter(|v| *v != 0 && *v != 0xFFFF).map(u32::from);
+    Some(DramDevice {
+        source: "smbios".into(),
+        locator: string(0x10),
+        mem_type: smbios_memory_type(raw[0x12]).map(String::from),
+        size_mib,
+        speed_mts: speed(0x15),
+        configured_mts: speed(0x20),
+    })
+}
+
+/// The SMBIOS memory devices (readable by root only; absent on most boards), in list_dir's
+/// natural order.
+fn read_smbios_dram(root: &Root, notes: &mut Notes) -> Vec<DramDevice> {
+    let dir = "/sys/firmware/dmi/entries";
+    let Some(names) = notes.keep_optional(root.list_dir(dir)) else {
+        return Vec::new();
+    };
+    names
+        .iter()
+        .filter(|n| n.starts_with("17-"))
+        // Root only (mode 0400): a user's run reads none, and that is not worth a note.
+        .filter_map(|n| root.read_bytes(&format!("{dir}/{n}/raw")).ok())
+        .filter_map(|raw| parse_smbios_memory_device(&raw))
+        .collect()
+}
+
+/// EDAC's DIMMs (`mc*/dimm*`: dimm_mem_type, dimm_label, size in MiB), where an EDAC driver
+/// is loaded.
+fn read_edac_dimms(root: &Root, notes: &mut Notes) -> Vec<DramDevice> {
+    let base = "/sys/devices/system/edac/mc";
+    let Some(mcs) = notes.keep_optional(root.list_dir(base)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for mc in mcs.iter().filter(|m| m.starts_with("mc")) {
+        let Ok(mut dimms) = root.list_dir(&format!("{base}/{mc}")) else {
+            continue;
+        };
+        dimms.retain(|d| d.starts_with("dimm") || d.starts_with("rank"));
+        for d in dimms {
+            let at = format!("{base}/{mc}/{d}");
+            let size_mib = root.read_u64(&format!("{at}/size")).ok();
+            if size_mib == Some(0) {
+                continue;
+            }
+            let label = root
+                .read_value(&format!("{at}/dimm_label"))
+                .ok()
+                .filter(|l| !l.is_empty());
+            out.push(DramDevice {
+                source: "edac".into(),
+                locator: label.or_else(|| Some(format!("{mc}/{d}"))),
+                mem_type: root
+                    .read_value(&format!("{at}/dimm_mem_type"))
+                    .ok()
+                    .filter(|t| !t.is_empty() && t != "Unknown"),
+                size_mib,
+                speed_mts: None,
+                configured_mts: None,
+            });
+        }
+    }
+    out
 }
 
 /// `Key:   123 kB` lines of /proc/meminfo (values in KiB); malformed lines are skipped.

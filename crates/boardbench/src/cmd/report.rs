@@ -80,6 +80,8 @@ pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, Result
             .map_err(|e| anyhow::anyhow!("cannot read run {id}: {e}"))?
             .with_context(|| format!("no run {id} in the results database"))?;
         (run.document, format!("run {id}"))
+    } else if path.exists() {
+        bail!("{arg}: not a regular file (a result document or a run id is expected)");
     } else {
         bail!("{arg}: no such file, and not a run id");
     };

@@ -68,12 +68,18 @@ pub fn document(
     device: &str,
     o: &guide::console::Options,
 ) -> ResultDocument {
+    // When the lab measured: a LAVA log's times are the dispatcher's, in UTC.
+    let stamp = |t: f64| {
+        chrono::DateTime::from_timestamp(t.floor() as i64, ((t.fract()) * 1e9) as u32)
+            .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
+    };
+    let span = guide::console::lava_time_span(logs);
     ResultDocument {
         schema_version: document::SCHEMA_VERSION,
         producer: format!("boardbench {}", env!("CARGO_PKG_VERSION")),
         device: Some(device.to_string()),
-        started: None,
-        finished: None,
+        started: span.and_then(|(a, _)| stamp(a)),
+        finished: span.and_then(|(_, b)| stamp(b)),
         machine: None,
         measurements: Vec::new(),
         findings: Vec::new(),
@@ -88,7 +94,8 @@ pub fn document(
     }
 }
 
-/// Exit 0 with a table, 2 when the logs gave none (the document is written all the same).
+/// Exit 0 with a table, 2 when the logs gave none (the document is written all the same), 1
+/// when every log is empty.
 pub fn run(a: &Args) -> anyhow::Result<i32> {
     let inputs: Vec<&Path> = a.logs.iter().map(PathBuf::as_path).collect();
     let out = a
@@ -102,7 +109,25 @@ pub fn run(a: &Args) -> anyhow::Result<i32> {
             || p.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        logs.push((name, read_log(p)?));
+        let text = read_log(p)?;
+        if text.trim().is_empty() {
+            // An empty log is a capture or a `lavacli jobs logs` that failed: say so, and
+            // refuse when no log has anything.
+            eprintln!("warning: {}: empty (no console line)", p.display());
+            continue;
+        }
+        logs.push((name, text));
+    }
+    if logs.is_empty() {
+        anyhow::bail!(
+            "no console line in {}: the log{} empty",
+            a.logs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if a.logs.len() == 1 { " is" } else { "s are" }
+        );
     }
     let o = guide::console::Options {
         medium: a.medium.clone(),

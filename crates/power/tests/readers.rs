@@ -185,6 +185,41 @@ fn power_command_prints_watts() {
     assert!(e.contains("longer than"), "{e}");
 }
 
+/// A command over its time limit is ended with what it started (the one child runner's own
+/// process group): the shell's `sleep` does not live on holding the pipe.
+#[test]
+fn a_command_over_its_time_limit_ends_with_its_children() {
+    if testsupport::host_only() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let mut slow = CommandSource::new(&format!(
+        "sleep 30 & echo $! > '{}'; wait",
+        pid_file.display()
+    ));
+    slow.timeout = Duration::from_millis(300);
+    let t0 = std::time::Instant::now();
+    let e = slow.read().unwrap_err();
+    assert!(e.contains("longer than"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let stat = format!("/proc/{}/stat", pid.trim());
+    // Gone, or a zombie until whoever adopted it reaps it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    let alive = || {
+        std::fs::read_to_string(&stat).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| !r.trim_start().starts_with('Z'))
+        })
+    };
+    while alive() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(), "the command's sleep {} still runs", pid.trim());
+}
+
 #[test]
 fn first_numbers() {
     assert_eq!(parse_first_number("3.2\n"), Some(3.2));

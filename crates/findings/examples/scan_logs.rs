@@ -34,14 +34,14 @@ fn main() {
         let findings = findings::analyse(&doc);
         let list: Vec<String> = findings
             .iter()
-            .map(|f| format!("{}:{:?}", f.kind, f.severity))
+            .map(|f| format!("{}:{}", f.kind, document::text::severity_word(f.severity)))
             .collect();
         println!("{name}: {}", list.join(" "));
         if std::env::var_os("VERBOSE").is_some() {
             for f in &findings {
-                println!("  {} — {}", f.kind, f.message);
-                for e in &f.evidence {
-                    println!("      {e}");
+                println!("  {}", document::text::finding_line(f));
+                for e in document::text::evidence_lines(f) {
+                    println!("{e}");
                 }
             }
         }

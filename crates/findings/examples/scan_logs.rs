@@ -3,15 +3,13 @@
 //!
 //! `cargo run -p boardbench-findings --example scan_logs [DIR]`
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
     let dir = std::env::args()
         .nth(1)
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-        });
+        .unwrap_or_else(testsupport::sbc_bench_logs);
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("fixture directory")
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -27,19 +27,6 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
 #[test]
 fn ina226_power_input_in_microwatts_wins_over_volts_times_amps() {
     let mut v = detect(&root("ina226-board"));
@@ -99,7 +86,7 @@ fn gpu_hwmon_power_is_not_a_board_source_and_rapl_counts_packages_then_psys() {
 #[test]
 fn rapl_energy_differences_cross_the_counter_wrap() {
     let tmp = tempfile::tempdir().unwrap();
-    copy_tree(&roots().join("x86-rapl"), tmp.path());
+    testsupport::copy_tree(&roots().join("x86-rapl"), tmp.path());
     let r = Root::new(tmp.path());
     let mut s = rapl::discover(&r).into_iter().next().unwrap();
     let energy = tmp.path().join("sys/class/powercap/intel-rapl:0/energy_uj");
@@ -143,10 +130,10 @@ fn rpi5_pmic_sums_amps_times_volts_of_its_rails() {
 #[test]
 fn a_pmic_is_only_read_on_a_raspberry_pi() {
     // The rk3588 fixture has no `raspberrypi,` compatible: no vcgencmd is consulted.
-    let rk = Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588"));
+    let rk = Root::new(testsupport::probe_root("rk3588"));
     assert!(power::rpi5::discover(&rk).is_none());
     // A VM has no power source at all.
-    let vm = Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/vm"));
+    let vm = Root::new(testsupport::probe_root("vm"));
     assert!(detect(&vm).is_empty());
 }
 

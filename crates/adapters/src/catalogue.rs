@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use document::run::kind;
 use serde::Serialize;
 
 use crate::tool::{Invocation, Runner, SearchPath, Tool};
@@ -116,7 +117,7 @@ impl Packages {
 }
 
 /// Who needs a tool: a mode as typed (`run`, `run -s`, `guide --sections storage`) and its
-/// phase kinds or guide sections.
+/// phase kinds (`document::run::kind`, the one spelling) or guide sections.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Use {
     pub mode: &'static str,
@@ -152,15 +153,15 @@ pub const CATALOGUE: &[Entry] = &[
         uses: &[
             Use {
                 mode: "run",
-                phases: &["openssl"],
+                phases: &[kind::OPENSSL],
             },
             Use {
                 mode: "run --extensive",
-                phases: &["openssl-parallel"],
+                phases: &[kind::OPENSSL_PARALLEL],
             },
             Use {
                 mode: "review --baseline",
-                phases: &["openssl"],
+                phases: &[kind::OPENSSL],
             },
             Use {
                 mode: "guide",
@@ -179,15 +180,15 @@ pub const CATALOGUE: &[Entry] = &[
         uses: &[
             Use {
                 mode: "run",
-                phases: &["7zip-single", "7zip-multi"],
+                phases: &[kind::SEVENZIP_SINGLE, kind::SEVENZIP_MULTI],
             },
             Use {
                 mode: "run --extensive",
-                phases: &["7zip-cluster"],
+                phases: &[kind::SEVENZIP_CLUSTER],
             },
             Use {
                 mode: "review --baseline",
-                phases: &["7zip-multi"],
+                phases: &[kind::SEVENZIP_MULTI],
             },
         ],
         // p7zip everywhere (Debian's p7zip-full has 7z and 7za): it is the 16.02 that
@@ -203,7 +204,7 @@ pub const CATALOGUE: &[Entry] = &[
         candidates: stockfish::CANDIDATES,
         uses: &[Use {
             mode: "run -s",
-            phases: &["stockfish"],
+            phases: &[kind::STOCKFISH],
         }],
         packages: Packages {
             apt: Some("stockfish"),
@@ -219,7 +220,7 @@ pub const CATALOGUE: &[Entry] = &[
         candidates: cpuminer::CANDIDATES,
         uses: &[Use {
             mode: "run -c",
-            phases: &["cpuminer"],
+            phases: &[kind::CPUMINER],
         }],
         // Not in Debian, Fedora, Arch, Alpine or OpenWrt: sbc-bench builds cpuminer-multi.
         packages: Packages::NONE,

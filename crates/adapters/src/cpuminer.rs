@@ -19,7 +19,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, detect_version};
-use crate::util::strip_ansi;
+use crate::util::plain_text;
 use crate::{Found, ParseError, RunContext};
 
 pub const FAMILY: &str = "cpuminer";
@@ -63,7 +63,7 @@ fn version_re() -> &'static Regex {
 
 /// Reads `cpuminer-multi 1.3.7 by tpruvot@github` (`--version`, or the `** … **` log banner).
 pub fn parse_version(text: &str) -> Result<Version, ParseError> {
-    for line in strip_ansi(text).lines() {
+    for line in plain_text(text).lines() {
         if let Some(c) = version_re().captures(line) {
             return Ok(Version {
                 program: c[1].to_string(),
@@ -185,7 +185,7 @@ fn threads_re() -> &'static Regex {
 
 /// Parses a (possibly coloured, possibly cut off by the kill) benchmark log.
 pub fn parse(text: &str) -> Result<Bench, ParseError> {
-    let text = strip_ansi(text);
+    let text = plain_text(text);
     let mut samples = Vec::new();
     let mut threads = None;
     let mut algorithm = None;

@@ -1,30 +1,11 @@
 //! Small text helpers shared by the parsers. All of them accept any input without panicking.
 
-/// Removes ANSI escape sequences (cpuminer colours its log when it thinks it writes to a
-/// terminal; logs copied from a terminal keep them) and carriage returns.
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => {
-                // CSI: ESC [ parameters… final byte in @..~ ; other escapes: ESC + one char.
-                if chars.peek() == Some(&'[') {
-                    chars.next();
-                    for c in chars.by_ref() {
-                        if ('@'..='~').contains(&c) {
-                            break;
-                        }
-                    }
-                } else {
-                    chars.next();
-                }
-            }
-            '\r' => {}
-            _ => out.push(c),
-        }
-    }
-    out
+/// Tool output made plain text to parse: ANSI escape sequences removed by the one rule of every
+/// crate, `document::text::strip_ansi` (cpuminer colours its log when it thinks it writes to a
+/// terminal; logs copied from a terminal keep them), then carriage returns dropped (the parsers'
+/// own step: a log saved with CR LF, a progress line ending in CR).
+pub fn plain_text(s: &str) -> String {
+    document::text::strip_ansi(s).replace('\r', "")
 }
 
 /// Whitespace-separated fields that parse as unsigned integers, stopping at the first field
@@ -56,9 +37,20 @@ mod tests {
     #[test]
     fn ansi_sequences_and_cr_are_removed() {
         let s = "\u{1b}[01;37m[2023-03-10 16:49:44]\u{1b}[0m Total: 41.39 kH/s\r";
-        assert_eq!(strip_ansi(s), "[2023-03-10 16:49:44] Total: 41.39 kH/s");
-        assert_eq!(strip_ansi("\u{1b}"), "");
-        assert_eq!(strip_ansi("a\u{1b}[31"), "a");
+        assert_eq!(plain_text(s), "[2023-03-10 16:49:44] Total: 41.39 kH/s");
+        assert_eq!(plain_text("\u{1b}"), "");
+        assert_eq!(plain_text("a\u{1b}[31"), "a");
+    }
+
+    /// Where this module's own ANSI remover (before the one rule in `document::text`) differed:
+    /// it took an OSC sequence (`ESC ] … BEL`, a terminal title) for a two-character escape and
+    /// kept its text in the line. The shared rule wins — the title is not the tool's output.
+    #[test]
+    fn an_osc_title_goes_whole() {
+        assert_eq!(
+            plain_text("\u{1b}]0;cpuminer-multi\u{7}Total: 4.1 kH/s\r\n"),
+            "Total: 4.1 kH/s\n"
+        );
     }
 
     #[test]

@@ -180,12 +180,6 @@ mod tests {
     use document::samples::{ClockColumns, CpuStates, MonitoredCluster, RpiReadings};
     use std::path::{Path, PathBuf};
 
-    fn shared(rel: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/fixtures")
-            .join(rel)
-    }
-
     fn sampler_data(rel: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../probe/tests/sampler-data")
@@ -194,7 +188,7 @@ mod tests {
 
     /// Line `n` (1-based) of an sbc-bench log, trailing blanks removed.
     fn log_line(log: &str, n: usize) -> String {
-        let text = std::fs::read_to_string(shared(&format!("sbc-bench-logs/{log}"))).unwrap();
+        let text = std::fs::read_to_string(testsupport::sbc_bench_logs().join(log)).unwrap();
         text.lines().nth(n - 1).unwrap().trim_end().to_string()
     }
 
@@ -464,11 +458,7 @@ mod tests {
     /// sbc-bench's kernel / userland line, from the fixture trees' snapshots.
     #[test]
     fn hardware_header_has_the_kernel_and_userland_line() {
-        let tree = |t: &str| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../probe/tests/roots")
-                .join(t)
-        };
+        let tree = testsupport::probe_root;
         let l = layout(ClockColumns::Single, &[0], &[0], false);
         let pi = probe::snapshot::take(&probe::Root::new(tree("rpi4")));
         let h = hardware_header(&pi, &l);

@@ -2,12 +2,11 @@
 //! system tool is tested: the exit code, the one-line message, and that nothing was created,
 //! overwritten or grown. Also `import` storing by default and `--json` on `results table`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn logs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 /// boardbench with `args`, never touching the user's default database or machine root
 /// (`testsupport::cli::command`).
@@ -34,7 +33,7 @@ fn p(path: &Path) -> &str {
 /// A database holding the imports of `names` (fixture logs).
 fn db_with(dir: &Path, names: &[&str]) -> PathBuf {
     let db = dir.join("r.sqlite");
-    let files: Vec<PathBuf> = names.iter().map(|n| logs().join(n)).collect();
+    let files: Vec<PathBuf> = names.iter().map(|n| sbc_bench_logs().join(n)).collect();
     let mut args = vec!["import", "--db", p(&db)];
     args.extend(files.iter().map(|f| p(f)));
     ok(&bb(&args));
@@ -63,7 +62,7 @@ fn a_file_of_concatenated_logs_imports_each() {
     let dir = tempfile::tempdir().unwrap();
     let mut all = Vec::new();
     for name in ["Xd38a.txt", "3GmR.txt", "Xd38a.txt"] {
-        all.extend(std::fs::read(logs().join(name)).unwrap());
+        all.extend(std::fs::read(sbc_bench_logs().join(name)).unwrap());
         all.push(b'\n');
     }
     let file = dir.path().join("all.txt");
@@ -107,7 +106,11 @@ fn outputs_with_the_same_name_are_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     for (sub, log) in [("a", "Xd38a.txt"), ("b", "1iJ7.txt")] {
         std::fs::create_dir(dir.path().join(sub)).unwrap();
-        std::fs::copy(logs().join(log), dir.path().join(sub).join("results.log")).unwrap();
+        std::fs::copy(
+            sbc_bench_logs().join(log),
+            dir.path().join(sub).join("results.log"),
+        )
+        .unwrap();
     }
     let a = dir.path().join("a/results.log");
     let b = dir.path().join("b/results.log");
@@ -156,7 +159,7 @@ fn outputs_with_the_same_name_are_never_overwritten() {
 #[test]
 fn a_truncated_log_is_marked_partial_and_gives_no_wrong_number() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(logs().join("Xd38a.txt")).unwrap();
+    let text = std::fs::read_to_string(sbc_bench_logs().join("Xd38a.txt")).unwrap();
     let cut = text.find("Total: 12252,12314,12").unwrap() + "Total: 12252,12314,12".len();
     let file = dir.path().join("cut.txt");
     std::fs::write(&file, &text[..cut]).unwrap();
@@ -207,7 +210,7 @@ fn a_database_the_user_may_only_read_is_readable() {
                 .arg(env!("CARGO_BIN_EXE_boardbench"));
             c
         } else {
-            Command::new(env!("CARGO_BIN_EXE_boardbench"))
+            common::command()
         };
         let Ok(o) = cmd.args(&args).args(["--db", p(&db)]).output() else {
             eprintln!("setpriv not available: skipped");
@@ -252,7 +255,7 @@ fn unknown_database_url_schemes_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     for url in ["mysql://127.0.0.1/x", "postgress://bob:pw@db/x"] {
         for args in [vec!["results", "list"], vec!["results", "add", "x.json"]] {
-            let o = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+            let o = common::command()
                 .current_dir(dir.path())
                 .args(&args)
                 .args(["--db", url])
@@ -331,7 +334,7 @@ fn impossible_values_are_refused() {
         assert!(err(&o).contains("7zip/multi"), "{}", err(&o));
     }
     // An imported document whose headline says -5 kH/s.
-    let text = std::fs::read_to_string(logs().join("Xd38a.txt")).unwrap();
+    let text = std::fs::read_to_string(sbc_bench_logs().join("Xd38a.txt")).unwrap();
     let out_dir = dir.path().join("o");
     let log = dir.path().join("neg.txt");
     std::fs::write(
@@ -368,8 +371,8 @@ fn impossible_values_are_refused() {
 fn a_run_given_twice_to_report_against_is_drawn_once() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("o");
-    let a = logs().join("Xd38a.txt");
-    let b = logs().join("3GmR.txt");
+    let a = sbc_bench_logs().join("Xd38a.txt");
+    let b = sbc_bench_logs().join("3GmR.txt");
     ok(&bb(&[
         "import",
         "--no-store",
@@ -400,12 +403,18 @@ fn a_run_given_twice_to_report_against_is_drawn_once() {
 fn import_stores_into_the_database_by_default() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.sqlite");
-    let a = logs().join("Xd38a.txt");
+    let a = sbc_bench_logs().join("Xd38a.txt");
     let o = bb(&["import", "--db", p(&db), "--tag", "lab", p(&a)]);
     let doc: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
     assert_eq!(doc["imported"]["sbc_bench_version"], "v0.9.72");
     assert!(err(&o).contains("stored as run 1"), "{}", err(&o));
-    let again = bb(&["import", "--db", p(&db), p(&a), p(&logs().join("3GmR.txt"))]);
+    let again = bb(&[
+        "import",
+        "--db",
+        p(&db),
+        p(&a),
+        p(&sbc_bench_logs().join("3GmR.txt")),
+    ]);
     let lines = ok(&again);
     assert!(
         lines
@@ -458,7 +467,7 @@ fn imported_document(dir: &Path) -> PathBuf {
         "--no-store",
         "--out",
         p(&out_dir),
-        p(&logs().join("Xd38a.txt")),
+        p(&sbc_bench_logs().join("Xd38a.txt")),
     ]));
     std::fs::read_dir(&out_dir)
         .unwrap()
@@ -472,9 +481,8 @@ fn imported_document(dir: &Path) -> PathBuf {
 /// gives up after a second and nothing is stored, so a missed check cannot hang or pollute.
 fn run_refused(extra: &[&str], env: &[(&str, &str)]) -> (Output, std::time::Duration) {
     let t = std::time::Instant::now();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
-    c.env_remove("BOARDBENCH_DB")
-        .env_remove("MaxKHz")
+    let mut c = common::command();
+    c.env_remove("MaxKHz")
         .env_remove("MinKHz")
         .env_remove("MODE")
         .args([
@@ -614,10 +622,9 @@ fn outputs_never_replace_their_input() {
 fn a_log_path_that_is_not_utf8_is_written() {
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399");
+    let root = testsupport::probe_root("rk3399");
     let log = dir.path().join(std::ffi::OsStr::from_bytes(b"x\xff.log"));
-    let o = Command::new(env!("CARGO_BIN_EXE_boardbench"))
-        .env_remove("BOARDBENCH_DB")
+    let o = common::command()
         .env("HOME", dir.path())
         .arg("--sysroot")
         .arg(&root)
@@ -653,11 +660,11 @@ fn a_log_path_that_is_not_utf8_is_written() {
 #[test]
 fn glued_logs_split_and_damaged_logs_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let mut glued = std::fs::read(logs().join("Xd38a.txt")).unwrap();
+    let mut glued = std::fs::read(sbc_bench_logs().join("Xd38a.txt")).unwrap();
     while glued.last() == Some(&b'\n') {
         glued.pop();
     }
-    glued.extend(std::fs::read(logs().join("3GmR.txt")).unwrap());
+    glued.extend(std::fs::read(sbc_bench_logs().join("3GmR.txt")).unwrap());
     let file = dir.path().join("glued.txt");
     std::fs::write(&file, &glued).unwrap();
     let o = bb(&[
@@ -670,7 +677,7 @@ fn glued_logs_split_and_damaged_logs_are_refused() {
     ok(&o);
     assert!(err(&o).contains("holds 2 sbc-bench logs"), "{}", err(&o));
 
-    let log = std::fs::read(logs().join("Xd38a.txt")).unwrap();
+    let log = std::fs::read(sbc_bench_logs().join("Xd38a.txt")).unwrap();
     let mid = log.len() / 2;
     let mut damaged = log[..mid].to_vec();
     damaged.extend((0..3072u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8));

@@ -127,8 +127,7 @@ fn update_from_a_results_database_is_a_local_layer() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("corpus");
     let db = tmp.path().join("results.sqlite");
-    let logs =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let logs = testsupport::sbc_bench_logs();
     let docs = tmp.path().join("docs");
     let run = |args: &[&str]| {
         testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))

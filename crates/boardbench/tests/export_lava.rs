@@ -271,7 +271,7 @@ fn test_definition_steps_report_every_figure_and_keep_the_document() {
     );
 
     // Every call: the run, each line `export lava` prints, the reference to the stored run.
-    let export = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    let export = common::command()
         .args(["export", "lava", quick_run().to_str().unwrap()])
         .output()
         .unwrap();

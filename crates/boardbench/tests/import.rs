@@ -1,17 +1,14 @@
 //! `boardbench import`: documents for good logs, one error line per bad file, exit code 1 if
 //! any failed, the others still imported.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn logs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 /// `boardbench import --no-store …` (these tests are about documents, not the database).
 fn boardbench(args: &[&std::ffi::OsStr]) -> std::process::Output {
     assert_eq!(args[0], "import");
-    Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    common::command()
         .arg("import")
         .arg("--no-store")
         .args(&args[1..])
@@ -21,7 +18,7 @@ fn boardbench(args: &[&std::ffi::OsStr]) -> std::process::Output {
 
 #[test]
 fn single_file_prints_an_imported_document() {
-    let log = logs().join("Xd38a.txt");
+    let log = sbc_bench_logs().join("Xd38a.txt");
     let out = boardbench(&["import".as_ref(), log.as_os_str()]);
     assert_eq!(
         out.status.code(),
@@ -51,8 +48,8 @@ fn bad_files_are_reported_and_the_rest_imported() {
     std::fs::write(&garbage, "hello\nworld\n").unwrap();
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, "").unwrap();
-    let good1 = logs().join("1iJ7.txt");
-    let good2 = logs().join("3GmR.txt");
+    let good1 = sbc_bench_logs().join("1iJ7.txt");
+    let good2 = sbc_bench_logs().join("3GmR.txt");
     let missing = dir.path().join("missing.txt");
     let out_dir = dir.path().join("out");
     let out = boardbench(&[
@@ -84,8 +81,8 @@ fn bad_files_are_reported_and_the_rest_imported() {
 
 #[test]
 fn several_files_without_out_print_one_line_each() {
-    let a = logs().join("Xd38a.txt");
-    let b = logs().join("1iyp.txt");
+    let a = sbc_bench_logs().join("Xd38a.txt");
+    let b = sbc_bench_logs().join("1iyp.txt");
     let out = boardbench(&["import".as_ref(), a.as_os_str(), b.as_os_str()]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);

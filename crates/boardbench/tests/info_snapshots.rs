@@ -5,8 +5,9 @@
 //! The output must not depend on the host: a fixture root never asks uname(2) or runs
 //! vcgencmd, and the root's own path never appears in the output.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use std::path::PathBuf;
 
 const TREES: &[&str] = &[
     "rk3399",
@@ -23,7 +24,7 @@ const TREES: &[&str] = &[
 ];
 
 fn roots() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots")
+    testsupport::crates_dir().join("probe/tests/roots")
 }
 
 /// Under qemu-user (cross runs, BOARDBENCH_EMULATED=1) the test cannot start the cross-built
@@ -35,14 +36,13 @@ fn emulated() -> bool {
 }
 
 fn info(tree: &str, extra: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    let out = common::command()
         .arg("--sysroot")
         .arg(roots().join(tree))
         .arg("info")
         .args(extra)
-        // Settings from the caller's environment would change the output.
-        .env_remove("CPUINFOFILE")
-        .env_remove("BOARDBENCH_SYSROOT")
+        // Settings from the caller's environment would change the output (`common::command`
+        // already drops the machine root and cpuinfo).
         .env_remove("BOARDBENCH_THERMAL_SOURCE")
         .output()
         .expect("run boardbench");

@@ -9,11 +9,7 @@ use std::path::{Path, PathBuf};
 
 const TODAY: &str = "2026-11-23";
 
-fn probe_root(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../probe/tests/roots")
-        .join(name)
-}
+use testsupport::probe_root;
 
 fn kernel_root(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use testsupport::cli::command;
 
@@ -247,7 +247,7 @@ fn every_thread_of_the_host_monitor_runs_at_nice_19() {
     if testsupport::host_only() {
         return;
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    let mut child = command(BIN)
         .args(["monitor", "--interval", "0.5"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -4,13 +4,13 @@
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
 fn vm_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/vm")
+    testsupport::probe_root("vm")
 }
 
 fn run_quick_doc() -> PathBuf {
@@ -39,13 +39,9 @@ fn dev_full() -> Stdio {
 
 /// Runs `args` with `stdout`, killed after 60 s (a hang fails the test, not the suite).
 fn run(args: &[String], stdout: Stdio) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
+    let mut c = common::command();
     c.args(args)
-        .env_remove("BOARDBENCH_SYSROOT")
-        .env_remove("CPUINFOFILE")
-        .env_remove("BOARDBENCH_DB")
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
@@ -63,12 +59,11 @@ fn run(args: &[String], stdout: Stdio) -> Output {
 /// Every printing command, with what it needs (fixture root, a database with one run).
 fn commands(tmp: &Path) -> Vec<Vec<String>> {
     let db = tmp.join("results.sqlite");
-    let add = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    let add = common::command()
         .args(["results", "--db"])
         .arg(&db)
         .arg("add")
         .arg(run_quick_doc())
-        .env_remove("BOARDBENCH_DB")
         .output()
         .unwrap();
     assert!(add.status.success(), "{add:?}");

@@ -285,9 +285,7 @@ fn regenerate_docs_screenshots() {
     ];
     let imported = {
         let name = "1lzP.txt";
-        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/fixtures/sbc-bench-logs")
-            .join(name);
+        let p = testsupport::sbc_bench_logs().join(name);
         sbcimport::import_bytes(&std::fs::read(p).unwrap(), name).unwrap()
     };
     let mut pages = report::chart_pages(&doc, &others);

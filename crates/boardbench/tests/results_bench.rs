@@ -4,7 +4,9 @@
 //! It generates the database (synthetic native runs with the Results.md measurements and 30
 //! more rows each), then times five runs of the command and prints the median.
 
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Stdio;
 use std::time::Instant;
 
 use document::{Measurement, ResultDocument, SCHEMA_VERSION};
@@ -90,7 +92,7 @@ fn results_table_over_10000_runs() {
     for _ in 0..5 {
         let before = children_cpu_ms();
         let t = Instant::now();
-        let status = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        let status = common::command()
             .args(["results", "--db"])
             .arg(&db)
             .args(["table", "--sort", "7zip-multi", "--desc"])

@@ -1,8 +1,10 @@
 //! Crash safety: `boardbench results add` of many documents killed with SIGKILL half-way leaves
 //! a consistent SQLite database (integrity check ok) with no half-stored run.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use document::{Measurement, ResultDocument, SCHEMA_VERSION};
@@ -60,13 +62,12 @@ fn sigkill_during_a_large_add_leaves_no_half_stored_run() {
     // Create the schema first so the reader below never races the migration.
     drop(Store::open(&Location::Sqlite(db.clone())).unwrap());
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    let mut child = common::command()
         .arg("results")
         .arg("--db")
         .arg(&db)
         .arg("add")
         .args(&files)
-        .env_remove("BOARDBENCH_DB")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -6,7 +6,7 @@
 //! binaries leave it out): scripts/test builds the tests with it.
 #![cfg(feature = "postgres")]
 
-use std::process::Command;
+mod common;
 
 use document::{Finding, Measurement, ResultDocument, SCHEMA_VERSION, Severity};
 use resultsdb::{Added, Filter, Location, Store};
@@ -118,7 +118,7 @@ fn postgres_through_the_command_line() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        common::command()
             .arg("results")
             .args(args)
             .env("BOARDBENCH_DB", &url)

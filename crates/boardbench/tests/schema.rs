@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::Path;
-
 #[test]
 fn schema_is_valid_json_schema_and_names_the_version() {
     let schema = common::schema();
@@ -32,7 +30,7 @@ fn schema_is_valid_json_schema_and_names_the_version() {
 
 #[test]
 fn every_imported_fixture_log_validates() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let dir = testsupport::sbc_bench_logs();
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();

@@ -392,8 +392,7 @@ fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     let db = dir.path().join("results.sqlite");
     let db = db.to_str().unwrap();
     // Two imported logs: the Flipper One (RK3576, a "SoC guess" line) and a NanoPi NEO4.
-    let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures/sbc-bench-logs");
+    let logs = testsupport::sbc_bench_logs();
     let out_dir = dir.path().join("docs");
     let a = logs.join("Xd38a.txt");
     let b = logs.join("3GmR.txt");

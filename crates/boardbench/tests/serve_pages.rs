@@ -29,8 +29,7 @@ fn filled_service(name: &str) -> (Server, tempfile::TempDir) {
             .to_string_lossy()
             .into_owned()
     });
-    let logs =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let logs = testsupport::sbc_bench_logs();
     let out_dir = dir.path().join("docs");
     let mut args: Vec<String> = vec!["import".into()];
     args.extend(

@@ -161,7 +161,7 @@ fn nonsense_input_is_refused_with_a_clear_message() {
 /// Without a terminal `sha256` says what it runs before the silent wait.
 #[test]
 fn without_a_terminal_it_says_what_runs() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    let out = common::command()
         .args(["sha256", "-i", "10k", "-s", "2.0"])
         .output()
         .unwrap();

@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 use document::ResultDocument;
@@ -14,7 +14,7 @@ use resultsdb::{Location, Store};
 use upload::testing::{Scripted, TestService};
 
 fn fixture_log(pred: impl Fn(&str) -> bool) -> ResultDocument {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let dir = testsupport::sbc_bench_logs();
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -13,7 +13,7 @@ use serve_util::{Server, boardbench, token};
 
 /// Two imported fixture logs, one with a MAC address in its kernel messages.
 fn fill(db: &Path) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs");
+    let dir = testsupport::sbc_bench_logs();
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -44,7 +44,7 @@ fn fill(db: &Path) -> usize {
 
 fn upload(url: &str, local: &Path, tok: &str) -> std::process::Output {
     let db = local.to_str().unwrap();
-    std::process::Command::new(env!("CARGO_BIN_EXE_boardbench"))
+    common::command()
         .args(["upload", url, "--db", db, "--token", tok, "--tries", "1"])
         .env_remove("BOARDBENCH_TOKEN")
         .output()

@@ -24,8 +24,7 @@ fn main() {
         "{} rows parsed in {parse:?}; six placements (one run's end) in {per_run:?} (budget 10 ms)",
         c.entries.len()
     );
-    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures/sbc-bench-logs/1iZq.txt");
+    let log = testsupport::sbc_bench_logs().join("1iZq.txt");
     if let Ok(bytes) = std::fs::read(&log)
         && let Ok(doc) = sbcimport::import_bytes(&bytes, "1iZq.txt")
     {

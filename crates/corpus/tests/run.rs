@@ -2,17 +2,12 @@
 //! (which are rows of the table themselves), the architecture classes, and the comparability
 //! marks (quick runs, 7-Zip newer than 16.02, 32-bit userlands).
 
-use std::path::{Path, PathBuf};
-
 use corpus::{ArchClass, Figure, corpus, place_run};
 use document::ResultDocument;
-
-fn logs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 fn import(name: &str) -> ResultDocument {
-    let bytes = std::fs::read(logs().join(name)).expect("fixture log");
+    let bytes = std::fs::read(sbc_bench_logs().join(name)).expect("fixture log");
     sbcimport::import_bytes(&bytes, name).expect("imports")
 }
 

@@ -8,6 +8,11 @@
 //! 2. the `csv` crate's writer, with `QuoteStyle::Necessary`: RFC 4180 quoting — a field is
 //!    quoted when it holds the delimiter, a quote, a CR or an LF, a quote inside is doubled —
 //!    and `\n` after each record.
+//!
+//! reStructuredText's `.. csv-table::` blocks (`guidetables::rst`) are CSV too, read by docutils
+//! with Python's csv module: [`quoted_record`] writes their records with the same crate — every
+//! field quoted, a quote inside doubled — but without the guard, because docutils shows the text
+//! of a page, it does not run formulas: a guard's `'` would be printed (`'-` for an empty cell).
 
 /// A field made safe for a spreadsheet before it is quoted: bidirectional controls become
 /// U+FFFD ([`crate::text::neutralise_bidi`]); text a spreadsheet would run as a formula (`=`,
@@ -32,11 +37,7 @@ where
     R::Item: IntoIterator<Item = F>,
     F: AsRef<str>,
 {
-    let mut w = ::csv::WriterBuilder::new()
-        .quote_style(::csv::QuoteStyle::Necessary)
-        .terminator(::csv::Terminator::Any(b'\n'))
-        .flexible(true)
-        .from_writer(Vec::new());
+    let mut w = writer(::csv::QuoteStyle::Necessary);
     for record in records {
         let fields: Vec<String> = record.into_iter().map(|f| guard(f.as_ref())).collect();
         // Writing into memory: the only errors the writer has are I/O errors and, with
@@ -44,11 +45,46 @@ where
         w.write_record(&fields)
             .expect("a CSV record is written to memory");
     }
+    text(w)
+}
+
+/// The `csv` crate's writer into memory: `style` quoting, `\n` after each record, records of
+/// any length.
+fn writer(style: ::csv::QuoteStyle) -> ::csv::Writer<Vec<u8>> {
+    ::csv::WriterBuilder::new()
+        .quote_style(style)
+        .terminator(::csv::Terminator::Any(b'\n'))
+        .flexible(true)
+        .from_writer(Vec::new())
+}
+
+/// What [`writer`] wrote.
+fn text(w: ::csv::Writer<Vec<u8>>) -> String {
     let bytes = w
         .into_inner()
         .unwrap_or_else(|e| panic!("CSV in memory is flushed: {}", e.error()));
     // Every field was a `str`, and the writer adds ASCII only.
     String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8")
+}
+
+/// One record of a reStructuredText `.. csv-table::` block: every field quoted, a quote inside
+/// doubled, fields joined by `,`, no line end — the dialect docutils reads (Python's csv:
+/// delimiter `,`, quote char `"`, `doublequote`). No [`guard`]: the reader is docutils, which
+/// prints the text, not a spreadsheet. The caller makes each field one line (a line break
+/// would end the block's line).
+pub fn quoted_record<I, F>(fields: I) -> String
+where
+    I: IntoIterator<Item = F>,
+    F: AsRef<str>,
+{
+    let mut w = writer(::csv::QuoteStyle::Always);
+    w.write_record(fields.into_iter().map(|f| f.as_ref().to_string()))
+        .expect("a CSV record is written to memory");
+    let mut line = text(w);
+    if line.ends_with('\n') {
+        line.pop();
+    }
+    line
 }
 
 #[cfg(test)]
@@ -118,5 +154,20 @@ mod tests {
             .map(String::from)
             .collect();
         assert_eq!(back, fields.map(guard));
+    }
+
+    #[test]
+    fn a_quoted_record_quotes_every_field_and_guards_none() {
+        assert_eq!(
+            quoted_record(["Benchmarks", "rpi4: perf"]),
+            "\"Benchmarks\",\"rpi4: perf\""
+        );
+        assert_eq!(quoted_record(["say \"hi\"", ""]), "\"say \"\"hi\"\"\",\"\"");
+        // What a spreadsheet would run is shown as written: docutils prints it.
+        assert_eq!(
+            quoted_record(["-", "=1+1", "a,b"]),
+            "\"-\",\"=1+1\",\"a,b\""
+        );
+        assert_eq!(quoted_record([""]), "\"\"");
     }
 }

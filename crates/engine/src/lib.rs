@@ -9,6 +9,8 @@
 //! - [`load`]: the pinned SHA-256 threads — `thermal`'s heat (counting until stopped) and
 //!   `graph`'s fixed workload of a point (per-thread rates for a fixed time).
 //! - [`opp_writer`]: the OPP walk's writes through the session's [`tune::Restorer`].
+//! - [`thermal`]: what a thermal test's series say — first throttling, sustained clocks and
+//!   score, whether the score settled — as pure functions (the verdict `thermal` stores).
 //!
 //! The session (idle gate, tuning, snapshots, monitor, timestamps, document) belongs to the
 //! caller: the binary's `run::execute` wraps each phase with its monitor and timestamps.
@@ -18,6 +20,7 @@ pub mod invocations;
 pub mod load;
 pub mod opp_writer;
 pub mod plan;
+pub mod thermal;
 
 use std::time::Duration;
 

@@ -3,15 +3,13 @@
 //!
 //! `cargo run -p boardbench-findings --example scan_logs [DIR]`
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
     let dir = std::env::args()
         .nth(1)
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-        });
+        .unwrap_or_else(testsupport::sbc_bench_logs);
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("fixture directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -34,14 +32,14 @@ fn main() {
         let findings = findings::analyse(&doc);
         let list: Vec<String> = findings
             .iter()
-            .map(|f| format!("{}:{:?}", f.kind, f.severity))
+            .map(|f| format!("{}:{}", f.kind, document::text::severity_word(f.severity)))
             .collect();
         println!("{name}: {}", list.join(" "));
         if std::env::var_os("VERBOSE").is_some() {
             for f in &findings {
-                println!("  {} — {}", f.kind, f.message);
-                for e in &f.evidence {
-                    println!("      {e}");
+                println!("  {}", document::text::finding_line(f));
+                for e in document::text::evidence_lines(f) {
+                    println!("{e}");
                 }
             }
         }

@@ -2,17 +2,14 @@
 //! swapping, killed-core and background-activity cases fire, and sbc-bench's own "Results
 //! validation" verdicts are matched wherever they exist (one deliberate difference: rca7s).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use document::{Finding, ResultDocument, Severity};
 use findings::{analyse, kinds, trustworthy};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 fn import(name: &str) -> ResultDocument {
-    let bytes = std::fs::read(fixtures().join(name)).unwrap();
+    let bytes = std::fs::read(sbc_bench_logs().join(name)).unwrap();
     sbcimport::import_bytes(&bytes, name).unwrap()
 }
 
@@ -37,7 +34,7 @@ fn all_logs() -> &'static [Analysed] {
 
 fn load_all() -> Vec<Analysed> {
     let mut out = Vec::new();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures())
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(sbc_bench_logs())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
@@ -331,7 +328,7 @@ fn outliers_name_their_known_causes() {
 /// now names the 32-bit userland as the possible cause; everything else in the log is unchanged.
 #[test]
 fn outlier_names_an_armhf_userland_on_a_64_bit_kernel() {
-    let text = std::fs::read_to_string(fixtures().join("1iFx.txt")).unwrap();
+    let text = std::fs::read_to_string(sbc_bench_logs().join("1iFx.txt")).unwrap();
     let mut out = String::with_capacity(text.len() + 32);
     let mut added = false;
     for line in text.split_inclusive('\n') {

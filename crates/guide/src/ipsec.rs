@@ -13,10 +13,11 @@
 //! (normal end, failure, cancel, panic). A kernel without ESP (or without an algorithm) gives a
 //! note per row, or a skip when nothing works.
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use adapters::process::Group;
 use document::guide::{GuideRow, GuideTable, GuideValue};
 
 use crate::Context;
@@ -80,7 +81,7 @@ static SERIAL: AtomicU32 = AtomicU32::new(0);
 pub struct Pair {
     pub a: String,
     pub b: String,
-    server: Option<Child>,
+    server: Option<Group>,
 }
 
 fn ip(args: &[&str]) -> Result<(), String> {
@@ -120,15 +121,13 @@ impl Pair {
             ip(&["-n", ns, "link", "set", "esp0", "up"])?;
             ip(&["-n", ns, "link", "set", "lo", "up"])?;
         }
-        p.server = Some(
-            Command::new("ip")
-                .args(["netns", "exec", &p.b, "iperf3", "-s", "-B", "10.214.0.2"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .map_err(|e| format!("iperf3 -s: {e}"))?,
-        );
+        let mut server = Command::new("ip");
+        server
+            .args(["netns", "exec", &p.b, "iperf3", "-s", "-B", "10.214.0.2"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        p.server = Some(Group::spawn(&mut server).map_err(|e| format!("iperf3 -s: {e}"))?);
         Ok(p)
     }
 
@@ -197,8 +196,8 @@ impl Pair {
 impl Drop for Pair {
     fn drop(&mut self) {
         if let Some(mut s) = self.server.take() {
-            let _ = s.kill();
-            let _ = s.wait();
+            // The one kill rule (SIGTERM, SIGKILL after the grace).
+            let _ = s.stop(exec::GRACE);
         }
         for ns in [&self.a, &self.b] {
             let _ = ip(&["-n", ns, "xfrm", "state", "flush"]);

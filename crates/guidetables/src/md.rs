@@ -65,10 +65,12 @@ fn table(out: &mut String, t: &Table) {
     }
 }
 
-/// One line, with what Markdown would read as markup escaped (pipes end a cell); an underscore
-/// only at a word's edge (`lat_pipe` stays as written, intraword underscores are no emphasis).
+/// One line (`document::text::one_line`, the rule of every renderer: ANSI escapes and control
+/// characters go, white space collapses), with what Markdown would read as markup escaped
+/// (pipes end a cell); an underscore only at a word's edge (`lat_pipe` stays as written,
+/// intraword underscores are no emphasis).
 fn text(s: &str) -> String {
-    let one = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let one = document::text::one_line(s);
     let chars: Vec<char> = one.chars().collect();
     let mut out = String::with_capacity(one.len());
     for (i, &c) in chars.iter().enumerate() {
@@ -93,5 +95,7 @@ mod tests {
             super::text("lat_pipe (us) | _x_ *y*"),
             "lat_pipe (us) \\| \\_x\\_ \\*y\\*"
         );
+        // One line by the shared rule: a line break, an escape and a control character go.
+        assert_eq!(super::text("rock\n5b\u{1b}[1m\u{7}"), "rock 5b");
     }
 }

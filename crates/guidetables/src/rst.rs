@@ -3,6 +3,8 @@
 //! section gets a heading; the header table ("Evaluation Modules") comes first, the notes
 //! (skipped or interrupted sections, quick runs) last.
 
+use document::text::one_line;
+
 use super::{Cell, Guide, Table, cell_text, cell_text_2};
 
 /// The whole guide as one reStructuredText document.
@@ -10,14 +12,14 @@ pub fn render(g: &Guide, title: &str) -> String {
     let mut out = String::new();
     heading(&mut out, title, '=');
     heading(&mut out, &g.header.title, '-');
-    table(&mut out, &g.header);
+    csv_table(&mut out, &g.header, false);
     for s in &g.sections {
         if s.tables.is_empty() {
             continue;
         }
         heading(&mut out, &s.title, '-');
         for t in &s.tables {
-            table(&mut out, t);
+            csv_table(&mut out, t, false);
         }
     }
     if !g.notes.is_empty() {
@@ -39,26 +41,42 @@ fn heading(out: &mut String, text: &str, ch: char) {
     out.push_str("\n\n");
 }
 
-fn table(out: &mut String, t: &Table) {
+/// A `.. csv-table::` block and the table's notes under it. boardbench's layout indents by four
+/// and gives `:widths:`; the TI layout (`ti`) indents by three, has no `:widths:` and shows every
+/// figure with two decimals.
+fn csv_table(out: &mut String, t: &Table, ti: bool) {
+    let (indent, cell): (&str, fn(&Option<Cell>) -> String) = if ti {
+        ("   ", cell_text_2)
+    } else {
+        ("    ", cell_text)
+    };
     out.push_str(&format!(".. csv-table:: {}\n", inline(&one_line(&t.title))));
-    let mut header = vec![quoted(&t.key_header)];
-    header.extend(t.key_headers.iter().map(|h| quoted(h)));
-    header.extend(t.columns.iter().map(|c| quoted(&c.header())));
-    out.push_str(&format!("    :header: {}\n", header.join(",")));
-    out.push_str(&format!(
-        "    :widths: {}\n\n",
-        vec!["10"; header.len()].join(", ")
-    ));
+    let header = record(
+        std::iter::once(t.key_header.clone())
+            .chain(t.key_headers.iter().cloned())
+            .chain(t.columns.iter().map(|c| c.header())),
+    );
+    let width = t.key_headers.len() + t.columns.len() + 1;
+    out.push_str(&format!("{indent}:header: {header}\n"));
+    if !ti {
+        out.push_str(&format!(
+            "{indent}:widths: {}\n",
+            vec!["10"; width].join(", ")
+        ));
+    }
+    out.push('\n');
     for r in &t.rows {
-        let mut cells = vec![quoted(&r.key)];
-        cells.extend(r.keys.iter().map(|k| quoted(k)));
-        cells.extend(r.cells.iter().map(|c| quoted(&cell_text(c))));
-        out.push_str(&format!("    {}\n", cells.join(",")));
+        let cells = record(
+            std::iter::once(r.key.clone())
+                .chain(r.keys.iter().cloned())
+                .chain(r.cells.iter().map(cell)),
+        );
+        out.push_str(&format!("{indent}{cells}\n"));
     }
     if t.rows.is_empty() {
         // A csv-table needs content: one empty row keeps the table (and its header) valid.
-        let empty = vec!["\"\""; header.len()].join(",");
-        out.push_str(&format!("    {empty}\n"));
+        let empty = record(vec![String::new(); width]);
+        out.push_str(&format!("{indent}{empty}\n"));
     }
     out.push('\n');
     for n in &t.notes {
@@ -69,13 +87,11 @@ fn table(out: &mut String, t: &Table) {
     }
 }
 
-/// A CSV field of the table: quoted, inner quotes doubled (docutils' csv-table default).
-fn quoted(s: &str) -> String {
-    format!("\"{}\"", inline(&one_line(s)).replace('"', "\"\""))
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+/// One line of a csv-table: each field made one line and its inline markup escaped, then
+/// written by the one CSV home, `document::csv::quoted_record` (every field quoted, inner
+/// quotes doubled: the dialect docutils' csv-table reads; no spreadsheet guard).
+fn record(fields: impl IntoIterator<Item = String>) -> String {
+    document::csv::quoted_record(fields.into_iter().map(|f| inline(&one_line(&f))))
 }
 
 /// Backslash-escapes what reStructuredText would read as inline markup: emphasis stars,
@@ -138,7 +154,7 @@ pub fn render_ti(g: &Guide, title: &str) -> String {
             .to_string();
         heading(&mut out, &sub, '^');
         for t in &s.tables {
-            csv_table_ti(&mut out, t);
+            csv_table(&mut out, t, true);
         }
         if !s.notes.is_empty() {
             out.push_str("Test conditions:\n\n");
@@ -197,31 +213,6 @@ fn ti_command(g: &Guide, section: &str) -> String {
         _ => {}
     }
     cmd
-}
-
-fn csv_table_ti(out: &mut String, t: &Table) {
-    out.push_str(&format!(".. csv-table:: {}\n", inline(&one_line(&t.title))));
-    let mut header = vec![quoted(&t.key_header)];
-    header.extend(t.key_headers.iter().map(|h| quoted(h)));
-    header.extend(t.columns.iter().map(|c| quoted(&c.header())));
-    out.push_str(&format!("   :header: {}\n\n", header.join(",")));
-    for r in &t.rows {
-        let mut cells = vec![quoted(&r.key)];
-        cells.extend(r.keys.iter().map(|k| quoted(k)));
-        cells.extend(r.cells.iter().map(|c| quoted(&cell_text_2(c))));
-        out.push_str(&format!("   {}\n", cells.join(",")));
-    }
-    if t.rows.is_empty() {
-        let empty = vec!["\"\""; header.len()].join(",");
-        out.push_str(&format!("   {empty}\n"));
-    }
-    out.push('\n');
-    for n in &t.notes {
-        out.push_str(&format!("- {}\n", inline(&one_line(n))));
-    }
-    if !t.notes.is_empty() {
-        out.push('\n');
-    }
 }
 
 /// The "Evaluation Modules" grid: one line per board with what the documents know of it, and a
@@ -355,6 +346,19 @@ mod tests {
     fn markup_characters_are_escaped() {
         assert_eq!(inline("a*b `c` d|e"), "a\\*b \\`c\\` d\\|e");
         assert_eq!(inline("lat_ops-int_ x_"), "lat_ops-int\\_ x\\_");
-        assert_eq!(quoted("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(record(["say \"hi\"".into()]), "\"say \"\"hi\"\"\"");
+        assert_eq!(record(["a*b".into(), "".into()]), "\"a\\*b\",\"\"");
+    }
+
+    /// Text is made one line by `document::text::one_line`, the rule of every renderer. It
+    /// replaced this module's own copy, which only collapsed white space: an ANSI escape or a
+    /// control character in a board name now goes too, as in the text renderers (docutils
+    /// would print the escape's bytes, or refuse a control character).
+    #[test]
+    fn cells_are_one_line_without_escapes_or_controls() {
+        assert_eq!(
+            record(["rock\n 5b\u{1b}[31m red\u{7}".into()]),
+            "\"rock 5b red\""
+        );
     }
 }

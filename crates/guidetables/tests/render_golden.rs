@@ -16,10 +16,7 @@ use document::run::{Phase, RunRecord};
 use guidetables::Run;
 
 fn fixture_machine(name: &str) -> document::machine::MachineInfo {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../probe/tests/roots")
-        .join(name);
-    probe::snapshot::take(&probe::Root::new(root))
+    probe::snapshot::take(&probe::Root::new(testsupport::probe_root(name)))
 }
 
 fn range(v: f64, lo: f64, hi: f64) -> Option<GuideValue> {

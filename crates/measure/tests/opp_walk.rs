@@ -1,8 +1,6 @@
 //! The OPP walk on a fixture root: which files it writes, in which order, and which OPPs it
 //! measures.
 
-use std::path::Path;
-
 use measure::opp_walk::{PolicyWriter, WalkOptions, WriteError, walk};
 
 #[derive(Default)]
@@ -40,7 +38,7 @@ impl From<measure::Error> for TestError {
 }
 
 fn rk3399() -> probe::Root {
-    probe::Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399"))
+    probe::Root::new(testsupport::probe_root("rk3399"))
 }
 
 fn rk3399_policies() -> Vec<document::machine::Policy> {
@@ -224,8 +222,7 @@ fn on_an_old_kernel_the_walk_writes_to_cpun_cpufreq() {
 
 #[test]
 fn advertised_caches_come_from_the_probe_in_bytes() {
-    let root =
-        probe::Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3399"));
+    let root = rk3399();
     let c = measure::caches::advertised(&root, 4);
     let mut notes = probe::Notes::default();
     let probed = probe::cache::read_caches(&root, &mut notes, 4);

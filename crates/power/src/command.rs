@@ -64,42 +64,44 @@ pub fn parse_first_number(text: &str) -> Option<f64> {
     None
 }
 
-/// Runs `sh -c command` with a time limit and returns its standard output.
+/// How long a command that ran out of time has between SIGTERM and SIGKILL.
+const KILL_GRACE: Duration = Duration::from_secs(1);
+
+/// Runs `sh -c command` with a time limit and returns its standard output. The command is
+/// started and ended by the one child runner (`adapters::process::Group`): its own process
+/// group, so a command over its time limit is ended with what it started (`curl` under the
+/// shell), SIGTERM and SIGKILL after [`KILL_GRACE`].
 pub fn run_with_timeout(command: &str, timeout: Duration) -> Result<String, String> {
-    let mut child = Command::new("sh")
-        .arg("-c")
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
         .arg(command)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+        .stderr(Stdio::null());
+    let mut child = adapters::process::Group::spawn(&mut cmd)
         .map_err(|e| format!("cannot start `{command}`: {e}"))?;
     // Read on a thread: a chatty command must not block on a full pipe while we wait.
-    let mut stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut stdout = child.take_stdout().ok_or("no stdout")?;
     let reader = std::thread::spawn(move || {
         let mut s = Vec::new();
         let _ = stdout.read_to_end(&mut s);
         s
     });
     let t0 = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break st,
-            Ok(None) if t0.elapsed() >= timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "`{command}` took longer than {} s",
-                    timeout.as_secs_f64()
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("`{command}`: {e}")),
-        }
-    };
+    let (ended, stopped) = child
+        .supervise(Duration::from_millis(5), KILL_GRACE, || {
+            t0.elapsed() >= timeout
+        })
+        .map_err(|e| format!("`{command}`: {e}"))?;
+    if stopped {
+        return Err(format!(
+            "`{command}` took longer than {} s",
+            timeout.as_secs_f64()
+        ));
+    }
     let out = reader.join().unwrap_or_default();
-    if !status.success() {
-        return Err(format!("`{command}` failed ({status})"));
+    if !ended.status.success() {
+        return Err(format!("`{command}` failed ({})", ended.status));
     }
     Ok(String::from_utf8_lossy(&out).into_owned())
 }

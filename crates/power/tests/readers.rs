@@ -27,19 +27,6 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
-}
-
 #[test]
 fn ina226_power_input_in_microwatts_wins_over_volts_times_amps() {
     let mut v = detect(&root("ina226-board"));
@@ -99,7 +86,7 @@ fn gpu_hwmon_power_is_not_a_board_source_and_rapl_counts_packages_then_psys() {
 #[test]
 fn rapl_energy_differences_cross_the_counter_wrap() {
     let tmp = tempfile::tempdir().unwrap();
-    copy_tree(&roots().join("x86-rapl"), tmp.path());
+    testsupport::copy_tree(&roots().join("x86-rapl"), tmp.path());
     let r = Root::new(tmp.path());
     let mut s = rapl::discover(&r).into_iter().next().unwrap();
     let energy = tmp.path().join("sys/class/powercap/intel-rapl:0/energy_uj");
@@ -143,10 +130,10 @@ fn rpi5_pmic_sums_amps_times_volts_of_its_rails() {
 #[test]
 fn a_pmic_is_only_read_on_a_raspberry_pi() {
     // The rk3588 fixture has no `raspberrypi,` compatible: no vcgencmd is consulted.
-    let rk = Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588"));
+    let rk = Root::new(testsupport::probe_root("rk3588"));
     assert!(power::rpi5::discover(&rk).is_none());
     // A VM has no power source at all.
-    let vm = Root::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/vm"));
+    let vm = Root::new(testsupport::probe_root("vm"));
     assert!(detect(&vm).is_empty());
 }
 
@@ -183,6 +170,41 @@ fn power_command_prints_watts() {
     slow.timeout = Duration::from_millis(200);
     let e = slow.read().unwrap_err();
     assert!(e.contains("longer than"), "{e}");
+}
+
+/// A command over its time limit is ended with what it started (the one child runner's own
+/// process group): the shell's `sleep` does not live on holding the pipe.
+#[test]
+fn a_command_over_its_time_limit_ends_with_its_children() {
+    if testsupport::host_only() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let mut slow = CommandSource::new(&format!(
+        "sleep 30 & echo $! > '{}'; wait",
+        pid_file.display()
+    ));
+    slow.timeout = Duration::from_millis(300);
+    let t0 = std::time::Instant::now();
+    let e = slow.read().unwrap_err();
+    assert!(e.contains("longer than"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let stat = format!("/proc/{}/stat", pid.trim());
+    // Gone, or a zombie until whoever adopted it reaps it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    let alive = || {
+        std::fs::read_to_string(&stat).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| !r.trim_start().starts_with('Z'))
+        })
+    };
+    while alive() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(), "the command's sleep {} still runs", pid.trim());
 }
 
 #[test]

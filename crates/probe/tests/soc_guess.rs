@@ -9,17 +9,11 @@
 
 use probe::{cpuinfo, soc};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// shared/fixtures/cpuinfo beside the checkout: the nearest ancestor of the crate that has it
-/// (a git worktree sits one level deeper than the main checkout).
+/// shared/fixtures/cpuinfo beside the checkout (`testsupport::shared_fixtures`).
 fn fixture_dir() -> PathBuf {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    crate_dir
-        .ancestors()
-        .map(|a| a.join("shared/fixtures/cpuinfo"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| crate_dir.join("../../../shared/fixtures/cpuinfo"))
+    testsupport::shared_fixtures().join("cpuinfo")
 }
 
 /// The SoC key of a file where `model_from_filename` is not it as written (variant words,

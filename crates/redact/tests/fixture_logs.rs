@@ -1,16 +1,12 @@
 //! Redaction of real sbc-bench logs (the shared fixture set, imported into documents) and of
 //! generated identifiers: no MAC, IP, UUID or serial string of the input survives.
 
-use std::path::Path;
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
 use redact::{Kind, Redactor};
 use regex::Regex;
-
-fn logs_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 /// The identifiers a reader would find in the text, by rules written independently of the
 /// crate's (simpler and broader).
@@ -51,7 +47,7 @@ fn no_identifier_of_a_fixture_log_survives() {
     let r = Redactor::new(b"fixture salt");
     let mut found = 0;
     let mut docs = 0;
-    for e in std::fs::read_dir(logs_dir()).unwrap() {
+    for e in std::fs::read_dir(sbc_bench_logs()).unwrap() {
         let p = e.unwrap().path();
         if p.extension().and_then(|x| x.to_str()) != Some("txt") {
             continue;
@@ -96,7 +92,7 @@ fn no_identifier_of_a_fixture_log_survives() {
 
 #[test]
 fn the_record_says_what_was_replaced_where() {
-    let p = logs_dir();
+    let p = sbc_bench_logs();
     // The log with the UFW lines (MAC and IPv4 addresses in its kernel messages).
     let mut seen = false;
     for e in std::fs::read_dir(&p).unwrap() {
@@ -225,7 +221,7 @@ fn show_changed_strings() {
         }
     }
     let r = Redactor::new(b"s");
-    for e in std::fs::read_dir(logs_dir()).unwrap() {
+    for e in std::fs::read_dir(sbc_bench_logs()).unwrap() {
         let p = e.unwrap().path();
         let Ok(doc) = sbcimport::import_bytes(&std::fs::read(&p).unwrap(), "x") else {
             continue;

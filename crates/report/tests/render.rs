@@ -1,18 +1,15 @@
 //! The report of the synthetic run, of hostile strings and of every fixture sbc-bench log.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use document::samples::MonitorSample;
 use document::{Finding, ResultDocument, SCHEMA_VERSION, Severity};
 use report::chart::{compare, memlat, opp, timeline};
 use testsupport::demo;
-
-fn logs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 fn imported(name: &str) -> ResultDocument {
-    let bytes = std::fs::read(logs_dir().join(name)).expect("fixture log");
+    let bytes = std::fs::read(sbc_bench_logs().join(name)).expect("fixture log");
     sbcimport::import_bytes(&bytes, name).expect("imports")
 }
 
@@ -268,7 +265,7 @@ fn odd_documents_render_without_panicking() {
 
 #[test]
 fn every_fixture_log_renders() {
-    let mut names: Vec<String> = std::fs::read_dir(logs_dir())
+    let mut names: Vec<String> = std::fs::read_dir(sbc_bench_logs())
         .expect("fixture logs")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n.ends_with(".txt"))
@@ -277,7 +274,7 @@ fn every_fixture_log_renders() {
     let (mut rendered, mut with_timeline, mut with_opp, mut with_monitor, mut with_checks) =
         (0, 0, 0, 0, 0);
     for name in &names {
-        let bytes = std::fs::read(logs_dir().join(name)).unwrap();
+        let bytes = std::fs::read(sbc_bench_logs().join(name)).unwrap();
         let Ok(doc) = sbcimport::import_bytes(&bytes, name) else {
             continue;
         };

@@ -12,6 +12,10 @@ use crate::Review;
 use crate::util::finding;
 use probe::cpufreq::policy_dir;
 
+/// The kind of the window's highest-temperature finding, which `review` keeps even when it
+/// leaves out the other sample drops.
+pub const WINDOW_TEMPERATURE: &str = "window-temperature";
+
 /// `stats/time_in_state` of one policy: (kHz, time in 10 ms units).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeInState {
@@ -177,7 +181,7 @@ pub fn sample_drops(layout: &MonitorLayout, samples: &[MonitorSample]) -> Vec<Fi
         .fold(None, |a: Option<f64>, b| Some(a.map_or(b, |a| a.max(b))))
     {
         out.push(finding(
-            "window-temperature",
+            WINDOW_TEMPERATURE,
             Severity::Info,
             format!("Highest temperature in the window: {t:.1}°C"),
             "compare with the thermal trip points: close to a passive trip the clocks fall",

@@ -284,7 +284,7 @@ fn window_throttling_and_device_changes() {
 
 #[test]
 fn the_probes_broken_tree_and_garbage_never_panic() {
-    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/broken");
+    let broken = testsupport::probe_root("broken");
     let root = Root::new(broken);
     let m = probe::snapshot::take(&root);
     let _ = review::text::render(&review(&root, &m));
@@ -340,7 +340,7 @@ fn a_busy_machine_is_called_out() {
         let d = tempfile::tempdir().unwrap();
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/roots/x86-tidy");
         let root = d.path().join("t");
-        copy(&src, &root);
+        testsupport::copy_tree(&src, &root);
         (d, root)
     };
     std::fs::write(root.join("proc/loadavg"), "11.50 9.00 4.00 12/345 6789\n").unwrap();
@@ -356,23 +356,6 @@ fn a_busy_machine_is_called_out() {
     std::fs::write(root.path("/proc/loadavg"), "0.08 0.10 0.09 1/345 6789\n").unwrap();
     let r = review(&root, &m);
     assert_eq!(r.of_kind("background-load").count(), 0);
-}
-
-/// Copies a tree, keeping its relative symlinks.
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let ft = e.file_type().unwrap();
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 /// Review's tune-up: the one tuning plan, governors and ASPM.

@@ -8,10 +8,7 @@ fn main() {
     let dir = std::env::args_os()
         .nth(1)
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/fixtures/sbc-bench-logs")
-        });
+        .unwrap_or_else(testsupport::sbc_bench_logs);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("log directory")
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -4,22 +4,19 @@
 //! the agreement rates per era and for the system fields.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use document::imported::{Headline, ImportedLog};
 use serde_json::Value;
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 fn rows() -> Vec<Value> {
-    let text = std::fs::read_to_string(fixtures().join("expected.json")).expect("expected.json");
+    let text =
+        std::fs::read_to_string(sbc_bench_logs().join("expected.json")).expect("expected.json");
     serde_json::from_str::<Vec<Value>>(&text).expect("expected.json is a list")
 }
 
 fn parse(name: &str) -> ImportedLog {
-    let bytes = std::fs::read(fixtures().join(name)).expect("log file");
+    let bytes = std::fs::read(sbc_bench_logs().join(name)).expect("log file");
     let doc = sbcimport::import_bytes(&bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
     doc.imported.expect("imported part")
 }

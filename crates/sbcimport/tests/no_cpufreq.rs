@@ -2,16 +2,12 @@
 //! "No cpufreq support … Measured" line of the shared corpus becomes a clock-check row without
 //! an OPP (a failed measurement, "0 MHz ()", is left out), so the clock cell and the 3 % clock-drop rule work for them as in sbc-bench.
 
-use std::path::{Path, PathBuf};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 #[test]
 fn every_no_cpufreq_measurement_is_a_row_without_opp() {
     let mut logs = 0;
-    for e in std::fs::read_dir(fixtures()).unwrap() {
+    for e in std::fs::read_dir(sbc_bench_logs()).unwrap() {
         let path = e.unwrap().path();
         if path.extension().is_none_or(|x| x != "txt") {
             continue;

@@ -2,17 +2,14 @@
 //! cut at several points, arbitrary strings (proptest). Each bad file gives one error; a cut log
 //! that still has results is a document whose `problems` say what is missing.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proptest::prelude::*;
 use sbcimport::{ImportError, import_bytes, parse_log};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 fn log_files() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(fixtures())
+    let mut v: Vec<PathBuf> = std::fs::read_dir(sbc_bench_logs())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
@@ -36,12 +33,12 @@ fn bad_inputs_give_one_clear_error() {
         .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
         .collect();
     assert_eq!(import_bytes(&noise, "n").unwrap_err(), ImportError::Binary);
-    let readme = std::fs::read(fixtures().join("README.md")).unwrap();
+    let readme = std::fs::read(sbc_bench_logs().join("README.md")).unwrap();
     assert_eq!(
         import_bytes(&readme, "README.md").unwrap_err(),
         ImportError::NotSbcBench
     );
-    let license = std::fs::read(fixtures().join("LICENSE.sbc-bench")).unwrap();
+    let license = std::fs::read(sbc_bench_logs().join("LICENSE.sbc-bench")).unwrap();
     assert_eq!(
         import_bytes(&license, "LICENSE").unwrap_err(),
         ImportError::NotSbcBench
@@ -68,8 +65,8 @@ fn bad_inputs_give_one_clear_error() {
 /// its own figures — never one document mixing both boards.
 #[test]
 fn logs_concatenated_without_a_newline_are_split() {
-    let a = std::fs::read(fixtures().join("Xd38a.txt")).unwrap();
-    let b = std::fs::read(fixtures().join("3GmR.txt")).unwrap();
+    let a = std::fs::read(sbc_bench_logs().join("Xd38a.txt")).unwrap();
+    let b = std::fs::read(sbc_bench_logs().join("3GmR.txt")).unwrap();
     let mut a_trimmed = a.clone();
     while a_trimmed.last() == Some(&b'\n') {
         a_trimmed.pop();
@@ -103,7 +100,7 @@ fn logs_concatenated_without_a_newline_are_split() {
 /// random bytes in the middle would otherwise change its figures silently.
 #[test]
 fn binary_data_inside_a_log_is_refused() {
-    let log = std::fs::read(fixtures().join("Xd38a.txt")).unwrap();
+    let log = std::fs::read(sbc_bench_logs().join("Xd38a.txt")).unwrap();
     let mid = log.len() / 2;
     assert!(mid > 8192, "the fixture is long enough");
     let noise: Vec<u8> = (0..3072u32)
@@ -243,7 +240,7 @@ fn a_cut_log_never_gives_a_different_figure_and_is_marked_partial() {
 /// the cpuminer section.
 #[test]
 fn the_reported_cuts_give_no_wrong_numbers() {
-    let bytes = std::fs::read(fixtures().join("Xd38a.txt")).unwrap();
+    let bytes = std::fs::read(sbc_bench_logs().join("Xd38a.txt")).unwrap();
     let text = String::from_utf8_lossy(&bytes);
     let at = |needle: &str| text.find(needle).unwrap() + needle.len();
     for cut in [at("Total: 12252,12314,12"), at("Total: 12252,12314")] {

@@ -1,17 +1,12 @@
 //! The evidence for findings, checked on fixture logs with known throttling, swapping and
 //! background activity, and against sbc-bench's own "Results validation" verdicts.
 
-use std::path::{Path, PathBuf};
-
 use document::imported::ImportedLog;
 use sbcimport::{parse_log, signals::signals};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sbc-bench-logs")
-}
+use testsupport::sbc_bench_logs;
 
 fn parse(name: &str) -> ImportedLog {
-    let text = std::fs::read_to_string(fixtures().join(name)).unwrap();
+    let text = std::fs::read_to_string(sbc_bench_logs().join(name)).unwrap();
     parse_log(&text, name).unwrap()
 }
 
@@ -42,7 +37,7 @@ fn throttling_below_max_per_cluster() {
 
 #[test]
 fn throttling_agrees_with_sbc_bench_verdict() {
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
+    for entry in std::fs::read_dir(sbc_bench_logs()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "txt") {
             continue;

@@ -1,5 +1,6 @@
 //! What the tests of several crates share (a dev-dependency only; of the workspace it depends
-//! on the data model `document` alone, so every other crate's tests can use it): fixture trees,
+//! on the data model `document` alone, so every other crate's tests can use it): fixture trees
+//! and the shared fixtures ([`shared_fixtures`], [`sbc_bench_logs`]),
 //! the old kernels' cpufreq layout, a synthetic run document ([`demo`], for the report's and the
 //! service's tests, the report's example and the screenshots), what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]),
 //! headless Chromium ([`chromium`]), the tests' one HTTP client ([`http`]) and the binary under
@@ -47,6 +48,25 @@ pub fn crates_dir() -> PathBuf {
         .parent()
         .expect("crates/testsupport has a parent")
         .to_path_buf()
+}
+
+/// `shared/fixtures` beside the checkout, the fixtures the tests of several crates read (see
+/// their READMEs): the nearest ancestor of the repository that has it — a git worktree may sit
+/// deeper than the main checkout —, else `../shared/fixtures` of the repository (a test then
+/// fails naming the path it could not read).
+pub fn shared_fixtures() -> PathBuf {
+    let crates = crates_dir();
+    crates
+        .ancestors()
+        .map(|a| a.join("shared/fixtures"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| crates.join("../../shared/fixtures"))
+}
+
+/// The shared sbc-bench logs (`shared/fixtures/sbc-bench-logs`: real logs and their
+/// `expected.json`).
+pub fn sbc_bench_logs() -> PathBuf {
+    shared_fixtures().join("sbc-bench-logs")
 }
 
 /// A probe fixture root tree (`crates/probe/tests/roots/NAME`), read-only.
@@ -166,5 +186,11 @@ mod tests {
         assert!(cpu.join("cpu5/cpufreq/scaling_governor").is_file());
         assert!(!cpu.join("cpufreq/policy0").exists());
         fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn the_shared_sbc_bench_logs_are_found() {
+        let logs = sbc_bench_logs();
+        assert!(logs.join("expected.json").is_file(), "{}", logs.display());
     }
 }

@@ -2,7 +2,8 @@
 //! temperature, power. A pure function of the document — each row is one point phase
 //! (`graph-point`) and its figures (`document::row_names::graph`) — so a stored graph run
 //! renders the same table again ([`table`]); while the sweep runs, `graph` prints each row
-//! ([`point_row`]) as its point finishes (a sweep takes minutes).
+//! ([`point_row`]) as its point finishes (a sweep takes minutes), and before it the idle
+//! consumption ([`idle_line`]).
 
 use document::machine::MachineInfo;
 use document::row_names::graph as names;
@@ -105,6 +106,31 @@ pub fn row(p: &Point) -> String {
 /// The row of a point phase (see [`Point::of_phase`]).
 pub fn point_row(p: &Phase, machine: Option<&MachineInfo>, measurements: &[Measurement]) -> String {
     row(&Point::of_phase(p, machine, measurements))
+}
+
+/// The line of the idle-consumption phase (`graph-idle`), printed before the sweep: "Idle:
+/// 2.50 W, 41.0°C" (the temperature when measured), or "Idle: no power reading (why)" — the
+/// phase's reason — when it has no power figure.
+pub fn idle_line(p: &Phase, measurements: &[Measurement]) -> String {
+    let figure = |test: &str| {
+        p.measurements
+            .iter()
+            .filter_map(|&i| measurements.get(i))
+            .find(|m| m.suite == names::SUITE && m.test == test)
+            .map(|m| m.value)
+    };
+    match figure(names::IDLE_WATTS) {
+        Some(w) => format!(
+            "Idle: {w:.2} W{}",
+            figure(names::IDLE_TEMPERATURE)
+                .map(|t| format!(", {t:.1}°C"))
+                .unwrap_or_default()
+        ),
+        None => format!(
+            "Idle: no power reading ({})",
+            p.reason.as_deref().unwrap_or("no reason recorded")
+        ),
+    }
 }
 
 /// The sweep table of a graph run's document: the header and a row per point, in the order
@@ -251,6 +277,30 @@ mod tests {
             ..stored
         };
         assert!(table(&bare).lines().nth(2).unwrap().starts_with("cpu4-5  "));
+    }
+
+    #[test]
+    fn the_idle_line_shows_the_idle_phase_figures_or_why_there_are_none() {
+        let doc = sweep(false);
+        let run = doc.run.as_ref().unwrap();
+        let idle = run.phases_of(kind::GRAPH_IDLE).next().unwrap();
+        assert_eq!(idle_line(idle, &doc.measurements), "Idle: 2.50 W");
+        let mut measurements = doc.measurements.clone();
+        measurements.push(figure(names::IDLE_TEMPERATURE.into(), 40.96, "°C"));
+        let warm = Phase {
+            measurements: vec![0, measurements.len() - 1],
+            ..idle.clone()
+        };
+        assert_eq!(idle_line(&warm, &measurements), "Idle: 2.50 W, 41.0°C");
+        let none = Phase {
+            measurements: Vec::new(),
+            reason: Some("no power source".into()),
+            ..idle.clone()
+        };
+        assert_eq!(
+            idle_line(&none, &measurements),
+            "Idle: no power reading (no power source)"
+        );
     }
 
     #[test]

@@ -159,7 +159,7 @@ fn sparse_and_empty_documents_still_end_with_the_row() {
 
 #[test]
 fn logs_of_imported_sbc_bench_documents_end_with_the_row() {
-    let dir = common::shared("sbc-bench-logs");
+    let dir = testsupport::sbc_bench_logs();
     let mut n = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();

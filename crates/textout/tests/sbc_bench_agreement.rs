@@ -11,7 +11,7 @@ use textout::results_row_cells;
 
 #[test]
 fn results_row_agrees_with_sbc_bench_own_row() {
-    let dir = common::shared("sbc-bench-logs");
+    let dir = testsupport::sbc_bench_logs();
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

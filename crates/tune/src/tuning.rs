@@ -175,19 +175,12 @@ pub fn restore_and_record(
 mod tests {
     use super::*;
 
-    fn machine(root: &str) -> MachineInfo {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../probe/tests/roots")
-            .join(root);
-        probe::snapshot::take(&probe::Root::new(dir))
+    fn machine(name: &str) -> MachineInfo {
+        probe::snapshot::take(&root(name))
     }
 
     fn root(name: &str) -> probe::Root {
-        probe::Root::new(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../probe/tests/roots")
-                .join(name),
-        )
+        probe::Root::new(testsupport::probe_root(name))
     }
 
     #[test]

@@ -37,24 +37,11 @@ const CHANGES: &[(&str, &str)] = &[
     (SCHED, "none"),
 ];
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A writable copy of the fixture tree.
 fn tree() -> (tempfile::TempDir, probe::Root) {
     let d = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/roots/kernel-forms");
-    copy_tree(&fixture, d.path());
+    testsupport::copy_tree(&fixture, d.path());
     let root = probe::Root::new(d.path());
     (d, root)
 }

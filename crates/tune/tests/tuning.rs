@@ -7,8 +7,7 @@ use tune::tuning::{TuneOptions, apply, plan, restore_and_record};
 #[test]
 fn start_applies_and_finish_restores_and_records_after() {
     let d = tempfile::tempdir().unwrap();
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588");
-    copy(&src, d.path());
+    testsupport::copy_tree(&testsupport::probe_root("rk3588"), d.path());
     let root = probe::Root::new(d.path());
     let m = probe::snapshot::take(&root);
     let opts = TuneOptions {
@@ -30,21 +29,5 @@ fn start_applies_and_finish_restores_and_records_after() {
     assert_eq!(settings.len(), n);
     for s in &settings {
         assert_eq!(s.after.as_deref(), Some(s.before.as_str()), "{}", s.path);
-    }
-}
-
-fn copy(from: &std::path::Path, to: &std::path::Path) {
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        let ty = e.file_type().unwrap();
-        if ty.is_dir() {
-            std::fs::create_dir_all(&t).unwrap();
-            copy(&e.path(), &t);
-        } else if ty.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &t).unwrap();
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
     }
 }

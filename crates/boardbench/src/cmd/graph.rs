@@ -370,17 +370,7 @@ impl Sweep<'_> {
                     .add(names::IDLE_TEMPERATURE.into(), &[], t, "°C", false),
             );
         }
-        match self.idle_watts {
-            Some(w) => println!(
-                "Idle: {w:.2} W{}",
-                temp.map(|t| format!(", {t:.1}°C")).unwrap_or_default()
-            ),
-            None => println!(
-                "Idle: no power reading ({})",
-                power_problem(summary.as_ref())
-            ),
-        }
-        self.phases.push(Phase {
+        let idle = Phase {
             threads: 0,
             status: if self.idle_watts.is_some() {
                 PhaseStatus::Done
@@ -400,7 +390,10 @@ impl Sweep<'_> {
                 end,
                 self.power_interval(secs).as_secs_f64(),
             )
-        });
+        };
+        // The line as the stored document renders it (`textout::graph::idle_line`).
+        println!("{}", textout::graph::idle_line(&idle, &self.figures.all));
+        self.phases.push(idle);
     }
 
     /// One point: clock, then the workload under the power reader and the monitor.

@@ -504,23 +504,26 @@ fn stored_document(store: &mut Store, id: i64) -> anyhow::Result<Option<document
         .and_then(|r| serde_json::from_value(r.document).ok()))
 }
 
-/// A figure's placement cell: "41/180 (46 % SoC)", "*" when not comparable.
-fn placement_cell(p: Option<&corpus::RunPlacement>, i: usize) -> String {
+/// A figure's placement cell: "41/180 (46 % of SoC median)", with " *" when not comparable;
+/// `none` stands for a figure without a rank — "-" in the Markdown table, the empty field in
+/// CSV (as the results table's own CSV writes a missing figure).
+fn placement_cell(p: Option<&corpus::RunPlacement>, i: usize, none: &str) -> String {
     let fig = corpus::Figure::ALL[i];
     let Some(f) = p.and_then(|p| p.figures.iter().find(|f| f.placement.figure == fig)) else {
-        return "-".into();
+        return none.into();
     };
-    let mut s = match f.placement.all {
+    let mut parts = vec![match f.placement.all {
         Some(r) => format!("{}/{}", r.rank, r.of),
-        None => "-".into(),
-    };
+        None => none.into(),
+    }];
     if let Some(soc) = &f.placement.same_soc {
-        s += &format!(" ({:.0} % of SoC median)", soc.percent_of_median);
+        parts.push(format!("({:.0} % of SoC median)", soc.percent_of_median));
     }
     if f.not_comparable.is_some() {
-        s += " *";
+        parts.push("*".into());
     }
-    s
+    parts.retain(|p| !p.is_empty());
+    parts.join(" ")
 }
 
 fn placement_markdown(
@@ -541,7 +544,7 @@ fn placement_markdown(
     let _ = writeln!(t, "| id | class | SoC | {} |", heads.join(" | "));
     let _ = writeln!(t, "|---|---|---|{}", "---|".repeat(heads.len()));
     for (r, p) in rows.iter().zip(placed) {
-        let cells: Vec<String> = (0..6).map(|i| placement_cell(p.as_ref(), i)).collect();
+        let cells: Vec<String> = (0..6).map(|i| placement_cell(p.as_ref(), i, "-")).collect();
         let _ = writeln!(
             t,
             "| {} | {} | {} | {} |",
@@ -582,7 +585,7 @@ fn placement_csv(
     for (record, p) in records.iter_mut().skip(1).zip(placed) {
         let class = p.as_ref().and_then(|p| p.class);
         record.push(class.map_or("", corpus::ArchClass::name).to_string());
-        record.extend((0..6).map(|i| placement_cell(p.as_ref(), i)));
+        record.extend((0..6).map(|i| placement_cell(p.as_ref(), i, "")));
     }
     document::csv::write(records)
 }

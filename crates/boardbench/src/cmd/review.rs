@@ -529,7 +529,7 @@ fn monitor_window(
         findings.extend(
             window::sample_drops(&layout, &samples)
                 .into_iter()
-                .filter(|f| f.kind == "window-temperature"),
+                .filter(|f| f.kind == window::WINDOW_TEMPERATURE),
         );
     }
     if let (Some(b), Some(a)) = (

@@ -14,7 +14,7 @@
 //! measurements (suite "thermal") are the conclusions: initial and sustained score, score drop,
 //! sustained clock per cluster, time to throttling, the temperature then, peak temperature; the
 //! verdict beyond them (stability, the first throttled sample, time below the top clock) is
-//! `run.thermal`. The rules are in [`analysis`].
+//! `run.thermal`. The rules are in [`engine::thermal`].
 //!
 //! Unlike sbc-bench, no temperature source is not a reason to abort: the score still shows
 //! whether the machine keeps its speed, and the report says there were no readings.
@@ -22,8 +22,6 @@
 //! Exit code: 0 when the test completed — throttling is a result, not an invalid run; 128 +
 //! signal when interrupted (the document of what was recorded so far is still written and
 //! everything is restored, see [`crate::session::signals`]); 1 on error.
-
-mod analysis;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -38,7 +36,7 @@ use crate::cli::Globals;
 use crate::session::child::{Echo, Running};
 use crate::session::lifecycle::{Closed, Record, SessionOptions, Signals};
 use crate::session::{ExitStatus, Session, phase, phase_recorder, stamp};
-use analysis::ScoreInterval;
+use engine::thermal::ScoreInterval;
 use tune::tuning;
 
 /// Standard (-t) and long (-T) durations in seconds.
@@ -395,7 +393,7 @@ fn heat(t: &Test, session: &Session) -> anyhow::Result<(Phase, Heat)> {
             } else {
                 "time limit".into()
             },
-            output: analysis::series_text(&series),
+            output: engine::thermal::series_text(&series),
             wall_s: t0.elapsed().as_secs_f64(),
         });
     }
@@ -438,10 +436,10 @@ fn conclude(t: &Test, h: &Heat, ceil: &[Option<u32>], closed: &Closed) -> Conclu
         s.as_ref().map(|s| s.policies.clone()).unwrap_or_default()
     };
     let (before, after) = (policies(&closed.before), policies(&closed.after));
-    let verdict = analysis::score_verdict(&h.series);
-    let throttle = analysis::first_throttle(&h.samples, ceil);
-    let sustained_clocks = analysis::sustained_clocks(&h.samples);
-    let below_max = analysis::time_below_max(&before, &after);
+    let verdict = engine::thermal::score_verdict(&h.series);
+    let throttle = engine::thermal::first_throttle(&h.samples, ceil);
+    let sustained_clocks = engine::thermal::sustained_clocks(&h.samples);
+    let below_max = engine::thermal::time_below_max(&before, &after);
     let peak = h
         .samples
         .iter()

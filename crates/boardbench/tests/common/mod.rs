@@ -5,20 +5,29 @@ use std::process::Command;
 
 /// The built boardbench binary. On foreign targets the tests run under qemu-user, and
 /// scripts/test registers qemu with binfmt_misc (with QEMU_LD_PREFIX set), so the binary starts
-/// like a native one. `Option` lets a test skip where it cannot start (kept for callers that
-/// handle it).
-pub fn boardbench_cmd() -> Option<Command> {
-    Some(Command::new(env!("CARGO_BIN_EXE_boardbench")))
+/// like a native one. Tests that hand the path to another program (a wrapper, a symlink, a
+/// script) use it; a test that starts the binary itself uses [`command`].
+#[allow(dead_code)]
+pub const BIN: &str = env!("CARGO_BIN_EXE_boardbench");
+
+/// The binary under test as a command: `testsupport::cli::command`, the one rule of every test
+/// that starts it — no machine root, foreign cpuinfo or results database taken from the
+/// environment, stdin closed. A test adds its own arguments, environment, stdin and pipes.
+#[allow(dead_code)]
+pub fn command() -> Command {
+    testsupport::cli::command(BIN)
 }
 
-/// `boardbench ARGS` with no results database, machine root or cpuinfo from the environment
-/// (`testsupport::cli::command`, the one rule of the binary under test): its output.
+/// [`command`] as an `Option`, for the callers written to skip where the binary cannot start.
+#[allow(dead_code)]
+pub fn boardbench_cmd() -> Option<Command> {
+    Some(command())
+}
+
+/// `boardbench ARGS` started by [`command`]: its output.
 #[allow(dead_code)]
 pub fn boardbench(args: &[&str]) -> std::process::Output {
-    testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))
-        .args(args)
-        .output()
-        .expect("boardbench runs")
+    command().args(args).output().expect("boardbench runs")
 }
 
 /// The result-document schema as `boardbench schema` prints it.

@@ -60,11 +60,9 @@ pub struct Server {
 impl Server {
     pub fn start(db: &str, extra: &[&str]) -> Server {
         testsupport::cli::service_binary(env!("CARGO_BIN_EXE_boardbench"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        let mut child = crate::common::command()
             .args(["serve", "--db", db, "--listen", "127.0.0.1:0"])
             .args(extra)
-            .env_remove("BOARDBENCH_DB")
-            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

@@ -10,8 +10,9 @@ use document::ResultDocument;
 use super::{data_table, legend, series_class};
 use crate::svg::{self, Plot, Scale, Svg};
 
-/// The phase kind of one sweep point (written by `boardbench graph`).
-pub const KIND_POINT: &str = "graph-point";
+/// The phase kind of one sweep point (written by `boardbench graph`): the document's
+/// [`document::run::kind::GRAPH_POINT`], the one spelling.
+pub const KIND_POINT: &str = document::run::kind::GRAPH_POINT;
 
 /// One point of a cluster's sweep.
 #[derive(Debug, Clone, PartialEq)]

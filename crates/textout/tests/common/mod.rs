@@ -3,8 +3,6 @@
 //! follows from known inputs.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-
 use document::machine::MachineInfo;
 use document::measure::clock::{ClockReading, ClockSample};
 use document::measure::membw::{BwKind, BwTest, MembwResult};
@@ -16,18 +14,9 @@ use document::run::{
 use document::samples::{CpuStates, MonitorSample};
 use document::{Finding, Measurement, ResultDocument, Severity};
 
-pub fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures")
-        .join(rel)
-}
-
 /// The probe's snapshot of a fixture root (crates/probe/tests/roots/<name>).
 pub fn machine(name: &str) -> MachineInfo {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../probe/tests/roots")
-        .join(name);
-    probe::snapshot::take(&probe::Root::new(dir))
+    probe::snapshot::take(&probe::Root::new(testsupport::probe_root(name)))
 }
 
 /// The inputs a test controls.

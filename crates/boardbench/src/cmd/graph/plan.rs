@@ -111,9 +111,7 @@ mod tests {
     use super::*;
 
     fn rk3588() -> MachineInfo {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588");
-        probe::snapshot::take(&probe::Root::new(dir))
+        probe::snapshot::take(&probe::Root::new(testsupport::probe_root("rk3588")))
     }
 
     #[test]

@@ -120,16 +120,13 @@ pub struct Guide {
     pub notes: Vec<String>,
 }
 
-/// Unique labels for the runs: the device name, else "run N"; a label given twice gets " (2)",
-/// " (3)" … so that two runs of one board stay two columns.
+/// Unique labels for the runs: the device name (`headline::device::of_document`, the one rule:
+/// given, imported, else the machine's device tree or DMI name), else "run N"; a label given
+/// twice gets " (2)", " (3)" … so that two runs of one board stay two columns.
 pub fn board_labels(docs: &[&ResultDocument]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, d) in docs.iter().enumerate() {
-        let base = d
-            .device
-            .clone()
-            .filter(|s| !s.trim().is_empty())
-            .unwrap_or_else(|| format!("run {}", i + 1));
+        let base = headline::device::of_document(d).unwrap_or_else(|| format!("run {}", i + 1));
         let mut label = base.clone();
         let mut n = 2;
         while out.contains(&label) {
@@ -711,15 +708,7 @@ fn header(runs: &[Run], groups: &[Group]) -> Table {
 
 fn identity(doc: &ResultDocument) -> [Option<String>; 8] {
     let m = doc.machine.as_ref();
-    let board = doc.device.clone().or_else(|| {
-        m.and_then(|m| {
-            m.identity
-                .device_tree
-                .as_ref()
-                .and_then(|d| d.model.clone())
-                .or_else(|| m.identity.dmi.product_name.clone())
-        })
-    });
+    let board = headline::device::of_document(doc);
     let soc = m.and_then(|m| {
         m.identity
             .soc

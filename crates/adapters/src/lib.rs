@@ -168,7 +168,8 @@ mod regex_lite_tests {
     fn patterns_match_alike_under_regex_and_regex_lite() {
         use testsupport::regex_lite::{lines_of, same_captures, sbc_bench_logs, texts_in};
         let t0 = std::time::Instant::now();
-        let mut texts = texts_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"));
+        let mut texts =
+            texts_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"));
         assert!(texts.len() > 20, "{} recorded outputs", texts.len());
         texts.extend(sbc_bench_logs());
         let lines = lines_of(&texts);
@@ -186,6 +187,10 @@ mod regex_lite_tests {
             let n = same_captures(pattern, &lines);
             assert!(n > 0, "{name} matched nothing");
         }
-        assert!(t0.elapsed() < std::time::Duration::from_secs(60), "{:?}", t0.elapsed());
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "{:?}",
+            t0.elapsed()
+        );
     }
 }

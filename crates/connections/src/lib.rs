@@ -231,7 +231,10 @@ mod tests {
             refused.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
             "{refused}"
         );
-        assert!(refused.contains("Content-Type: text/plain\r\n"), "{refused}");
+        assert!(
+            refused.contains("Content-Type: text/plain\r\n"),
+            "{refused}"
+        );
         assert!(refused.ends_with("\r\n\r\nbusy\n"), "{refused}");
         // The held connections end at the header time-out; then there is room again.
         let t0 = Instant::now();
@@ -244,7 +247,10 @@ mod tests {
         };
         assert!(answer.contains(" 200 OK"), "{answer}");
         // Without keep-alive the answer closes the connection.
-        assert!(answer.to_ascii_lowercase().contains("connection: close"), "{answer}");
+        assert!(
+            answer.to_ascii_lowercase().contains("connection: close"),
+            "{answer}"
+        );
         assert!(answer.ends_with("hello\n"), "{answer}");
         drop(held);
         stop.send(()).unwrap();

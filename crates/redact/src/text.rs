@@ -184,12 +184,16 @@ static MAC: LazyLock<Regex> = LazyLock::new(|| Regex::new(MAC_PATTERN).expect("v
 static IPV6: LazyLock<Regex> = LazyLock::new(|| Regex::new(IPV6_PATTERN).expect("valid regex"));
 static IPV4: LazyLock<Regex> = LazyLock::new(|| Regex::new(IPV4_PATTERN).expect("valid regex"));
 static UUID: LazyLock<Regex> = LazyLock::new(|| Regex::new(UUID_PATTERN).expect("valid regex"));
-static KEYWORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(KEYWORD_PATTERN).expect("valid regex"));
-static ISERIAL: LazyLock<Regex> = LazyLock::new(|| Regex::new(ISERIAL_PATTERN).expect("valid regex"));
+static KEYWORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(KEYWORD_PATTERN).expect("valid regex"));
+static ISERIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(ISERIAL_PATTERN).expect("valid regex"));
 static HOME: LazyLock<Regex> = LazyLock::new(|| Regex::new(HOME_PATTERN).expect("valid regex"));
-static URL_USER: LazyLock<Regex> = LazyLock::new(|| Regex::new(URL_USER_PATTERN).expect("valid regex"));
+static URL_USER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(URL_USER_PATTERN).expect("valid regex"));
 static SECRET: LazyLock<Regex> = LazyLock::new(|| Regex::new(SECRET_PATTERN).expect("valid regex"));
-static SERVICE_TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(SERVICE_TOKEN_PATTERN).expect("valid regex"));
+static SERVICE_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(SERVICE_TOKEN_PATTERN).expect("valid regex"));
 
 fn byte_before(s: &str, i: usize) -> Option<u8> {
     i.checked_sub(1).map(|j| s.as_bytes()[j])
@@ -396,7 +400,11 @@ mod tests {
             "https://user:secret@example.invalid/upload --token=bbt_0123456789abcdef0123456789abcdef password: hunter2",
             "naïve ünïcödé hostname: Grüße-1 SerialNumber:X1Y2Z3 tab\tUUID=AbCdEf01-2345-6789-abcd-ef0123456789",
         ];
-        texts.extend(made.iter().enumerate().map(|(i, s)| (format!("made {i}"), s.to_string())));
+        texts.extend(
+            made.iter()
+                .enumerate()
+                .map(|(i, s)| (format!("made {i}"), s.to_string())),
+        );
         for (name, pattern) in PATTERNS {
             let n = testsupport::regex_lite::same_captures(pattern, &texts);
             assert!(n > 0, "{name} matched nothing");
@@ -409,7 +417,11 @@ mod tests {
         known.add(Kind::Serial, "a+b(c)[d]{1}");
         let n = testsupport::regex_lite::same_captures(&known.pattern(), &texts);
         assert!(n > 0, "the known values matched nothing");
-        assert!(t0.elapsed() < std::time::Duration::from_secs(60), "{:?}", t0.elapsed());
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "{:?}",
+            t0.elapsed()
+        );
     }
 
     /// Where the two engines differ — Unicode space and letters around a value — regex-lite

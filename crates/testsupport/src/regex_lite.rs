@@ -34,13 +34,21 @@ type Found = Vec<Vec<Option<(usize, usize)>>>;
 
 fn with_regex(re: &regex::Regex, hay: &str) -> Found {
     re.captures_iter(hay)
-        .map(|c| (0..c.len()).map(|i| c.get(i).map(|m| (m.start(), m.end()))).collect())
+        .map(|c| {
+            (0..c.len())
+                .map(|i| c.get(i).map(|m| (m.start(), m.end())))
+                .collect()
+        })
         .collect()
 }
 
 fn with_lite(re: &regex_lite::Regex, hay: &str) -> Found {
     re.captures_iter(hay)
-        .map(|c| (0..c.len()).map(|i| c.get(i).map(|m| (m.start(), m.end()))).collect())
+        .map(|c| {
+            (0..c.len())
+                .map(|i| c.get(i).map(|m| (m.start(), m.end())))
+                .collect()
+        })
         .collect()
 }
 
@@ -54,7 +62,10 @@ pub fn same_captures(pattern: &str, haystacks: &[(String, String)]) -> usize {
     let mut n = 0;
     for (name, hay) in haystacks {
         let (a, b) = (with_regex(&full, hay), with_lite(&lite, hay));
-        assert_eq!(a, b, "{pattern} differs between regex and regex-lite in {name}");
+        assert_eq!(
+            a, b,
+            "{pattern} differs between regex and regex-lite in {name}"
+        );
         n += a.len();
     }
     n

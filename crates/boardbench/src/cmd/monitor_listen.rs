@@ -257,13 +257,22 @@ async fn answer(
                     .metrics()
             });
             let Ok(body) = read.await else {
-                return (StatusCode::INTERNAL_SERVER_ERROR, [(header::CONTENT_TYPE, TEXT)], "reading the machine failed\n").into_response();
+                return (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    [(header::CONTENT_TYPE, TEXT)],
+                    "reading the machine failed\n",
+                )
+                    .into_response();
             };
             if openmetrics {
                 ([(header::CONTENT_TYPE, export::live::CONTENT_TYPE)], body).into_response()
             } else {
                 let body = export::live::classic(&body);
-                ([(header::CONTENT_TYPE, export::live::CLASSIC_CONTENT_TYPE)], body).into_response()
+                (
+                    [(header::CONTENT_TYPE, export::live::CLASSIC_CONTENT_TYPE)],
+                    body,
+                )
+                    .into_response()
             }
         }
         "/" => (
@@ -272,7 +281,12 @@ async fn answer(
              <p>boardbench monitor: <a href=\"/metrics\">/metrics</a></p>\n",
         )
             .into_response(),
-        _ => (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, TEXT)], "not found\n").into_response(),
+        _ => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, TEXT)],
+            "not found\n",
+        )
+            .into_response(),
     }
 }
 

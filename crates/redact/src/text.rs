@@ -384,13 +384,16 @@ mod tests {
     use super::*;
 
     /// The patterns run on regex-lite (ASCII classes and case folding, no Unicode tables: the
-    /// board binary's size, issue 23): on the shared sbc-bench logs and on lines made to hit
-    /// every pattern, each finds exactly what regex (Unicode) finds, groups included.
+    /// board binary's size, issue 23): on a quarter of the shared sbc-bench logs and on lines
+    /// made to hit every pattern, each finds exactly what regex (Unicode) finds, groups included.
     #[test]
     fn patterns_match_alike_under_regex_and_regex_lite() {
         let t0 = std::time::Instant::now();
-        let mut texts = testsupport::regex_lite::sbc_bench_logs();
-        assert!(texts.len() > 100, "{} logs", texts.len());
+        let logs = testsupport::regex_lite::sbc_bench_logs();
+        assert!(logs.len() > 100, "{} logs", logs.len());
+        // Every fourth log (about 40 boards, 1.6 MB): both engines over whole logs take seconds
+        // in a debug build; the adapters' test runs every log line by line.
+        let mut texts: Vec<(String, String)> = logs.into_iter().step_by(4).collect();
         let made = [
             "MAC=01:00:5e:00:00:01:38:10:d5:62:ff:3c:08:00 SRC=192.168.178.1 DST=fe80::3a10:d5ff:fe62:ff3c",
             "PARTUUID=0f3c9d2e-01 uuid: 123e4567-e89b-12d3-a456-426614174000, S/N: ABC12345",

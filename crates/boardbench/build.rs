@@ -1,63 +1,32 @@
-//! What `boardbench --version` says about the build: the target, the profile, the git revision
-//! and the glibc floor. The floor is what scripts/dist built for (`BOARDBENCH_GLIBC_FLOOR`, set
-//! with cargo-zigbuild's `TRIPLE.2.17` targets and checked on the binary by scripts/check-glibc);
-//! any other build needs the glibc of the machine it was linked on.
+//! The board binary's build script: what `--version` says about the build (build_version.rs, the
+//! results service's build script too) and the JSON Schema of the result document.
+//!
+//! The schema is generated here, on the build machine, from the very types that are serialised
+//! (`document` with its `schema` feature, a build-dependency) and embedded as text: `boardbench
+//! schema` prints it, and the binary carries neither schemars nor the derived schema code (issue
+//! 23: about 0.4 MB). A change to a document type rebuilds `document` and so re-runs this script.
 
-use std::path::Path;
-use std::process::Command;
-
-fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())?;
-    Some(String::from_utf8_lossy(&o.stdout).trim().to_string()).filter(|s| !s.is_empty())
-}
+#[path = "build_version.rs"]
+mod version;
 
 fn main() {
-    let env = |k: &str| std::env::var(k).unwrap_or_default();
-    let dir = std::path::PathBuf::from(env("CARGO_MANIFEST_DIR"));
-    let rev = match std::env::var("BOARDBENCH_GIT_REV") {
-        Ok(r) if !r.is_empty() => r,
-        _ => git(&dir, &["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into()),
-    };
-    // Rebuilt when HEAD moves (a commit, a checkout); the worktree's own HEAD and the shared refs.
-    for p in [
-        git(&dir, &["rev-parse", "--git-path", "HEAD"]),
-        git(&dir, &["rev-parse", "--git-path", "refs/heads"]),
-        git(&dir, &["rev-parse", "--git-path", "packed-refs"]),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        let p = if Path::new(&p).is_absolute() {
-            p.into()
-        } else {
-            dir.join(&p)
-        };
-        if p.exists() {
-            println!("cargo:rerun-if-changed={}", p.display());
-        }
+    version::main();
+    let mut s = schemars::schema_for!(document::ResultDocument).to_value();
+    if let Some(o) = s.as_object_mut() {
+        o.insert(
+            "$id".into(),
+            format!(
+                "https://boardbench.invalid/schema/result-document-v{}.json",
+                document::SCHEMA_VERSION
+            )
+            .into(),
+        );
     }
-    let floor = env("BOARDBENCH_GLIBC_FLOOR");
-    let glibc = if floor.is_empty() {
-        "glibc: the build machine's or newer (scripts/dist builds for 2.17, riscv64 2.27)"
-            .to_string()
-    } else {
-        format!("glibc: {floor} or newer")
-    };
-    println!(
-        "cargo:rustc-env=BOARDBENCH_BUILD=build: {}, {} profile, git {rev}",
-        env("TARGET"),
-        env("PROFILE")
-    );
-    println!("cargo:rustc-env=BOARDBENCH_GLIBC={glibc}");
-    println!("cargo:rerun-if-env-changed=BOARDBENCH_GLIBC_FLOOR");
-    println!("cargo:rerun-if-env-changed=BOARDBENCH_GIT_REV");
-    // This script is also the results service's (crates/serve: `build = "../boardbench/build.rs"`);
-    // a path relative to either package's directory.
-    println!("cargo:rerun-if-changed=../boardbench/build.rs");
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    std::fs::write(
+        out.join("result-document.schema.json"),
+        serde_json::to_string(&s).expect("a schema serialises"),
+    )
+    .expect("writing the schema into OUT_DIR");
+    println!("cargo:rerun-if-changed=build.rs");
 }

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use document::Measurement;
-use regex::Regex;
+use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, detect_version};
@@ -54,11 +54,11 @@ impl Version {
     }
 }
 
+pub(crate) const VERSION_PATTERN: &str = r"^[*\s]*(cpuminer(?:-[a-z]+)?)\s+v?(\d+(?:\.\d+)+)";
+
 fn version_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^[*\s]*(cpuminer(?:-[a-z]+)?)\s+v?(\d+(?:\.\d+)+)").expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(VERSION_PATTERN).expect("valid regex"))
 }
 
 /// Reads `cpuminer-multi 1.3.7 by tpruvot@github` (`--version`, or the `** … **` log banner).
@@ -169,18 +169,17 @@ pub fn sbc_bench_score(samples: &[f64]) -> Option<f64> {
     total_scores(samples).get(1).copied()
 }
 
+pub(crate) const TOTAL_PATTERN: &str = r"\bTotal:\s+([0-9]+(?:\.[0-9]+)?)\s*([kMG]?)H/s";
+pub(crate) const THREADS_PATTERN: &str = r"(\d+) miner threads started, using '([^']+)' algorithm";
+
 fn total_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"\bTotal:\s+([0-9]+(?:\.[0-9]+)?)\s*([kMG]?)H/s").expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(TOTAL_PATTERN).expect("valid regex"))
 }
 
 fn threads_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"(\d+) miner threads started, using '([^']+)' algorithm").expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(THREADS_PATTERN).expect("valid regex"))
 }
 
 /// Parses a (possibly coloured, possibly cut off by the kill) benchmark log.

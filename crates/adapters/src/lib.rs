@@ -157,3 +157,40 @@ impl RunContext {
         }
     }
 }
+
+#[cfg(test)]
+mod regex_lite_tests {
+    /// The parsers' patterns run on regex-lite (ASCII `\d`, `\s`, `\b`; no Unicode tables: the
+    /// board binary's size, issue 23). Line by line, as the parsers apply them, over the tools'
+    /// recorded output (tests/data) and the shared sbc-bench logs, each finds exactly what regex
+    /// finds, capture groups included.
+    #[test]
+    fn patterns_match_alike_under_regex_and_regex_lite() {
+        use testsupport::regex_lite::{lines_of, same_captures, sbc_bench_logs, texts_in};
+        let t0 = std::time::Instant::now();
+        let mut texts =
+            texts_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"));
+        assert!(texts.len() > 20, "{} recorded outputs", texts.len());
+        texts.extend(sbc_bench_logs());
+        let lines = lines_of(&texts);
+        for (name, pattern) in [
+            ("cpuminer version", crate::cpuminer::VERSION_PATTERN),
+            ("cpuminer total", crate::cpuminer::TOTAL_PATTERN),
+            ("cpuminer threads", crate::cpuminer::THREADS_PATTERN),
+            ("openssl version", crate::openssl::VERSION_PATTERN),
+            ("stockfish banner", crate::stockfish::BANNER_PATTERN),
+            ("7-zip banner", crate::sevenzip::BANNER_PATTERN),
+            ("p7zip", crate::sevenzip::P7ZIP_PATTERN),
+            ("7-zip ram", crate::sevenzip::RAM_PATTERN),
+            ("7-zip freq line", crate::sevenzip::FREQ_LINE_PATTERN),
+        ] {
+            let n = same_captures(pattern, &lines);
+            assert!(n > 0, "{name} matched nothing");
+        }
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "{:?}",
+            t0.elapsed()
+        );
+    }
+}

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use document::Measurement;
-use regex::Regex;
+use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, detect_version};
@@ -72,12 +72,12 @@ impl Version {
     }
 }
 
+pub(crate) const VERSION_PATTERN: &str =
+    r"^\s*(OpenSSL|LibreSSL)\s+((\d+)\.(\d+)(?:\.(\d+))?[a-z]?(?:-[A-Za-z0-9]+)?)";
+
 fn version_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^\s*(OpenSSL|LibreSSL)\s+((\d+)\.(\d+)(?:\.(\d+))?[a-z]?(?:-[A-Za-z0-9]+)?)")
-            .expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(VERSION_PATTERN).expect("valid regex"))
 }
 
 /// Reads the first `OpenSSL x.y.z …` / `LibreSSL x.y.z` line (`openssl version`, or the first

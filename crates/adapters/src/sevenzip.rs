@@ -22,7 +22,7 @@
 use std::time::Duration;
 
 use document::Measurement;
-use regex::Regex;
+use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -77,23 +77,19 @@ impl Version {
     }
 }
 
+// 7-Zip (a) [64] 16.02 : …   7-Zip [64] 26.02 : …   7-Zip (A) 9.20  Copyright …
+// 7-Zip (z) 26.01 (x64) : …  7-Zip 9.38 beta …
+pub(crate) const BANNER_PATTERN: &str = r"^\s*7-Zip\s+(?:\([A-Za-z]\)\s+)?(?:\[(\d+)\]\s+)?(\d+)\.(\d+)((?:\s+(?:alpha|beta))?)(?:\s+\(([^)]*)\))?";
+pub(crate) const P7ZIP_PATTERN: &str = r"^\s*p7zip Version (\d+\.\d+)(?:.*?(\d+) bits)?";
+
 fn banner_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        // 7-Zip (a) [64] 16.02 : …   7-Zip [64] 26.02 : …   7-Zip (A) 9.20  Copyright …
-        // 7-Zip (z) 26.01 (x64) : …  7-Zip 9.38 beta …
-        Regex::new(
-            r"^\s*7-Zip\s+(?:\([A-Za-z]\)\s+)?(?:\[(\d+)\]\s+)?(\d+)\.(\d+)((?:\s+(?:alpha|beta))?)(?:\s+\(([^)]*)\))?",
-        )
-        .expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(BANNER_PATTERN).expect("valid regex"))
 }
 
 fn p7zip_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^\s*p7zip Version (\d+\.\d+)(?:.*?(\d+) bits)?").expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(P7ZIP_PATTERN).expect("valid regex"))
 }
 
 /// Reads the real version from any 7-Zip output (usage text, `7za lalala`, a benchmark run).
@@ -420,19 +416,18 @@ pub fn parse_all(text: &str) -> Vec<Bench> {
     runs
 }
 
+pub(crate) const RAM_PATTERN: &str =
+    r"RAM (size|usage):\s*(\d+)\s*MB.*#\s*(?:CPU hardware|Benchmark) threads:\s*(\d+)";
+pub(crate) const FREQ_LINE_PATTERN: &str = r"^\s*(\d+)T CPU Freq \(MHz\):(.*)$";
+
 fn ram_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(
-            r"RAM (size|usage):\s*(\d+)\s*MB.*#\s*(?:CPU hardware|Benchmark) threads:\s*(\d+)",
-        )
-        .expect("valid regex")
-    })
+    RE.get_or_init(|| Regex::new(RAM_PATTERN).expect("valid regex"))
 }
 
 fn freq_line_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^\s*(\d+)T CPU Freq \(MHz\):(.*)$").expect("valid regex"))
+    RE.get_or_init(|| Regex::new(FREQ_LINE_PATTERN).expect("valid regex"))
 }
 
 fn parse_chunk(lines: &[&str]) -> Option<Bench> {

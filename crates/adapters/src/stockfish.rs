@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use document::Measurement;
-use regex::Regex;
+use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::tool::{Invocation, Runner, SearchPath, Skip, Tool, detect_version};
@@ -55,9 +55,11 @@ impl Version {
     }
 }
 
+pub(crate) const BANNER_PATTERN: &str = r"^\s*Stockfish\s+(\S+)\b.*\bby\b";
+
 fn banner_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^\s*Stockfish\s+(\S+)\b.*\bby\b").expect("valid regex"))
+    RE.get_or_init(|| Regex::new(BANNER_PATTERN).expect("valid regex"))
 }
 
 /// Reads the `Stockfish <version> … by …` banner.

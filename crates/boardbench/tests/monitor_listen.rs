@@ -1,9 +1,9 @@
 //! `boardbench monitor --listen`: the live monitor as Prometheus metrics, read from a fixture
 //! tree (`--sysroot`) only when scraped — clocks per cluster, temperature, load, each CPU's time
 //! per mode as counters, x86 throttling counters, Raspberry Pi under-voltage flags — and
-//! accepted by `promtool check metrics`. Served by a small std server (the board binary carries no
-//! web stack): connections held half-open do not delay a scrape, two scrapers do not see each other, a signal ends it
-//! with 128 + the signal.
+//! accepted by `promtool check metrics`. Served by axum through the `connections` crate (as the
+//! results service): connections held half-open do not delay a scrape, one over the cap is
+//! answered 503, two scrapers do not see each other, a signal ends it with 128 + the signal.
 //!
 //! A server: skips under qemu (BOARDBENCH_EMULATED=1). Every wait is bounded.
 
@@ -265,6 +265,35 @@ fn connections_held_half_open_do_not_delay_a_scrape() {
             "a scrape took {took:?} behind held connections"
         );
     }
+}
+
+#[test]
+fn a_connection_over_the_cap_is_answered_503_and_scrapes_go_on_after() {
+    let Some((_dir, _root, _server, addr)) = rk3588_served() else {
+        return;
+    };
+    http::get_when_up(addr, "/metrics", Duration::from_secs(20));
+    // 32 connections at once (LIMITS): all of them held half-open, one more is refused.
+    let held = half_open(addr, 32);
+    std::thread::sleep(Duration::from_millis(200));
+    let refused = exchange(addr, "GET /metrics HTTP/1.0\r\n\r\n");
+    assert!(
+        refused.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+        "{refused}"
+    );
+    assert!(refused.ends_with("too many connections\n"), "{refused}");
+    // Closed by the client, the held connections free their places at once.
+    drop(held);
+    let t0 = Instant::now();
+    let a = loop {
+        let a = http::get(addr, "/metrics").unwrap();
+        if a.status == 200 || t0.elapsed() > Duration::from_secs(5) {
+            break a;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(a.status, 200, "{}", a.headers);
+    has_line(&a.text(), &format!("{USER0} 10.0"));
 }
 
 #[test]

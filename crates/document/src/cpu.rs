@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 /// A parsed /proc/cpuinfo.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CpuInfo {
     /// The file read instead of this machine's /proc/cpuinfo (`--cpuinfo-file`, sbc-bench's
     /// `CPUINFOFILE`): the processors are another machine's, the topology is not theirs.
@@ -45,7 +46,8 @@ pub struct CpuInfo {
 }
 
 /// A decoded ARM core ID printed once for the whole file (see [`CpuInfo::shared_cores`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArmCore {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vendor: Option<String>,
@@ -57,7 +59,8 @@ pub struct ArmCore {
 }
 
 /// One `processor : N` entry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Processor {
     pub index: u32,
     /// Vendor of the core design: "ARM", "Qualcomm", "Apple", "AMD", "Intel", "SiFive", "T-Head" …
@@ -89,7 +92,8 @@ pub struct Processor {
 }
 
 /// RISC-V identification lines, as written in the file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RiscvId {
     /// `uarch` ("sifive,u74-mc"), newer kernels only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,7 +106,8 @@ pub struct RiscvId {
     pub mimpid: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArmId {
     pub implementer: String,
     pub part: String,

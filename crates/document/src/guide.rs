@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Everything a guide run records (besides the machine snapshot and the session's record).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GuideRecord {
     /// `--quick`: shorter budgets and fewer sizes; every figure is rough.
     #[serde(default)]
@@ -23,7 +24,8 @@ pub struct GuideRecord {
     pub build: Option<GuideBuild>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GuideBuild {
     /// "rustc 1.95.0"
     pub compiler: String,
@@ -37,9 +39,8 @@ pub struct GuideBuild {
     pub target_features: Vec<String>,
 }
 
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SectionStatus {
     #[default]
@@ -52,7 +53,8 @@ pub enum SectionStatus {
     Interrupted,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GuideSection {
     /// The `--sections` name ("lmbench", "stream", "openssl", "storage" …).
     pub name: String,
@@ -76,7 +78,8 @@ pub struct GuideSection {
     pub notes: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GuideTable {
     /// The table's title as the guides print it ("Stream Benchmarks", "EMMC EXT4 FIO 1G").
     pub title: String,
@@ -91,7 +94,8 @@ pub struct GuideTable {
     pub rows: Vec<GuideRow>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GuideRow {
     /// The row's name, with its unit where the guides write one ("lat_pipe (us)").
     pub key: String,
@@ -104,7 +108,8 @@ pub struct GuideRow {
 
 /// One figure. Repeated measurements keep their range, rendered as
 /// `4733.08 (min 2024.29, max 7441.86)`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GuideValue {
     /// The figure (the median of the samples, or the method's own choice, e.g. lat_mem_rd's
     /// minimum).

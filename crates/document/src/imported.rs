@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 /// An sbc-bench log as imported. Owned by the `sbcimport` crate.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ImportedLog {
     /// File name the log was read from.
     pub source: String,
@@ -100,7 +101,8 @@ pub struct ImportedLog {
 }
 
 /// One "Checking cpufreq OPP" block.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClockCheck {
     /// The block's heading after "Checking cpufreq OPP" (e.g. "for cpu0-cpu3 (Cortex-A53)").
     pub cluster: String,
@@ -110,7 +112,8 @@ pub struct ClockCheck {
     pub rows: Vec<ClockRow>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClockRow {
     /// The cpufreq OPP in MHz; `None` without cpufreq support.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -120,7 +123,8 @@ pub struct ClockRow {
 }
 
 /// tinymembench figures of one cluster.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryRun {
     /// Section heading ("cpu4 (Cortex-A72)", "a big core").
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,7 +140,8 @@ pub struct MemoryRun {
 }
 
 /// The 7-Zip benchmark runs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SevenZip {
     /// "16.02", "23.01" …
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -152,7 +157,8 @@ pub struct SevenZip {
     pub totals: Vec<u64>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SevenZipRun {
     /// Section heading ("cpu4 (Cortex-A72)").
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -164,7 +170,8 @@ pub struct SevenZipRun {
 }
 
 /// The OpenSSL speed table.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OpenSsl {
     /// The version line as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,7 +184,8 @@ pub struct OpenSsl {
     pub rows: Vec<OpenSslRow>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OpenSslRow {
     pub cipher: String,
     /// Throughput per block size in 1000 bytes/s (the `k` figures).
@@ -189,7 +197,8 @@ pub struct OpenSslRow {
     pub fully_parallel: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cpuminer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
@@ -201,7 +210,8 @@ pub struct Cpuminer {
     pub total_scores: Vec<f64>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Stockfish {
     /// The heading ("Executing Stockfish 15 using … 3 times in a row:").
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,7 +222,8 @@ pub struct Stockfish {
 }
 
 /// One "System health while running X:" table.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MonitorTable {
     /// "tinymembench", "7-zip multi core benchmark", "now" (the snapshot under load) …
     pub phase: String,
@@ -221,7 +232,8 @@ pub struct MonitorTable {
     pub rows: Vec<MonitorRow>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MonitorRow {
     /// "10:10:25" as written.
     pub time: String,
@@ -249,21 +261,24 @@ pub struct MonitorRow {
 }
 
 /// Time spent on each cpufreq OPP of one cluster.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ThrottlingTable {
     /// The heading's tail ("for CPUs 0-3 (Cortex-A53)"), empty for one cluster.
     pub cluster: String,
     pub rows: Vec<OppTime>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OppTime {
     pub mhz: u32,
     pub seconds: f64,
 }
 
 /// Swap as `swapon -s` / `free` showed it before and after the run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SwapInfo {
     /// `Swap:` line of `free` and the swapon lines, before the run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -278,7 +293,8 @@ pub struct SwapInfo {
 }
 
 /// sbc-bench's summary line, parsed.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SummaryLine {
     pub raw: String,
     pub device: String,
@@ -312,8 +328,9 @@ pub struct SummaryLine {
 // (what the results database indexes and the report compares). The rules that fill it live in
 // the `headline` crate.
 /// The six numbers of Results.md, derived by sbc-bench's rules; `None` = "-".
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[schemars(rename = "Headline")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Headline"))]
 pub struct Headline<N = u64> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zip_multi: Option<N>,

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Everything the probe knows about the machine at one moment.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MachineInfo {
     pub cpuinfo: crate::cpu::CpuInfo,
     /// Groups of CPUs sharing a core type and a cpufreq policy (big.LITTLE clusters).
@@ -45,7 +46,8 @@ pub struct MachineInfo {
 }
 
 /// One CPU cluster: the unit sbc-bench pins single-threaded benchmarks to (its first core).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cluster {
     /// All CPUs of the cluster, online or not (see `offline_cpus`).
     pub cpus: Vec<u32>,
@@ -101,7 +103,8 @@ impl Cluster {
 }
 
 /// The chosen CPU/SoC temperature sensor.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ThermalSource {
     /// Absolute machine path of the file read (e.g. /sys/class/thermal/thermal_zone0/temp).
     pub path: String,
@@ -112,7 +115,8 @@ pub struct ThermalSource {
 }
 
 /// CPU lists of /sys/devices/system/cpu.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CpuSets {
     pub possible: Vec<u32>,
     pub present: Vec<u32>,
@@ -121,7 +125,8 @@ pub struct CpuSets {
 }
 
 /// Where one CPU sits: its cluster, policy and the topology IDs the kernel reports.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CpuTopology {
     pub cpu: u32,
     pub online: bool,
@@ -148,9 +153,8 @@ pub struct CpuTopology {
 }
 
 /// Where a policy's list of operating points came from.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OppSource {
     /// scaling_available_frequencies
@@ -165,7 +169,8 @@ pub enum OppSource {
 }
 
 /// One cpufreq policy (`/sys/devices/system/cpu/cpufreq/policyN`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Policy {
     pub policy: u32,
     /// related_cpus: every CPU the policy covers, online or not.
@@ -199,7 +204,8 @@ pub struct Policy {
 }
 
 /// One devfreq device (/sys/class/devfreq/NAME).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Devfreq {
     /// "dmc", "fb000000.gpu", "ff9a0000.gpu".
     pub name: String,
@@ -217,7 +223,8 @@ pub struct Devfreq {
 }
 
 /// Machine-wide cpufreq switches.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CpufreqGlobal {
     /// /sys/devices/system/cpu/cpufreq/boost (acpi-cpufreq, some arm64 drivers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -234,7 +241,8 @@ pub struct CpufreqGlobal {
 }
 
 /// One CPU cache (`cpuN/cache/indexM`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cache {
     pub level: u32,
     /// "Data", "Instruction", "Unified".
@@ -247,9 +255,8 @@ pub struct Cache {
 }
 
 /// Thermal zone or hwmon channel.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SensorKind {
     #[default]
@@ -258,7 +265,8 @@ pub enum SensorKind {
 }
 
 /// One temperature sensor found, with the rank the selection rule gave it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ThermalSensor {
     /// Absolute machine path of the value file.
     pub path: String,
@@ -279,7 +287,8 @@ pub struct ThermalSensor {
 }
 
 /// Memory and swap.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Memory {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_kib: Option<u64>,
@@ -331,9 +340,8 @@ pub struct DramDevice {
 }
 
 /// What backs a swap area.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SwapKind {
     Zram,
@@ -344,7 +352,8 @@ pub enum SwapKind {
 }
 
 /// One line of /proc/swaps.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SwapArea {
     pub path: String,
     pub kind: SwapKind,
@@ -357,7 +366,8 @@ pub struct SwapArea {
 }
 
 /// One zram device.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Zram {
     /// "zram0".
     pub name: String,
@@ -378,7 +388,8 @@ pub struct Zram {
 }
 
 /// /sys/module/zswap/parameters.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Zswap {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
@@ -391,7 +402,8 @@ pub struct Zswap {
 }
 
 /// Who and what the machine is: kernel, distribution, userland, board, virtualisation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Identity {
     #[serde(default)]
     pub kernel: Kernel,
@@ -411,7 +423,8 @@ pub struct Identity {
 }
 
 /// uname fields, read through the root.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Kernel {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ostype: Option<String>,
@@ -430,7 +443,8 @@ pub struct Kernel {
 }
 
 /// os-release.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Distro {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pretty_name: Option<String>,
@@ -447,7 +461,8 @@ pub struct Distro {
 }
 
 /// The userland's architecture, from the ELF header of a system binary.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Userland {
     /// Debian-style name: arm64, armhf, armel, amd64, i386, riscv64, loongarch64 …
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -467,7 +482,8 @@ pub struct Userland {
 }
 
 /// A hypervisor or container, with the evidence.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Virtualization {
     /// "kvm", "qemu", "vmware", "hyperv", "xen", "amazon", "gunyah", "container", or "vm" (a hypervisor of unknown kind) …
     pub kind: String,
@@ -479,7 +495,8 @@ pub struct Virtualization {
 }
 
 /// /sys/class/dmi/id.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Dmi {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sys_vendor: Option<String>,
@@ -500,7 +517,8 @@ pub struct Dmi {
 }
 
 /// The device tree's model and compatible strings.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DeviceTree {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
@@ -509,14 +527,16 @@ pub struct DeviceTree {
 }
 
 /// The probe's SoC guess and its reason.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SocGuess {
     pub name: String,
     pub why: String,
 }
 
 /// Raspberry Pi firmware (VideoCore) readings via vcgencmd.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RpiFirmware {
     /// `vcgencmd measure_clock arm`, Hz.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -530,9 +550,8 @@ pub struct RpiFirmware {
 
 /// `vcgencmd get_throttled`, decoded. Bits 0–3 are the state now, bits 16–19 whether it
 /// happened since boot.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Throttled {
     pub raw: u32,
     pub under_voltage_now: bool,
@@ -546,7 +565,8 @@ pub struct Throttled {
 }
 
 /// Why a value is absent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Note {
     pub path: String,
     pub reason: String,

@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 /// The redaction record of a document.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Redaction {
     /// "hashed": identifiers were replaced by `<kind:hash>` tokens (the hash is a salted SHA-256
     /// prefix, the same value gives the same token on one machine); "kept": the uploader chose
@@ -20,7 +21,8 @@ pub struct Redaction {
 }
 
 /// The identifiers of one kind that were replaced.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RedactedKind {
     /// "hostname", "ipv4", "ipv6", "mac", "serial", "uuid", "user" or "credentials".
     pub kind: String,

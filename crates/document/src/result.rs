@@ -13,7 +13,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///
 /// This is the row shape of the results database: suite ("7zip", "membw", "sha256" …), test
 /// ("libc memcpy copy"), variant (backend or tool version), threads and cpus it ran on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measurement {
     pub suite: String,
     pub test: String,
@@ -80,7 +81,8 @@ impl Measurement {
 }
 
 /// A finding: something the analysis noticed, with the evidence it is based on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     /// Stable machine-readable kind, e.g. "throttling", "swapping", "fake-clock".
     pub kind: String,
@@ -92,9 +94,8 @@ pub struct Finding {
     pub evidence: Vec<String>,
 }
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing, numbers still valid.
@@ -127,7 +128,8 @@ impl Severity {
 }
 
 /// The result document of one run (or of one imported sbc-bench log).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResultDocument {
     pub schema_version: u32,
     /// The program that produced the document ("boardbench 0.1.0").

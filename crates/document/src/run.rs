@@ -16,7 +16,8 @@ use crate::measure::{
 use crate::samples::{MonitorLayout, MonitorSample};
 
 /// Everything a run records beyond the machine snapshot and the flat list of measurements.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunRecord {
     /// "quick", "fast", "sbc-bench" (written "standard" before profiles had sbc-bench's name)
     /// or "extensive"; "thermal", "graph", "env-…" for the other modes.
@@ -59,7 +60,8 @@ pub struct RunRecord {
 }
 
 /// Whether one headline figure (a Results.md column) compares with sbc-bench's figure.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FigureComparability {
     /// "7zip-multi", "7zip-single", "aes", "memcpy", "memset" or "khs".
     pub figure: String,
@@ -71,7 +73,8 @@ pub struct FigureComparability {
 }
 
 /// `boardbench kernel` in short, as judged on the day of the run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KernelStatus {
     /// `uname -r`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,7 +102,8 @@ pub struct KernelStatus {
 }
 
 /// How the run was asked for.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunOptions {
     /// Stockfish phase requested (`-s`, extensive).
     #[serde(default)]
@@ -127,7 +131,8 @@ pub struct RunOptions {
 }
 
 /// The idle gate: a run starts only on an idle box (as sbc-bench promises, docs/sbc-bench-compat.md).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IdleGate {
     /// True when the box was idle and the run went on.
     pub passed: bool,
@@ -151,7 +156,8 @@ pub struct IdleGate {
 }
 
 /// CPU use of one process over a window.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProcessUse {
     pub pid: u32,
     /// `comm` (or the first word of the command line).
@@ -161,7 +167,8 @@ pub struct ProcessUse {
 }
 
 /// One file changed for the run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SettingChange {
     /// Machine path ("/sys/devices/system/cpu/cpufreq/policy0/scaling_governor").
     pub path: String,
@@ -175,9 +182,8 @@ pub struct SettingChange {
 }
 
 /// How a phase ended.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PhaseStatus {
     #[default]
@@ -227,7 +233,8 @@ pub fn interrupted_reason(signal: i32) -> String {
 }
 
 /// One phase of the run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Phase {
     /// Stable kind, one of [`kind`].
     pub kind: String,
@@ -274,7 +281,8 @@ pub struct Phase {
 }
 
 /// One run of an external tool.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ToolRun {
     /// Tool family ("7-Zip", "OpenSSL", "Stockfish", "cpuminer").
     pub tool: String,
@@ -296,7 +304,8 @@ pub struct ToolRun {
 }
 
 /// The machine state the findings compare before and after a run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StateSnapshot {
     /// ISO 8601 with time zone, and the same in ms since the epoch.
     pub taken: String,
@@ -335,7 +344,8 @@ pub struct StateSnapshot {
 }
 
 /// One cpufreq policy's state.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PolicyState {
     pub policy: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -358,7 +368,8 @@ pub struct PolicyState {
 }
 
 /// Time spent at one OPP since boot (or since the statistics were reset).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OppTime {
     pub khz: u64,
     /// Seconds (time_in_state counts in 10 ms units).
@@ -366,7 +377,8 @@ pub struct OppTime {
 }
 
 /// One devfreq device (DRAM controller, GPU, NPU).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DevfreqState {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -376,7 +388,8 @@ pub struct DevfreqState {
 }
 
 /// Raspberry Pi config.txt (the settings relevant for performance).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RpiConfig {
     /// Where it was read (/boot/firmware/config.txt or /boot/config.txt).
     pub path: String,
@@ -385,7 +398,8 @@ pub struct RpiConfig {
 }
 
 /// x86 `/sys/devices/system/cpu/cpuN/thermal_throttle/*` counters of one CPU.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ThermalThrottle {
     pub cpu: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -395,7 +409,8 @@ pub struct ThermalThrottle {
 }
 
 /// One powercap zone (intel-rapl:0 "package-0" …).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PowercapZone {
     /// Machine path of the zone directory.
     pub path: String,
@@ -408,7 +423,8 @@ pub struct PowercapZone {
     pub constraints: Vec<PowercapConstraint>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PowercapConstraint {
     /// "long_term", "short_term", "peak_power".
     pub name: String,
@@ -421,7 +437,8 @@ pub struct PowercapConstraint {
 }
 
 /// The kernel messages of the run's window.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KmsgWindow {
     /// "/dev/kmsg", "dmesg" or "none".
     pub source: String,
@@ -432,7 +449,8 @@ pub struct KmsgWindow {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KmsgLine {
     /// Seconds since boot (the kernel's timestamp).
     pub seconds: f64,

@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Which clock columns the monitor shows, decided once from the machine (docs/sbc-bench-compat.md).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ClockColumns {
     /// No cpufreq: sbc-bench's "CPU n/a".
@@ -23,7 +24,8 @@ pub enum ClockColumns {
 }
 
 /// One clock source of the monitor: the first CPU of a cluster and where its clock is read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MonitoredCluster {
     /// First CPU of the cluster (the name of its column: "cpu4").
     pub first_cpu: u32,
@@ -36,7 +38,8 @@ pub struct MonitoredCluster {
 }
 
 /// What the monitor's columns mean on this machine; recorded once per run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MonitorLayout {
     pub columns: ClockColumns,
     /// The clusters whose clocks each sample carries, in sample order ([`MonitorSample::clocks_mhz`]).
@@ -60,7 +63,8 @@ pub struct MonitorLayout {
 /// `cpu = (total − idle) / total` (iowait and steal count as busy, as in sbc-bench),
 /// `sys = system`, `usr = user`, `nice = nice`, `io = iowait`, `irq = irq + softirq`,
 /// `steal = steal`, each over `total`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CpuStates {
     pub cpu: f64,
     pub sys: f64,
@@ -73,7 +77,8 @@ pub struct CpuStates {
 }
 
 /// Raspberry Pi firmware readings (vcgencmd) of one sample.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RpiReadings {
     /// `vcgencmd measure_clock arm` in MHz: the clock the firmware really runs ("real").
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,7 +89,8 @@ pub struct RpiReadings {
 }
 
 /// One line of the monitor: the state at the end of an interval.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MonitorSample {
     /// Wall-clock time of the reading, milliseconds since the Unix epoch (UTC).
     pub unix_ms: u64,

@@ -21,7 +21,8 @@ pub const FALLING_PCT_PER_MIN: f64 = 1.0;
 pub const SIGNIFICANCE: f64 = 2.0;
 
 /// The thermal test's verdict (`run.thermal`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ThermalVerdict {
     /// Seconds of load asked for (`--duration`; 300, 900 with `--long`).
     pub load_s: f64,
@@ -49,9 +50,8 @@ pub struct ThermalVerdict {
 }
 
 /// Whether the built-in load's score settles over the test.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Stability {
     /// Fewer than [`MIN_INTERVALS`] intervals, or a last third shorter than [`MIN_WINDOW_S`].
@@ -65,7 +65,8 @@ pub enum Stability {
 }
 
 /// The first throttled sample of the heat phase.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Throttle {
     /// Index of the sample in the heat phase.
     pub sample: usize,
@@ -82,7 +83,8 @@ pub struct Throttle {
 }
 
 /// Seconds one policy spent below its top clock (from time_in_state before and after).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TimeBelowMax {
     pub policy: u32,
     pub seconds: f64,

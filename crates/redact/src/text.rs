@@ -9,7 +9,7 @@
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::{LazyLock, OnceLock};
 
-use regex::Regex;
+use regex_lite::Regex;
 
 use crate::Redactor;
 use crate::kind::Kind;
@@ -55,10 +55,19 @@ impl Known {
                 if self.values.is_empty() {
                     return None;
                 }
-                let alts: Vec<String> = self.values.iter().map(|(_, v)| regex::escape(v)).collect();
-                Some(Regex::new(&format!("(?i){}", alts.join("|"))).expect("escaped literals"))
+                Some(Regex::new(&self.pattern()).expect("escaped literals"))
             })
             .as_ref()
+    }
+
+    /// Any of the values, ASCII letters in either case.
+    fn pattern(&self) -> String {
+        let alts: Vec<String> = self
+            .values
+            .iter()
+            .map(|(_, v)| regex_lite::escape(v))
+            .collect();
+        format!("(?i){}", alts.join("|"))
     }
 
     fn kind_of(&self, found: &str) -> Kind {
@@ -135,42 +144,56 @@ struct Span {
     rank: u8,
 }
 
-static MAC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5,}").unwrap());
-static IPV6: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,8}").unwrap());
-static IPV4: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}").unwrap());
-static UUID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").unwrap()
-});
+pub(crate) const MAC_PATTERN: &str = r"(?i)[0-9a-f]{2}(?:[:-][0-9a-f]{2}){5,}";
+pub(crate) const IPV6_PATTERN: &str = r"(?i)[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,8}";
+pub(crate) const IPV4_PATTERN: &str = r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}";
+pub(crate) const UUID_PATTERN: &str =
+    r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 /// `SerialNumber: X`, `serial=X`, `S/N: X`, `cid: X`, `PARTUUID=X`, `macaddr=X`, `hostname: X`.
-static KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?i)(serial[ _-]?(?:number|no|num)?|s/n|cid|part_?uuid|uuid|mac[ _-]?addr(?:ess)?|hwaddr|host[ _-]?name|nodename|machine[ _-]?id)\s*[:=]\s*([^\s,;"'<>()\[\]{}|]+)"#,
-    )
-    .unwrap()
-});
+pub(crate) const KEYWORD_PATTERN: &str = r#"(?i)(serial[ _-]?(?:number|no|num)?|s/n|cid|part_?uuid|uuid|mac[ _-]?addr(?:ess)?|hwaddr|host[ _-]?name|nodename|machine[ _-]?id)\s*[:=]\s*([^\s,;"'<>()\[\]{}|]+)"#;
 /// lsusb -v: `iSerial    3 0123ABCD`.
-static ISERIAL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\biSerial\s+[0-9]+\s+([^\s<>]+)").unwrap());
+pub(crate) const ISERIAL_PATTERN: &str = r"(?i)\biSerial\s+[0-9]+\s+([^\s<>]+)";
 /// `/home/NAME/…` (also macOS's `/Users/NAME`): log and document paths name their owner.
-static HOME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?:^|[\s"'=:(])/(?:home|Users)/([^/\s"'<>:;,)]+)"#).unwrap());
+pub(crate) const HOME_PATTERN: &str = r#"(?:^|[\s"'=:(])/(?:home|Users)/([^/\s"'<>:;,)]+)"#;
 /// `scheme://user:password@host`.
-static URL_USER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s@:<>]+(?::[^/\s@<>]*)?)@").unwrap()
-});
+pub(crate) const URL_USER_PATTERN: &str =
+    r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s@:<>]+(?::[^/\s@<>]*)?)@";
 /// `token=X`, `password: X`, `--token=X`.
-static SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)(?:token|password|passwd|secret|api[_-]?key)\s*[=:]\s*([^\s,;"'&<>]+)"#)
-        .unwrap()
-});
-
+pub(crate) const SECRET_PATTERN: &str =
+    r#"(?i)(?:token|password|passwd|secret|api[_-]?key)\s*[=:]\s*([^\s,;"'&<>]+)"#;
 /// A boardbench results-service token anywhere (`bbt_` and 64 hex digits), e.g. pasted into a
 /// command line or a note.
+pub(crate) const SERVICE_TOKEN_PATTERN: &str = r"\b(bbt_[0-9a-fA-F]{16,})\b";
+
+/// Every pattern above, named (the equivalence test runs them all).
+#[cfg(test)]
+pub(crate) const PATTERNS: [(&str, &str); 10] = [
+    ("MAC", MAC_PATTERN),
+    ("IPV6", IPV6_PATTERN),
+    ("IPV4", IPV4_PATTERN),
+    ("UUID", UUID_PATTERN),
+    ("KEYWORD", KEYWORD_PATTERN),
+    ("ISERIAL", ISERIAL_PATTERN),
+    ("HOME", HOME_PATTERN),
+    ("URL_USER", URL_USER_PATTERN),
+    ("SECRET", SECRET_PATTERN),
+    ("SERVICE_TOKEN", SERVICE_TOKEN_PATTERN),
+];
+
+static MAC: LazyLock<Regex> = LazyLock::new(|| Regex::new(MAC_PATTERN).expect("valid regex"));
+static IPV6: LazyLock<Regex> = LazyLock::new(|| Regex::new(IPV6_PATTERN).expect("valid regex"));
+static IPV4: LazyLock<Regex> = LazyLock::new(|| Regex::new(IPV4_PATTERN).expect("valid regex"));
+static UUID: LazyLock<Regex> = LazyLock::new(|| Regex::new(UUID_PATTERN).expect("valid regex"));
+static KEYWORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(KEYWORD_PATTERN).expect("valid regex"));
+static ISERIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(ISERIAL_PATTERN).expect("valid regex"));
+static HOME: LazyLock<Regex> = LazyLock::new(|| Regex::new(HOME_PATTERN).expect("valid regex"));
+static URL_USER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(URL_USER_PATTERN).expect("valid regex"));
+static SECRET: LazyLock<Regex> = LazyLock::new(|| Regex::new(SECRET_PATTERN).expect("valid regex"));
 static SERVICE_TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(bbt_[0-9a-fA-F]{16,})\b").unwrap());
+    LazyLock::new(|| Regex::new(SERVICE_TOKEN_PATTERN).expect("valid regex"));
 
 fn byte_before(s: &str, i: usize) -> Option<u8> {
     i.checked_sub(1).map(|j| s.as_bytes()[j])
@@ -359,6 +382,66 @@ pub fn redact(r: &Redactor, s: &str) -> (String, Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The patterns run on regex-lite (ASCII classes and case folding, no Unicode tables: the
+    /// board binary's size, issue 23): on a quarter of the shared sbc-bench logs and on lines
+    /// made to hit every pattern, each finds exactly what regex (Unicode) finds, groups included.
+    #[test]
+    fn patterns_match_alike_under_regex_and_regex_lite() {
+        let t0 = std::time::Instant::now();
+        let logs = testsupport::regex_lite::sbc_bench_logs();
+        assert!(logs.len() > 100, "{} logs", logs.len());
+        // Every fourth log (about 40 boards, 1.6 MB): both engines over whole logs take seconds
+        // in a debug build; the adapters' test runs every log line by line.
+        let mut texts: Vec<(String, String)> = logs.into_iter().step_by(4).collect();
+        let made = [
+            "MAC=01:00:5e:00:00:01:38:10:d5:62:ff:3c:08:00 SRC=192.168.178.1 DST=fe80::3a10:d5ff:fe62:ff3c",
+            "PARTUUID=0f3c9d2e-01 uuid: 123e4567-e89b-12d3-a456-426614174000, S/N: ABC12345",
+            "Serial Number: 0x1234abcd; hostname = rock-5b; machine-id=4f1e2d3c4b5a69788796a5b4c3d2e1f0",
+            "  iSerial                 3 0123ABCD4567",
+            "log at /home/alice/bench.log and \"/Users/bob/x\"",
+            "https://user:secret@example.invalid/upload --token=bbt_0123456789abcdef0123456789abcdef password: hunter2",
+            "naïve ünïcödé hostname: Grüße-1 SerialNumber:X1Y2Z3 tab\tUUID=AbCdEf01-2345-6789-abcd-ef0123456789",
+        ];
+        texts.extend(
+            made.iter()
+                .enumerate()
+                .map(|(i, s)| (format!("made {i}"), s.to_string())),
+        );
+        for (name, pattern) in PATTERNS {
+            let n = testsupport::regex_lite::same_captures(pattern, &texts);
+            assert!(n > 0, "{name} matched nothing");
+        }
+        // The literal values of a machine, escaped and case-insensitive.
+        let mut known = Known::default();
+        known.add(Kind::Hostname, "rock-5b.local");
+        known.add(Kind::Serial, "ABC12345");
+        known.add(Kind::Hostname, "pi");
+        known.add(Kind::Serial, "a+b(c)[d]{1}");
+        let n = testsupport::regex_lite::same_captures(&known.pattern(), &texts);
+        assert!(n > 0, "the known values matched nothing");
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "{:?}",
+            t0.elapsed()
+        );
+    }
+
+    /// Where the two engines differ — Unicode space and letters around a value — regex-lite
+    /// takes the space into the value or sees a word boundary, so it replaces more, never less.
+    #[test]
+    fn unicode_around_a_value_is_still_redacted() {
+        for s in [
+            "SerialNumber:\u{a0}X1Y2Z3W4",
+            "hostname:\u{2003}board-42",
+            "übbt_0123456789abcdef0123456789abcdef",
+        ] {
+            let r = red(s);
+            for secret in ["X1Y2Z3W4", "board-42", "0123456789abcdef"] {
+                assert!(!r.contains(secret), "{s:?} -> {r:?}");
+            }
+        }
+    }
 
     fn red(s: &str) -> String {
         redact(&Redactor::new(b"t"), s).0

@@ -3,7 +3,8 @@
 //! and the shared fixtures ([`shared_fixtures`], [`sbc_bench_logs`]),
 //! the old kernels' cpufreq layout, a synthetic run document ([`demo`], for the report's and the
 //! service's tests, the report's example and the screenshots), what running emulated means for a test ([`host_only`], [`timing_unreal`]), a fresh PostgreSQL database ([`pg`]),
-//! headless Chromium ([`chromium`]), the tests' one HTTP client ([`http`]) and the binary under
+//! headless Chromium ([`chromium`]), the check that a pattern matches alike under regex and
+//! regex-lite ([`regex_lite`]), the tests' one HTTP client ([`http`]) and the binary under
 //! test as a command the environment does not redirect ([`cli`]).
 
 pub mod chromium;
@@ -11,6 +12,7 @@ pub mod cli;
 pub mod demo;
 pub mod http;
 pub mod pg;
+pub mod regex_lite;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -9,16 +9,16 @@
 //! counter since boot: nothing depends on when the previous scrape was or who made it, so two
 //! Prometheus servers and a curl do not distort each other. The names are in `export::live`.
 //!
-//! HTTP is a small std server, so that the board binary carries no web stack (the results service
-//! is its own program, boardbench-serve): a thread per connection, at most [`LIMITS`]`.max_connections`
-//! at once (one more is answered 503), the request head within `header_timeout` (a connection
-//! held half-open ends there and never delays a scrape: the others are answered meanwhile), one
+//! HTTP is axum on a current-thread tokio runtime, served through the `connections` crate as the
+//! results service is: every connection its own task, at most [`LIMITS`]`.max_connections` at
+//! once (one more is answered 503), the request head within `header_timeout` (a connection held
+//! half-open ends there and never delays a scrape: the others are answered meanwhile), one
 //! request per connection (`Connection: close`). Three answers: `/metrics` (OpenMetrics when the
 //! scraper asks for it, as Prometheus does, else the classic text format for curl and promtool),
 //! `/` (a small page), 404 for any other path, 405 for any other method. Reading the machine is
-//! done one scrape at a time (a mutex around the sampler), and every thread runs at nice 19 on
-//! the host (set before any thread starts, since Linux keeps a nice value per thread): never
-//! compete with what is observed.
+//! done one scrape at a time (a mutex around the sampler, on tokio's blocking threads), and every
+//! thread runs at nice 19 on the host (set before any thread starts, since Linux keeps a nice
+//! value per thread): never compete with what is observed.
 //!
 //! SIGINT, SIGTERM and SIGHUP end it as they end the text monitor: requests in flight are
 //! finished (at most [`LIMITS`]`.shutdown_deadline`, reads of the machine are given up at once),
@@ -26,38 +26,35 @@
 //! ends it at once.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use connections::{Busy, ConnectionLimits, Event};
 use export::live::CpuTicks;
 use probe::sampler::{Sampler, SamplerConfig};
 
 use crate::cli::Globals;
 
-/// How the listener holds its clients.
-pub struct Limits {
-    /// The request head must arrive within this.
-    pub header_timeout: Duration,
-    /// Connections served at once; one more is answered 503.
-    pub max_connections: usize,
-    /// After a signal, how long requests in flight may take.
-    pub shutdown_deadline: Duration,
-}
-
 /// The request head within 5 s, 32 connections at once (a board is scraped by one or two
-/// servers), and 1 s for requests in flight after a signal (a scrape takes milliseconds).
-pub const LIMITS: Limits = Limits {
+/// servers), and 1 s for requests in flight after a signal (a scrape takes milliseconds); one
+/// request per connection.
+pub const LIMITS: ConnectionLimits = ConnectionLimits {
     header_timeout: Duration::from_secs(5),
     max_connections: 32,
     shutdown_deadline: Duration::from_secs(1),
+    keep_alive: false,
+    busy: Busy {
+        content_type: "text/plain; charset=utf-8",
+        body: "too many connections\n",
+    },
 };
-
-/// The longest request head read (a scraper's is a few hundred bytes).
-const MAX_HEAD: usize = 16 * 1024;
 
 /// Everything a scrape reads through.
 struct Scrape {
@@ -170,52 +167,43 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
     }));
     let signal = Arc::new(AtomicUsize::new(0));
     install_signal_handlers(&signal)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the HTTP runtime")?;
+    let app = Router::new().fallback(answer).with_state(scrape);
     eprintln!("monitor: serving Prometheus metrics on http://{bound}/metrics (Ctrl-C ends)");
-    let active = Arc::new(AtomicUsize::new(0));
-    while signal.load(Ordering::Relaxed) == 0 {
-        let stream = match listener.accept() {
-            Ok((stream, _)) => stream,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(20));
-                continue;
-            }
-            // A connection reset before it was accepted, or out of descriptors for a moment.
-            Err(_) => {
-                std::thread::sleep(Duration::from_millis(20));
-                continue;
+    let served = rt.block_on(async {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let stop = Arc::clone(&signal);
+        let until_signal = async move {
+            while stop.load(Ordering::Relaxed) == 0 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
             }
         };
-        let _ = stream.set_nonblocking(false);
-        if active.fetch_add(1, Ordering::SeqCst) >= LIMITS.max_connections {
-            active.fetch_sub(1, Ordering::SeqCst);
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = respond(
-                &stream,
-                false,
-                "503 Service Unavailable",
-                "text/plain; charset=utf-8",
-                "too many connections\n",
-            );
-            continue;
-        }
-        let (scrape, done) = (Arc::clone(&scrape), Arc::clone(&active));
-        let spawned = std::thread::Builder::new()
-            .name("boardbench-monitor".into())
-            .spawn(move || {
-                let _ = answer(&stream, &scrape);
-                done.fetch_sub(1, Ordering::SeqCst);
-            });
-        if spawned.is_err() {
-            active.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-    // Requests in flight are finished within the deadline; connections still held then (a
-    // half-open one, a read of the machine that hangs) end with the process.
-    let deadline = Instant::now() + LIMITS.shutdown_deadline;
-    while active.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        connections::serve(listener, app, &LIMITS, until_signal, say).await;
+        Ok::<(), std::io::Error>(())
+    });
+    // Requests in flight were finished within the deadline; a read of the machine that still
+    // hangs (given up through the probe's cancel flag) is not waited for.
+    rt.shutdown_background();
+    served?;
     Ok(128 + signal.load(Ordering::Relaxed) as i32)
+}
+
+/// What the connection handling reports, on stderr (an accept error is retried silently, as
+/// the connection it was is gone).
+fn say(event: Event<'_>) {
+    match event {
+        Event::AcceptError(_) => {}
+        Event::ConnectionLimit { max_connections } => eprintln!(
+            "monitor: {max_connections} connections open; further ones are answered 503 until one closes"
+        ),
+        Event::ShutdownDeadline { deadline } => eprintln!(
+            "monitor: connections still open after {} s were closed",
+            deadline.as_secs_f64()
+        ),
+    }
 }
 
 /// SIGINT, SIGTERM and SIGHUP store their number in `which` and give up the probe's reads in
@@ -235,127 +223,71 @@ fn install_signal_handlers(which: &Arc<AtomicUsize>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The request head of `stream` (up to the blank line), read within `header_timeout`; `None`
-/// when it does not come in time, is too long or the client went away.
-fn read_head(mut stream: &TcpStream) -> Option<String> {
-    let deadline = Instant::now() + LIMITS.header_timeout;
-    let mut head = Vec::with_capacity(512);
-    let mut buf = [0u8; 2048];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && !head.windows(2).any(|w| w == b"\n\n") {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        stream
-            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
-            .ok()?;
-        let n = stream.read(&mut buf).ok()?;
-        if n == 0 || head.len() + n > MAX_HEAD {
-            return None;
-        }
-        head.extend_from_slice(&buf[..n]);
-    }
-    Some(String::from_utf8_lossy(&head).into_owned())
-}
-
-/// Reads one request from `stream` and answers it.
-fn answer(stream: &TcpStream, scrape: &Shared) -> std::io::Result<()> {
-    let Some(head) = read_head(stream) else {
-        return Ok(());
-    };
-    stream.set_write_timeout(Some(LIMITS.header_timeout))?;
-    let mut lines = head.lines();
-    let mut request = lines.next().unwrap_or("").split_whitespace();
-    let (method, target) = (request.next().unwrap_or(""), request.next().unwrap_or(""));
-    let path = target.split('?').next().unwrap_or("");
-    let head_only = method == "HEAD";
-    if method != "GET" && !head_only {
-        return respond_with(
-            stream,
-            false,
-            "405 Method Not Allowed",
-            "text/plain; charset=utf-8",
-            &[("Allow", "GET, HEAD")],
+/// Answers one request: `/metrics`, `/`, 404 for any other path, 405 for any method but GET
+/// and HEAD (HEAD: the headers of GET's answer, hyper leaves the body out).
+async fn answer(
+    State(scrape): State<Shared>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    const TEXT: &str = "text/plain; charset=utf-8";
+    if method != Method::GET && method != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::CONTENT_TYPE, TEXT), (header::ALLOW, "GET, HEAD")],
             "only GET and HEAD\n",
-        );
+        )
+            .into_response();
     }
-    match path {
+    match uri.path() {
         "/metrics" => {
             // Prometheus asks for OpenMetrics; anything else (curl, promtool) gets the classic
             // format.
-            let openmetrics = lines.any(|l| {
-                l.split_once(':').is_some_and(|(k, v)| {
-                    k.trim().eq_ignore_ascii_case("accept")
-                        && v.contains("application/openmetrics-text")
-                })
+            let openmetrics = headers.get_all(header::ACCEPT).iter().any(|v| {
+                v.to_str()
+                    .is_ok_and(|v| v.contains("application/openmetrics-text"))
             });
-            let body = scrape
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .metrics();
-            if openmetrics {
-                respond(
-                    stream,
-                    head_only,
-                    "200 OK",
-                    export::live::CONTENT_TYPE,
-                    &body,
+            // Reading the machine blocks (files, vcgencmd): on a thread of tokio's blocking
+            // pool, so that the runtime goes on accepting and timing out connections.
+            let read = tokio::task::spawn_blocking(move || {
+                scrape
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .metrics()
+            });
+            let Ok(body) = read.await else {
+                return (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    [(header::CONTENT_TYPE, TEXT)],
+                    "reading the machine failed\n",
                 )
+                    .into_response();
+            };
+            if openmetrics {
+                ([(header::CONTENT_TYPE, export::live::CONTENT_TYPE)], body).into_response()
             } else {
                 let body = export::live::classic(&body);
-                let ct = export::live::CLASSIC_CONTENT_TYPE;
-                respond(stream, head_only, "200 OK", ct, &body)
+                (
+                    [(header::CONTENT_TYPE, export::live::CLASSIC_CONTENT_TYPE)],
+                    body,
+                )
+                    .into_response()
             }
         }
-        "/" => respond(
-            stream,
-            head_only,
-            "200 OK",
-            "text/html; charset=utf-8",
+        "/" => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
             "<!doctype html><title>boardbench monitor</title>\
              <p>boardbench monitor: <a href=\"/metrics\">/metrics</a></p>\n",
-        ),
-        _ => respond(
-            stream,
-            head_only,
-            "404 Not Found",
-            "text/plain; charset=utf-8",
+        )
+            .into_response(),
+        _ => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, TEXT)],
             "not found\n",
-        ),
+        )
+            .into_response(),
     }
-}
-
-fn respond(
-    stream: &TcpStream,
-    head_only: bool,
-    status: &str,
-    content_type: &str,
-    body: &str,
-) -> std::io::Result<()> {
-    respond_with(stream, head_only, status, content_type, &[], body)
-}
-
-/// Writes one answer and closes the connection (one request per connection).
-fn respond_with(
-    mut stream: &TcpStream,
-    head_only: bool,
-    status: &str,
-    content_type: &str,
-    extra: &[(&str, &str)],
-    body: &str,
-) -> std::io::Result<()> {
-    let mut out = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    for (k, v) in extra {
-        out.push_str(&format!("{k}: {v}\r\n"));
-    }
-    out.push_str("\r\n");
-    if !head_only {
-        out.push_str(body);
-    }
-    stream.write_all(out.as_bytes())?;
-    stream.flush()?;
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    Ok(())
 }
 
 #[cfg(test)]

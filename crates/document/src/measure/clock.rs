@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 /// One clock measurement: a calibrated count, the raw timings of the short and the long loop
 /// runs, and the clock they give. `mhz = count × (long_ops − short_ops) / (min long − min short)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClockSample {
     /// Which loop ran: "x86_64 asm", "aarch64 asm", "arm asm", "riscv64 asm" or "portable".
     pub method: String,
@@ -29,7 +30,8 @@ pub struct ClockSample {
 
 /// Several clock samples of one CPU, optionally at one cpufreq OPP (sbc-bench's
 /// `Cpufreq OPP: 1992    Measured: 1793 (1796.339/1793.356/1789.489)    (-10.0%)` line).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClockReading {
     /// The CPU the samples ran on.
     pub cpu: u32,
@@ -57,7 +59,8 @@ pub struct ClockReading {
 }
 
 /// The result of `boardbench clock`: one reading per measured CPU (and per OPP with a walk).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClockReport {
     /// True when the system has cpufreq (otherwise the clocks are measured as they run).
     pub cpufreq: bool,

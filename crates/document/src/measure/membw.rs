@@ -12,7 +12,8 @@ pub const LIBC_MEMCPY: &str = "libc memcpy copy";
 pub const LIBC_MEMSET: &str = "libc memset fill";
 
 /// What a bandwidth test does to memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum BwKind {
     /// Source buffer to destination buffer; bytes counted once.
@@ -24,7 +25,8 @@ pub enum BwKind {
 }
 
 /// One test (one routine) measured on one thread.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BwTest {
     /// Name as printed, e.g. "libc memcpy copy" (sbc-bench's headline names are kept verbatim).
     pub name: String,
@@ -52,7 +54,8 @@ pub struct BwTest {
 }
 
 /// One test run on several CPUs at once, one pinned thread per CPU with its own buffers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BwAggregate {
     pub name: String,
     pub kind: BwKind,
@@ -68,7 +71,8 @@ pub struct BwAggregate {
 }
 
 /// The result of `boardbench membw` for one CPU set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MembwResult {
     /// CPUs the single-threaded tests were pinned to.
     pub cpus: Vec<u32>,

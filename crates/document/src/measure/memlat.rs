@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 /// One window size of the chain table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ChainRow {
     pub size_bytes: u64,
     /// Nanoseconds per step of all N chains, one value per column of [`ChainTable::chains`].
@@ -23,7 +24,8 @@ pub struct ChainRow {
 
 /// ramlat's chain-latency table: every word of the window visited once per cycle in
 /// bit-reversal order, each load depending on the previous one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ChainTable {
     /// Number of parallel chains per column (1, 2, 4, 8).
     pub chains: Vec<u32>,
@@ -34,7 +36,8 @@ pub struct ChainTable {
 }
 
 /// One window size of a random-read table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RandomRow {
     pub size_bytes: u64,
     /// Extra nanoseconds over an L1 hit (baseline subtracted, clamped at 0), as tinymembench.
@@ -46,7 +49,8 @@ pub struct RandomRow {
 }
 
 /// tinymembench's single/dual random-read table for one page-size policy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RandomTable {
     /// The madvise asked for: `Some(false)` = MADV_NOHUGEPAGE, `Some(true)` = MADV_HUGEPAGE,
     /// `None` = no advice (plain table).
@@ -62,7 +66,8 @@ pub struct RandomTable {
 }
 
 /// A cache as /sys/devices/system/cpu/cpuN/cache/index*/ advertises it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AdvertisedCache {
     pub level: u32,
     /// "Data", "Instruction" or "Unified".
@@ -71,7 +76,8 @@ pub struct AdvertisedCache {
 }
 
 /// A cache level found from the latency ladder.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CacheLevel {
     /// 1, 2, 3 … in the order found.
     pub level: u32,
@@ -90,7 +96,8 @@ pub struct CacheLevel {
 }
 
 /// Cache levels read from the ladder, set beside what the system advertises.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CacheAnalysis {
     pub levels: Vec<CacheLevel>,
     /// Latency of the largest window, beyond the last level found (memory, if the ladder went
@@ -105,7 +112,8 @@ pub struct CacheAnalysis {
 }
 
 /// The result of `boardbench memlat`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemlatResult {
     /// CPUs the measuring thread was pinned to.
     pub cpus: Vec<u32>,

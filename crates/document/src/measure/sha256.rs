@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Which implementation computed the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Sha256Backend {
     /// x86_64 SHA extensions (sha256rnds2/msg1/msg2).
@@ -29,7 +30,8 @@ impl Sha256Backend {
 }
 
 /// One timed run of N recursive hashes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Sha256Sample {
     pub backend: Sha256Backend,
     pub iterations: u64,
@@ -45,7 +47,8 @@ pub struct Sha256Sample {
 }
 
 /// One result row: the Fast, Reference or Portable result, as the original prints it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Sha256Result {
     /// "Fast" (the SHA extensions, latency-optimised), "Reference" (the SHA extensions,
     /// written straightforwardly: the benchmark's published comparison figure) or "Portable"
@@ -73,7 +76,8 @@ pub struct Sha256Result {
 }
 
 /// The result of `boardbench sha256`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Sha256Report {
     pub iterations: u64,
     pub cpu: Option<u32>,

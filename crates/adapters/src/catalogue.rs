@@ -191,10 +191,15 @@ pub const CATALOGUE: &[Entry] = &[
                 phases: &[kind::SEVENZIP_MULTI],
             },
         ],
-        // p7zip everywhere (Debian's p7zip-full has 7z and 7za): it is the 16.02 that
-        // sbc-bench's figures compare with, where the distribution still ships it.
+        // p7zip where the distribution still ships it (Debian's p7zip-full has 7z and 7za): it
+        // is the 16.02 that sbc-bench's figures compare with. Arch replaced p7zip with 7-Zip's
+        // own `7zip` package in December 2024, Alpine after 3.17; Fedora still names it p7zip
+        // (no p7zip-full). `7zip` gives 7z/7zz of 7-Zip 2x, whose figures `doctor` marks as
+        // not comparable with sbc-bench's.
         packages: Packages {
             apt: Some("p7zip-full"),
+            pacman: Some("7zip"),
+            apk: Some("7zip"),
             ..Packages::all("p7zip")
         },
         version_args: Some(&[]),

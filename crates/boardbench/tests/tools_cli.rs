@@ -97,9 +97,9 @@ fn doctor_gives_the_install_command_of_each_distribution() {
         (
             "arch",
             "pacman",
-            Some("pacman -S --needed --noconfirm openssl p7zip"),
+            Some("pacman -S --needed --noconfirm openssl 7zip"),
         ),
-        ("alpine-3.20", "apk", Some("apk add openssl p7zip")),
+        ("alpine-3.20", "apk", Some("apk add openssl 7zip")),
         (
             "openwrt-23.05",
             "opkg",

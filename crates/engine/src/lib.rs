@@ -9,6 +9,8 @@
 //! - [`load`]: the pinned SHA-256 threads — `thermal`'s heat (counting until stopped) and
 //!   `graph`'s fixed workload of a point (per-thread rates for a fixed time).
 //! - [`opp_writer`]: the OPP walk's writes through the session's [`tune::Restorer`].
+//! - [`sweep`]: what a `graph` sweep visits — CPU groups per cluster from `--cpus`, the OPPs to
+//!   cap each to — pure functions of the machine snapshot.
 //! - [`thermal`]: what a thermal test's series say — first throttling, sustained clocks and
 //!   score, whether the score settled — as pure functions (the verdict `thermal` stores).
 //!
@@ -20,6 +22,7 @@ pub mod invocations;
 pub mod load;
 pub mod opp_writer;
 pub mod plan;
+pub mod sweep;
 pub mod thermal;
 
 use std::time::Duration;

@@ -22,8 +22,6 @@
 //! the sweep runs is `textout::graph`'s, a row per point rendered from its phase and figures,
 //! so a stored graph run renders the same table again (`textout::graph::table`).
 
-mod plan;
-
 use std::time::Duration;
 
 use anyhow::Context;
@@ -37,7 +35,7 @@ use crate::cli::Globals;
 use crate::session::lifecycle::{ModeWrites, Record, SessionOptions, Signals};
 use crate::session::phase_recorder::PhaseRecorder;
 use crate::session::{ExitStatus, Session, phase, stamp};
-use plan::Group;
+use engine::sweep::{self as plan, Group};
 
 /// Phase kind of one sweep point.
 pub const KIND_POINT: &str = document::run::kind::GRAPH_POINT;

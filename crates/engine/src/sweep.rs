@@ -1,4 +1,4 @@
-//! What a sweep visits: groups of CPUs (per cluster, from `--cpus`) and, for each, the cpufreq
+//! What a `graph` sweep visits: groups of CPUs (per cluster, from `--cpus`) and, for each, the cpufreq
 //! OPPs to cap it to. Pure functions of the machine snapshot.
 
 use document::machine::{MachineInfo, Policy};

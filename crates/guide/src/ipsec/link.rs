@@ -269,6 +269,11 @@ pub fn ipv4_of(host: &str) -> Result<Ipv4Addr, String> {
         .ok_or_else(|| format!("{host} has no IPv4 address (the ESP tunnel is IPv4)"))
 }
 
+/// The kernel's answer at the end of an `ip` error ("… 128: Error: Requested type not found.").
+fn kernel_answer(e: &str) -> &str {
+    e.rsplit(": ").next().unwrap_or(e).trim()
+}
+
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
@@ -348,10 +353,18 @@ pub fn peer(board: &str, port: u16) -> Result<PeerTunnel, String> {
         rows: Vec::new(),
         guard: Installed::default(),
     };
+    // The kernel's distinct answers to refused states.
+    let mut answers: Vec<String> = Vec::new();
     for (i, (row, alg)) in algorithms().into_iter().enumerate() {
         let p = row_port(port, i);
         let refused = match t.guard.add(&row_set(End::Peer, i, &alg, &board, &local, p)) {
-            Err(e) => Some(format!("the kernel refused the ESP state: {e}")),
+            Err(e) => {
+                let answer = kernel_answer(&e).to_string();
+                if !answers.contains(&answer) {
+                    answers.push(answer.clone());
+                }
+                Some(format!("the kernel refused the ESP state ({answer})"))
+            }
             Ok(()) => match Command::new("iperf3")
                 .args(["-s", "-J", "-p", &p.to_string(), "-B", &local])
                 .stdin(Stdio::null())
@@ -373,10 +386,15 @@ pub fn peer(board: &str, port: u16) -> Result<PeerTunnel, String> {
         });
     }
     if t.rows.iter().all(|r| r.refused.is_some()) {
-        let first = t.rows[0].refused.clone().unwrap_or_default();
+        if answers.is_empty() {
+            let why = t.rows[0].refused.clone().unwrap_or_default();
+            return Err(format!("no row could be served ({why}); nothing was left installed"));
+        }
         return Err(format!(
-            "this kernel has no usable ESP ({first}); it needs CONFIG_INET_ESP (module esp4) \
-             and CONFIG_XFRM_USER; nothing was left installed"
+            "this kernel has no usable ESP: it refused every row's state ({}); it needs \
+             CONFIG_INET_ESP (module esp4), CONFIG_XFRM_USER and the algorithms; nothing was \
+             left installed",
+            answers.join("; ")
         ));
     }
     // A server that ended at once (its port taken) is said now, not as a board's timeout.
@@ -465,7 +483,10 @@ pub fn run(ctx: &Context, peer: &str, time: Duration) -> Outcome {
         let p = row_port(port, i);
         let mut guard = Installed::default();
         if let Err(e) = guard.add(&row_set(End::Board, i, &alg, &local, &peer_ip, p)) {
-            failures.push(format!("{row}: the kernel refused the ESP state: {e}"));
+            failures.push(format!(
+                "{row}: the kernel refused the ESP state ({})",
+                kernel_answer(&e)
+            ));
             continue;
         }
         let mut opt = network::Options::new(&peer_ip);

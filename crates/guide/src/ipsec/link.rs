@@ -18,9 +18,10 @@
 //!   Only SIGKILL leaves them; the next run removes such leftovers of its own SPIs before adding.
 
 use std::net::{IpAddr, Ipv4Addr, ToSocketAddrs};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use adapters::process::Group;
 use document::guide::{GuideRow, GuideTable, GuideValue};
 
 use super::{algorithms, state_packets};
@@ -191,7 +192,7 @@ fn ip(args: &[String]) -> Result<String, String> {
 #[derive(Default)]
 pub struct Installed {
     deletes: Vec<Vec<String>>,
-    servers: Vec<Child>,
+    servers: Vec<Group>,
 }
 
 impl Installed {
@@ -222,8 +223,8 @@ impl Installed {
 impl Drop for Installed {
     fn drop(&mut self) {
         for s in &mut self.servers {
-            let _ = s.kill();
-            let _ = s.wait();
+            // The one kill rule (SIGTERM, SIGKILL after the grace).
+            let _ = s.stop(exec::GRACE);
         }
         for d in self.deletes.drain(..).rev() {
             let _ = ip(&d);
@@ -365,13 +366,13 @@ pub fn peer(board: &str, port: u16) -> Result<PeerTunnel, String> {
                 }
                 Some(format!("the kernel refused the ESP state ({answer})"))
             }
-            Ok(()) => match Command::new("iperf3")
-                .args(["-s", "-J", "-p", &p.to_string(), "-B", &local])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-            {
+            Ok(()) => match Group::spawn(
+                Command::new("iperf3")
+                    .args(["-s", "-J", "-p", &p.to_string(), "-B", &local])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null()),
+            ) {
                 Ok(c) => {
                     t.guard.servers.push(c);
                     None
@@ -388,7 +389,9 @@ pub fn peer(board: &str, port: u16) -> Result<PeerTunnel, String> {
     if t.rows.iter().all(|r| r.refused.is_some()) {
         if answers.is_empty() {
             let why = t.rows[0].refused.clone().unwrap_or_default();
-            return Err(format!("no row could be served ({why}); nothing was left installed"));
+            return Err(format!(
+                "no row could be served ({why}); nothing was left installed"
+            ));
         }
         return Err(format!(
             "this kernel has no usable ESP: it refused every row's state ({}); it needs \
@@ -403,8 +406,8 @@ pub fn peer(board: &str, port: u16) -> Result<PeerTunnel, String> {
     for (r, server) in served.zip(t.guard.servers.iter_mut()) {
         if let Ok(Some(st)) = server.try_wait() {
             r.refused = Some(format!(
-                "iperf3 -s -p {} ended at once ({st}; the port in use?)",
-                r.port
+                "iperf3 -s -p {} ended at once ({}; the port in use?)",
+                r.port, st.status
             ));
         }
     }

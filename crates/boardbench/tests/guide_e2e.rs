@@ -311,12 +311,10 @@ fn guide_peer_ipsec_says_what_it_installed_or_why_not_and_leaves_nothing() {
         ip(&["-n", ns, "link", "set", "lo", "up"]);
     }
     let tmp = tempfile::tempdir().unwrap();
-    let bb = common::boardbench_cmd().unwrap();
     let mut child = Command::new("ip")
-        .args(["netns", "exec", &peer_ns])
-        .arg(bb.get_program())
-        .args(bb.get_args())
+        .args(["netns", "exec", &peer_ns, common::BIN])
         .args(["guide", "peer", "--ipsec", "10.217.0.1"])
+        .stdin(Stdio::null())
         .env("HOME", tmp.path())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -98,7 +98,8 @@ ip netns add bbvmboard && ip netns add bbvmpeer &&
 for ns in bbvmboard bbvmpeer; do ip -n "$ns" link set bbl0 up; ip -n "$ns" link set lo up; done
 ip netns exec bbvmpeer "$bb" guide peer --ipsec 10.216.0.1 2>"$dir/link-peer.err" &
 peer=$!
-peer_ready() { [ "$(xcount bbvmpeer policy)" -ge 2 ] && ss -N bbvmpeer -ltn | grep -q ':5206 '; }
+# The plain server (5201) starts once every row is installed.
+peer_ready() { ss -N bbvmpeer -Hltn | grep -q ':5201 '; }
 wait_for 20 peer_ready
 {
   echo "peer_states=$(xcount bbvmpeer state)"

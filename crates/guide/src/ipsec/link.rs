@@ -423,9 +423,9 @@ fn has_connect_timeout() -> bool {
     Command::new("iperf3")
         .arg("--help")
         .stdin(Stdio::null())
-        .stderr(Stdio::null())
         .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).contains("--connect-timeout"))
+        .map(|o| [o.stdout, o.stderr].concat())
+        .map(|text| String::from_utf8_lossy(&text).contains("--connect-timeout"))
         .unwrap_or(false)
 }
 

@@ -417,8 +417,8 @@ pub fn peer(board: &str, port: u16) -> Result<PeerTunnel, String> {
 // ---------------------------------------------------------------------------------------------
 // The board
 
-/// Whether this iperf3 has `--connect-timeout` (iperf 3.2 and later): a row the peer does not serve
-/// then fails in seconds instead of waiting for TCP's retries.
+/// Whether this iperf3 has `--connect-timeout` (iperf 3.2 and later): a row the peer does not
+/// serve then fails in seconds instead of waiting for TCP's retries.
 fn has_connect_timeout() -> bool {
     Command::new("iperf3")
         .arg("--help")

@@ -15,7 +15,8 @@
 //! - Both ends keep what they installed in an [`Installed`] guard whose Drop removes exactly it
 //!   (by SPI and selector, never a flush: a lab PC may have IPsec of its own) and stops the
 //!   servers: normal end, error, Ctrl-C/SIGTERM (the command's cancel flag ends the wait), panic.
-//!   Only SIGKILL leaves them; the next run removes such leftovers of its own SPIs before adding.
+//!   Only SIGKILL leaves them; the next run replaces such leftovers (an add refused as
+//!   existing removes the old state or policy of the same SPI or selector and adds again).
 
 use std::net::{IpAddr, Ipv4Addr, ToSocketAddrs};
 use std::process::{Command, Stdio};
@@ -199,12 +200,16 @@ impl Installed {
     /// Adds `set`, states before policies. On a refusal what was added stays in the guard (and
     /// goes with it); the error names the command and the kernel's answer.
     pub fn add(&mut self, set: &XfrmSet) -> Result<(), String> {
-        // Leftovers of a run killed with SIGKILL: boardbench's own SPIs and selectors.
-        for d in set.deletes() {
-            let _ = ip(&d);
-        }
         for a in set.states.iter().chain(&set.policies) {
-            ip(a)?;
+            if let Err(e) = ip(a) {
+                // A leftover of a run killed with SIGKILL (boardbench's own SPI or selector):
+                // removed, and the add tried once more.
+                if !e.contains("File exists") {
+                    return Err(e);
+                }
+                let _ = ip(&delete_of(a));
+                ip(a)?;
+            }
             self.deletes.push(delete_of(a));
         }
         Ok(())

@@ -264,3 +264,125 @@ fn lat_proc_forks_from_a_small_freshly_started_process() {
     assert_eq!(out.status.code(), Some(64));
     assert!(String::from_utf8_lossy(&out.stderr).contains("usage"));
 }
+
+/// `guide peer --ipsec BOARD` in a namespace of its own, with a veth towards a second one: on a
+/// kernel without ESP (this development VM's) one line saying so, exit 1, nothing installed and
+/// no row server left; on a kernel with ESP its tunnel (two states and two policies per row it
+/// took) until SIGTERM, exit 0, then nothing left. Bounded: 20 s for the peer to settle.
+#[test]
+fn guide_peer_ipsec_says_what_it_installed_or_why_not_and_leaves_nothing() {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if common::host_only()
+        || !root
+        || common::which("ip", &[]).is_none()
+        || common::which("iperf3", &[]).is_none()
+    {
+        eprintln!("skipped: needs a native host, root, ip and iperf3 (network namespaces)");
+        return;
+    }
+    let ip = |args: &[&str]| {
+        let o = Command::new("ip").args(args).output().unwrap();
+        assert!(o.status.success(), "ip {args:?}: {o:?}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let (peer_ns, board_ns) = (
+        format!("bbg29p{}", std::process::id()),
+        format!("bbg29b{}", std::process::id()),
+    );
+    struct Gone(Vec<String>);
+    impl Drop for Gone {
+        fn drop(&mut self) {
+            for ns in &self.0 {
+                let _ = Command::new("ip").args(["netns", "del", ns]).status();
+            }
+        }
+    }
+    let _gone = Gone(vec![peer_ns.clone(), board_ns.clone()]);
+    ip(&["netns", "add", &peer_ns]);
+    ip(&["netns", "add", &board_ns]);
+    ip(&[
+        "link", "add", "bbl0", "netns", &peer_ns, "type", "veth", "peer", "name", "bbl0", "netns",
+        &board_ns,
+    ]);
+    for (ns, addr) in [(&peer_ns, "10.217.0.2/24"), (&board_ns, "10.217.0.1/24")] {
+        ip(&["-n", ns, "addr", "add", addr, "dev", "bbl0"]);
+        ip(&["-n", ns, "link", "set", "bbl0", "up"]);
+        ip(&["-n", ns, "link", "set", "lo", "up"]);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut child = Command::new("ip")
+        .args(["netns", "exec", &peer_ns, common::BIN])
+        .args(["guide", "peer", "--ipsec", "10.217.0.1"])
+        .stdin(Stdio::null())
+        .env("HOME", tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let count = |what: &str| {
+        ip(&["-n", &peer_ns, "xfrm", what])
+            .lines()
+            .filter(|l| l.starts_with("src"))
+            .count()
+    };
+    let t0 = std::time::Instant::now();
+    let mut exited = None;
+    let mut tunnel = false;
+    while t0.elapsed() < std::time::Duration::from_secs(20) {
+        if let Some(s) = child.try_wait().unwrap() {
+            exited = Some(s);
+            break;
+        }
+        // The plain iperf3 server (port 5201) starts once the tunnel is all installed.
+        let listening = Command::new("ss")
+            .args(["-N", &peer_ns, "-Hltn"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).contains(":5201 "))
+            .unwrap_or(false);
+        if listening {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            tunnel = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let status = match exited {
+        Some(s) => s,
+        None => {
+            assert!(
+                tunnel,
+                "the peer neither ended nor set up its tunnel in 20 s"
+            );
+            let (states, policies) = (count("state"), count("policy"));
+            assert!(
+                states >= 2 && states % 2 == 0 && states == policies,
+                "{states} states, {policies} policies"
+            );
+            let killed = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+            child.wait().unwrap()
+        }
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    if tunnel {
+        assert_eq!(status.code(), Some(0), "{err}");
+        assert!(err.contains("SPI 0xbb000201"), "{err}");
+        assert!(err.contains("removed"), "{err}");
+    } else {
+        assert_eq!(status.code(), Some(1), "{err}");
+        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 1, "one line: {err}");
+        assert!(lines[0].contains("this kernel has no usable ESP"), "{err}");
+        eprintln!("NO ESP IN THIS KERNEL: the peer said: {}", lines[0]);
+    }
+    assert_eq!(count("state"), 0, "states left: {err}");
+    assert_eq!(count("policy"), 0, "policies left: {err}");
+    // No row server (nor anything else) left in the peer's namespace.
+    let pids = ip(&["netns", "pids", &peer_ns]);
+    assert!(pids.trim().is_empty(), "processes left: {pids}");
+}

@@ -4,7 +4,10 @@
 //! the host's read-only root and runs tests/guide_vm/guest.sh inside: one full quick run, then
 //! the guide interrupted mid-ipsec (SIGTERM and Ctrl-C), mid-audio (Ctrl-C) and mid-kcrypto
 //! (SIGTERM), each followed by a look for left-over xfrm states/policies, namespaces, links,
-//! tools and temporary files. Asserts presence and sanity of figures, never their values.
+//! tools and temporary files; last the ipsec section over a veth "link" between two namespaces,
+//! the board's guide (`--peer … --ipsec-peer`) in one and `guide peer --ipsec BOARD` in the
+//! other, with a look at both ends afterwards. Asserts presence and sanity of figures, never
+//! their values.
 //!
 //! Skipped under qemu-user (BOARDBENCH_EMULATED=1) and, with a note, only when
 //! qemu-system-x86_64 is missing (scripts/test installs it). One boot, bounded by the script's
@@ -233,6 +236,66 @@ fn kcrypto_ipsec_audio_measured_and_restored_on_a_real_kernel() {
             .unwrap_or_else(|e| panic!("{name}.json: {e}; stderr:\n{err}"));
         assert_eq!(section(&doc, sec)["status"], "interrupted", "{name}");
     }
+
+    // ipsec over a link to `guide peer --ipsec`: the rows through the tunnel, the link and the
+    // peer named, and nothing left at either end.
+    let c = check_file(&dir, "link");
+    let peer_err = read("link-peer.err");
+    let n = |k: &str| -> u32 { c[k].parse().unwrap_or_else(|_| panic!("{k}: {c:?}")) };
+    // Every row the peer's kernel took: two states and two policies each (3des may be refused).
+    assert!(
+        n("peer_states") >= 8 && n("peer_states") == n("peer_policies"),
+        "the peer's tunnel: {c:?}\n{peer_err}"
+    );
+    let link_rc = read("link.rc");
+    assert!(
+        matches!(link_rc.trim(), "0" | "2"),
+        "link run exit {link_rc}: {}",
+        read("link.err")
+    );
+    let doc: Value = serde_json::from_str(&read("link.json"))
+        .unwrap_or_else(|e| panic!("link.json: {e}; stderr:\n{}", read("link.err")));
+    let i = section(&doc, "ipsec");
+    assert_eq!(i["status"], "done", "{i}\npeer:\n{peer_err}");
+    let t = &i["tables"][0];
+    let title = t["title"].as_str().unwrap_or_default();
+    assert!(
+        title.starts_with("IPSec Software Performance (") && title.contains("bbl0"),
+        "{title}"
+    );
+    let esp = rows(t);
+    let keys: Vec<&str> = esp.iter().map(|(k, _)| k.as_str()).collect();
+    for want in ["aes128", "aes192", "aes256", "aes128-gcm"] {
+        assert!(
+            keys.contains(&want),
+            "{want} missing over the link: {keys:?}\n{i}"
+        );
+    }
+    for (key, cells) in &esp {
+        positive(cells[0], &format!("link {key} Mbps"));
+        positive(cells[1], &format!("link {key} packets/s"));
+    }
+    let notes = i["notes"].to_string();
+    for want in [
+        "10.216.0.1",
+        "10.216.0.2",
+        "the peer's iperf 3",
+        "not security",
+    ] {
+        assert!(notes.contains(want), "{want} not in the notes: {notes}");
+    }
+    assert!(peer_err.contains("removed"), "peer's stderr:\n{peer_err}");
+    for k in [
+        "board_xfrm_state",
+        "board_xfrm_policy",
+        "peer_xfrm_state",
+        "peer_xfrm_policy",
+        "tools",
+    ] {
+        assert_eq!(c[k], "0", "link: {k} left behind: {c:?}\n{peer_err}");
+    }
+    assert_eq!(c["peer_rc"], "0", "the peer's exit on SIGTERM:\n{peer_err}");
+
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
         "guide_vm: the whole test took {:.1} s",

@@ -12,6 +12,15 @@
 //! xfrm states and policies, and a guard's Drop deletes both namespaces and stops the server
 //! (normal end, failure, cancel, panic). A kernel without ESP (or without an algorithm) gives a
 //! note per row, or a skip when nothing works.
+//!
+//! With `--peer HOST --ipsec-peer` the section measures the seed's setting instead: ESP to
+//! another host (running `boardbench guide peer --ipsec BOARD`) over the real link, see
+//! [`link`]. The namespace pair stays the default (and what the tests run).
+//!
+//! Keys are lab-only ([`lab_key`]): derived from the row name, the same at both ends of a
+//! link without any exchange. A benchmark of the ESP data path, not security.
+
+pub mod link;
 
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -28,33 +37,46 @@ use crate::registry::Outcome;
 /// The prefix of the section's namespace names ("bbipsec<pid>x<n>a").
 pub const NS_PREFIX: &str = "bbipsec";
 
-/// (row, `ip xfrm state` algorithm arguments).
+/// A lab-only key of `bytes` bytes for `what` (a row name, "ROW-hmac" for its integrity key):
+/// the bytes of "boardbench-lab-key-WHAT-" repeated, in hex ("0x…"). Public by design: both ends
+/// of a link derive the same key, and nobody should mistake the tunnel for a protected one.
+pub fn lab_key(what: &str, bytes: usize) -> String {
+    let seed = format!("boardbench-lab-key-{what}-");
+    let hex: String = seed
+        .bytes()
+        .cycle()
+        .take(bytes)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("0x{hex}")
+}
+
+/// (row, `ip xfrm state` algorithm arguments, with the row's [`lab_key`]s).
 pub fn algorithms() -> Vec<(&'static str, Vec<String>)> {
-    let key = |bytes: usize| format!("0x{}", "a5".repeat(bytes));
-    let auth = || {
+    let auth = |row: &str| {
         vec![
             "auth-trunc".into(),
             "hmac(sha256)".into(),
-            key(32),
+            lab_key(&format!("{row}-hmac"), 32),
             "128".into(),
         ]
     };
-    let cbc = |alg: &str, bytes| {
-        let mut v = vec!["enc".to_string(), alg.to_string(), key(bytes)];
-        v.extend(auth());
+    let cbc = |row: &str, alg: &str, bytes| {
+        let mut v = vec!["enc".to_string(), alg.to_string(), lab_key(row, bytes)];
+        v.extend(auth(row));
         v
     };
     vec![
-        ("3des", cbc("cbc(des3_ede)", 24)),
-        ("aes128", cbc("cbc(aes)", 16)),
-        ("aes192", cbc("cbc(aes)", 24)),
-        ("aes256", cbc("cbc(aes)", 32)),
+        ("3des", cbc("3des", "cbc(des3_ede)", 24)),
+        ("aes128", cbc("aes128", "cbc(aes)", 16)),
+        ("aes192", cbc("aes192", "cbc(aes)", 24)),
+        ("aes256", cbc("aes256", "cbc(aes)", 32)),
         (
             "aes128-gcm",
             vec![
                 "aead".into(),
                 "rfc4106(gcm(aes))".into(),
-                key(20),
+                lab_key("aes128-gcm", 20),
                 "128".into(),
             ],
         ),
@@ -207,13 +229,25 @@ impl Drop for Pair {
     }
 }
 
-/// The registered section.
+/// The registered section: the namespace pair, or with `--ipsec-peer` the link to `--peer`
+/// (there `--net-time` sets the time per algorithm too).
 pub fn section(ctx: &Context) -> Outcome {
-    run(
-        ctx,
-        ctx.budget(Duration::from_secs(5))
-            .max(Duration::from_secs(1)),
-    )
+    let time = ctx
+        .budget(Duration::from_secs(5))
+        .max(Duration::from_secs(1));
+    if !ctx.network.ipsec_peer {
+        return run(ctx, time);
+    }
+    let time = ctx.network.trial.map_or(time, |t| {
+        t.clamp(Duration::from_secs(1), network::MAX_TRIAL)
+    });
+    match ctx.peer.as_deref() {
+        Some(peer) => link::run(ctx, peer, time),
+        None => Outcome::skipped(
+            "--ipsec-peer needs --peer HOST (the host running `boardbench guide peer --ipsec \
+             THIS-BOARD`)",
+        ),
+    }
 }
 
 /// Runs the IPsec section with `time` per algorithm.

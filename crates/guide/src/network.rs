@@ -77,6 +77,10 @@ pub struct Iperf {
     pub min_rtt_us: Option<f64>,
     /// UDP: the receiver's jitter (ms).
     pub udp_jitter_ms: Option<f64>,
+    /// The server's iperf3 version and system ("iperf 3.12", "Linux pc 6.1.0 …"), where the
+    /// client asked for the server's output (`--get-server-output`) and the server ran with `-J`.
+    pub server_version: Option<String>,
+    pub server_system: Option<String>,
 }
 
 /// Parses `iperf3 -J` output. An `error` member (iperf3 still prints JSON when it fails) is
@@ -96,6 +100,12 @@ pub fn parse_iperf(text: &str) -> Result<Iperf, String> {
             .unwrap_or_default()
             .into(),
         host_cpu: f(&end["cpu_utilization_percent"]["host_total"]),
+        server_version: v["server_output_json"]["start"]["version"]
+            .as_str()
+            .map(str::to_string),
+        server_system: v["server_output_json"]["start"]["system_info"]
+            .as_str()
+            .map(|s| s.trim().to_string()),
         remote_cpu: f(&end["cpu_utilization_percent"]["remote_total"]),
         ..Default::default()
     };
@@ -259,6 +269,9 @@ pub struct NetSettings {
     pub interface: Option<String>,
     /// `--net-time SECS`: the TCP test's and each UDP trial's length (at most [`MAX_TRIAL`]).
     pub trial: Option<Duration>,
+    /// `--ipsec-peer`: the ipsec section measures ESP to the `--peer` over the real link
+    /// (the peer runs `boardbench guide peer --ipsec BOARD`) instead of between namespaces.
+    pub ipsec_peer: bool,
 }
 
 impl Options {

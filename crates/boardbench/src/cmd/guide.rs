@@ -65,6 +65,12 @@ pub struct Args {
     /// and 5 s, a fifth with --quick).
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=60))]
     pub net_time: Option<u64>,
+    /// The ipsec section measures ESP through a tunnel to --peer over the real link (the peer
+    /// runs `boardbench guide peer --ipsec THIS-BOARD`; root on both) instead of between two
+    /// network namespaces on the board. Fixed SPIs and lab-only keys derived from the row names:
+    /// a benchmark, not security. --net-time sets the time per algorithm.
+    #[arg(long, requires = "peer")]
+    pub ipsec_peer: bool,
     /// Leave governors and clocks as they are.
     #[arg(long)]
     pub no_tune: bool,
@@ -84,7 +90,8 @@ pub struct Args {
 pub enum Sub {
     /// Print the guide tables of one or more runs side by side (one column per run).
     Render(render::Args),
-    /// The other end of `guide --peer HOST` (for a lab PC): an iperf3 server until Ctrl-C.
+    /// The other end of `guide --peer HOST` (for a lab PC): an iperf3 server until Ctrl-C;
+    /// with --ipsec BOARD_IP also the peer's side of the ipsec section's tunnel.
     Peer(PeerArgs),
     /// A guide document from serial console logs (a LAVA job's, a capture): boot time per
     /// boot medium and setup over every boot in them, U-Boot's raw/FAT transfer rates.
@@ -99,6 +106,14 @@ pub struct PeerArgs {
     /// Listen only on this address.
     #[arg(long, value_name = "ADDR")]
     pub bind: Option<String>,
+    /// Also the peer's side of `guide --ipsec-peer` (root): ESP tunnel-mode states and policies
+    /// with the board at BOARD_IP (its IPv4 address on the link) for every algorithm row at once,
+    /// each row on its own iperf3 server at PORT+1 … PORT+5 and only for that TCP traffic, SPIs
+    /// 0xbb00RR01 (from the board) and 0xbb00RR02 (to it), RR = the row's number. The keys are
+    /// lab-only, derived from the row names: a benchmark, not security. Everything it adds is
+    /// removed when it ends (Ctrl-C, SIGTERM, SIGHUP, an error or a panic).
+    #[arg(long, value_name = "BOARD_IP")]
+    pub ipsec: Option<String>,
 }
 
 /// `guide peer`: iperf3's server, its version said first so the board's document and the lab
@@ -107,6 +122,21 @@ pub struct PeerArgs {
 /// watcher, which cancels the server (the one child runner ends it).
 fn peer(a: &PeerArgs) -> anyhow::Result<i32> {
     let stop = Stop::watch(Some(Held::block()), None, None);
+    // The tunnel's guard lives until the server ends; its Drop removes every state and policy
+    // (also when unwinding from a panic).
+    let tunnel = match a.ipsec.as_deref() {
+        None => None,
+        Some(board) => match guide::ipsec::link::peer(board, a.port) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                stop.finish();
+                anyhow::bail!("guide peer --ipsec: {e}");
+            }
+        },
+    };
+    for line in tunnel.iter().flat_map(|t| t.describe()) {
+        eprintln!("boardbench guide peer: {line}");
+    }
     let version =
         guide::network::peer_version().unwrap_or_else(|| "iperf3 (version unknown)".into());
     eprintln!(
@@ -115,6 +145,10 @@ fn peer(a: &PeerArgs) -> anyhow::Result<i32> {
         a.port
     );
     let served = guide::network::peer(a.port, a.bind.as_deref(), &stop.cancel);
+    if let Some(t) = tunnel {
+        drop(t);
+        eprintln!("boardbench guide peer: ipsec: the states, policies and row servers are removed");
+    }
     stop.finish();
     served.map_err(anyhow::Error::msg)?;
     Ok(0)
@@ -218,6 +252,7 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         network: guide::network::NetSettings {
             interface: args.interface.clone(),
             trial: args.net_time.map(Duration::from_secs),
+            ipsec_peer: args.ipsec_peer,
         },
         cancel: stop.cancel.clone(),
     };

@@ -4,6 +4,8 @@
 # anything left behind. Results go to files in DIR (the shared results directory):
 #   full.json, full.err, full.rc           the full run
 #   NAME.json, NAME.err, NAME.check        an interrupted run; NAME.check holds key=value lines
+#   link.json, link.err, link.rc, link-peer.err, link.check
+#                                          the ipsec section over a veth "link" to `guide peer --ipsec`
 #
 #   guest.sh BOARDBENCH DIR
 set -u
@@ -83,4 +85,41 @@ echo "kcrypto SIGTERM: $(($(date +%s) - t)) s"
 t=$(date +%s)
 interrupt ipsec-int ipsec INT group esp_state_exists
 echo "ipsec Ctrl-C: $(($(date +%s) - t)) s"
+
+# IPsec over a link: `guide peer --ipsec` in one namespace, the board's guide in another, a veth
+# pair between them (10.216.0.1 the board, 10.216.0.2 the peer); 1 s per algorithm. Then the
+# peer is stopped (SIGTERM) and both ends are looked at: the board's rows must be gone after the
+# section, the peer's after its end, and no iperf3 may remain.
+t=$(date +%s)
+xcount() { ip -n "$1" xfrm "$2" 2>/dev/null | grep -c '^src'; }
+ip netns add bbvmboard && ip netns add bbvmpeer &&
+  ip link add bbl0 netns bbvmboard type veth peer name bbl0 netns bbvmpeer &&
+  ip -n bbvmboard addr add 10.216.0.1/24 dev bbl0 && ip -n bbvmpeer addr add 10.216.0.2/24 dev bbl0
+for ns in bbvmboard bbvmpeer; do ip -n "$ns" link set bbl0 up; ip -n "$ns" link set lo up; done
+ip netns exec bbvmpeer "$bb" guide peer --ipsec 10.216.0.1 2>"$dir/link-peer.err" &
+peer=$!
+# The plain server (5201) starts once every row is installed.
+peer_ready() { ss -N bbvmpeer -Hltn | grep -q ':5201 '; }
+wait_for 20 peer_ready
+{
+  echo "peer_states=$(xcount bbvmpeer state)"
+  echo "peer_policies=$(xcount bbvmpeer policy)"
+} >"$dir/link.check"
+ip netns exec bbvmboard "$bb" guide --quick --no-idle-gate --no-store --no-tune --sections ipsec \
+  --peer 10.216.0.2 --ipsec-peer --net-time 1 -o "$dir/link.json" 2>"$dir/link.err" >/dev/null
+echo $? >"$dir/link.rc"
+{
+  echo "board_xfrm_state=$(xcount bbvmboard state)"
+  echo "board_xfrm_policy=$(xcount bbvmboard policy)"
+} >>"$dir/link.check"
+kill -TERM "$peer"
+wait "$peer"
+{
+  echo "peer_rc=$?"
+  echo "peer_xfrm_state=$(xcount bbvmpeer state)"
+  echo "peer_xfrm_policy=$(xcount bbvmpeer policy)"
+  echo "tools=$(pgrep -x iperf3 | wc -l)"
+} >>"$dir/link.check"
+ip netns del bbvmboard; ip netns del bbvmpeer
+echo "ipsec over a link: $(($(date +%s) - t)) s"
 echo "guest total: $(($(date +%s) - start)) s"

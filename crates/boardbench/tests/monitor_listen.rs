@@ -89,7 +89,7 @@ const IOWAIT0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",m
 fn rk3588(dir: &Path) -> PathBuf {
     let root = dir.join("root");
     common::copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rk3588"),
+        &testsupport::probe_root("rk3588"),
         &root,
     );
     let policy = "/sys/devices/system/cpu/cpufreq";
@@ -128,15 +128,9 @@ fn exit_code_within(server: &mut http::KillOnDrop, limit: Duration) -> Option<i3
     }
 }
 
-/// Connections that sent the start of a request line and nothing more, held open.
+/// `n` connections that sent the start of a request line and nothing more, held open.
 fn half_open(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
-    (0..n)
-        .map(|_| {
-            let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).unwrap();
-            s.write_all(b"GET /metr").unwrap();
-            s
-        })
-        .collect()
+    (0..n).map(|_| http::half_open(addr, b"GET /metr")).collect()
 }
 
 /// The RK3588 fixture tree (its directory, root) served; `None` under qemu (a server: native
@@ -435,7 +429,7 @@ fn raspberry_pi_flags_and_firmware_clock() {
         eprintln!("skipped: emulated target (BOARDBENCH_EMULATED=1)");
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probe/tests/roots/rpi4");
+    let root = testsupport::probe_root("rpi4");
     let (_server, addr) = serve(&root);
     let m = http::get_when_up(addr, "/metrics", Duration::from_secs(20)).text();
     // The fixture's recorded get_throttled has under-voltage now and since boot.

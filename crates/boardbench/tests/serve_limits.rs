@@ -16,9 +16,7 @@ use serve_util::{Server, doc, pg_db, token};
 
 /// A connection that sent the start of a request and nothing more.
 fn half_open(addr: &str) -> TcpStream {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.write_all(b"GET /api/v1/ru").unwrap();
-    s
+    testsupport::http::half_open(addr, b"GET /api/v1/ru")
 }
 
 /// How long until the server closes `s` (reads EOF or a reset), at most `limit`.

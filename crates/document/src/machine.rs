@@ -318,7 +318,8 @@ pub struct Memory {
 }
 
 /// One DRAM device as SMBIOS or EDAC states it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DramDevice {
     /// "smbios" or "edac".
     pub source: String,

@@ -71,6 +71,14 @@ pub fn connect(addr: impl ToSocketAddrs, t: Timeouts) -> std::io::Result<TcpStre
     Ok(s)
 }
 
+/// A slow client: a connection that sent `start` (the beginning of a request) and nothing more,
+/// held open — what the servers' header time-out and connection cap are tested with.
+pub fn half_open(addr: impl ToSocketAddrs, start: &[u8]) -> TcpStream {
+    let mut s = connect(addr, Timeouts::QUICK).expect("connect to the server under test");
+    s.write_all(start).expect("send the start of a request");
+    s
+}
+
 /// Sends `head` then `body` on a new connection and reads the answer. A server that answers
 /// early (413) may close before the whole body is sent: that is not an error.
 pub fn exchange(

@@ -88,10 +88,7 @@ const IOWAIT0: &str = "boardbench_cpu_seconds_total{cluster=\"cpu0\",cpu=\"0\",m
 /// static capture does not: current clocks, load, /proc/stat, thermal_throttle counters.
 fn rk3588(dir: &Path) -> PathBuf {
     let root = dir.join("root");
-    common::copy_tree(
-        &testsupport::probe_root("rk3588"),
-        &root,
-    );
+    common::copy_tree(&testsupport::probe_root("rk3588"), &root);
     let policy = "/sys/devices/system/cpu/cpufreq";
     for (p, khz) in [(0, "1800000"), (4, "2256000"), (6, "2304000")] {
         write(
@@ -130,7 +127,9 @@ fn exit_code_within(server: &mut http::KillOnDrop, limit: Duration) -> Option<i3
 
 /// `n` connections that sent the start of a request line and nothing more, held open.
 fn half_open(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
-    (0..n).map(|_| http::half_open(addr, b"GET /metr")).collect()
+    (0..n)
+        .map(|_| http::half_open(addr, b"GET /metr"))
+        .collect()
 }
 
 /// The RK3588 fixture tree (its directory, root) served; `None` under qemu (a server: native

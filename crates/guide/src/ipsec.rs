@@ -34,6 +34,24 @@ use crate::exec;
 use crate::network::{self, ClientError};
 use crate::registry::Outcome;
 
+/// The seed's table title; a link run adds the interface (`link`).
+pub const TITLE: &str = "IPSec Software Performance";
+
+/// The section's empty table under `title`: algorithm rows, throughput, packets/s, CPU load.
+pub fn table(title: String) -> GuideTable {
+    GuideTable {
+        key_headers: Vec::new(),
+        title,
+        key_header: "Algorithm".into(),
+        columns: vec![
+            "Throughput (Mbps)".into(),
+            "Packets/Sec".into(),
+            "CPU Load".into(),
+        ],
+        rows: Vec::new(),
+    }
+}
+
 /// The prefix of the section's namespace names ("bbipsec<pid>x<n>a").
 pub const NS_PREFIX: &str = "bbipsec";
 
@@ -274,17 +292,7 @@ pub fn run(ctx: &Context, time: Duration) -> Outcome {
         tool: exec::version_line("iperf3", &["--version"]),
         ..Default::default()
     };
-    let mut t = GuideTable {
-        key_headers: Vec::new(),
-        title: "IPSec Software Performance".into(),
-        key_header: "Algorithm".into(),
-        columns: vec![
-            "Throughput (Mbps)".into(),
-            "Packets/Sec".into(),
-            "CPU Load".into(),
-        ],
-        rows: Vec::new(),
-    };
+    let mut t = table(TITLE.into());
     for (row, alg) in algorithms() {
         if ctx.cancelled() {
             break;

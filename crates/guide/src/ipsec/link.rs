@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use adapters::process::Group;
-use document::guide::{GuideRow, GuideTable, GuideValue};
+use document::guide::{GuideRow, GuideValue};
 
 use super::{algorithms, state_packets};
 use crate::Context;
@@ -462,22 +462,13 @@ pub fn run(ctx: &Context, peer: &str, time: Duration) -> Outcome {
         tool: exec::version_line("iperf3", &["--version"]),
         ..Default::default()
     };
-    let mut t = GuideTable {
-        key_headers: Vec::new(),
-        title: format!(
-            "IPSec Software Performance {}",
-            iface
-                .as_ref()
-                .map_or_else(|_| format!("({dev})"), |i| i.title_suffix())
-        ),
-        key_header: "Algorithm".into(),
-        columns: vec![
-            "Throughput (Mbps)".into(),
-            "Packets/Sec".into(),
-            "CPU Load".into(),
-        ],
-        rows: Vec::new(),
-    };
+    let mut t = super::table(format!(
+        "{} {}",
+        super::TITLE,
+        iface
+            .as_ref()
+            .map_or_else(|_| format!("({dev})"), |i| i.title_suffix())
+    ));
     let mut args = vec!["--get-server-output".to_string()];
     if has_connect_timeout() {
         args.extend(["--connect-timeout".into(), "3000".into()]);

@@ -124,14 +124,16 @@ pub struct Pair {
     server: Option<Group>,
 }
 
-fn ip(args: &[&str]) -> Result<(), String> {
+/// Runs `ip ARGS`; its standard output, or the command and its error text.
+pub(crate) fn ip<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let o = Command::new("ip")
-        .args(args)
+        .args(&args)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("ip: {e}"))?;
     if o.status.success() {
-        Ok(())
+        Ok(String::from_utf8_lossy(&o.stdout).into_owned())
     } else {
         Err(format!(
             "ip {}: {}",

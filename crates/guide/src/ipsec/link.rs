@@ -25,6 +25,7 @@ use std::time::Duration;
 use adapters::process::Group;
 use document::guide::{GuideRow, GuideValue};
 
+use super::ip;
 use super::{algorithms, state_packets};
 use crate::Context;
 use crate::exec;
@@ -168,23 +169,6 @@ impl XfrmSet {
             .chain(&self.states)
             .map(|a| delete_of(a))
             .collect()
-    }
-}
-
-fn ip(args: &[String]) -> Result<String, String> {
-    let o = Command::new("ip")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("ip: {e}"))?;
-    if o.status.success() {
-        Ok(String::from_utf8_lossy(&o.stdout).into_owned())
-    } else {
-        Err(format!(
-            "ip {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&o.stderr).trim()
-        ))
     }
 }
 

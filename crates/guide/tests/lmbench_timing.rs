@@ -197,5 +197,9 @@ fn calibration_gives_up_when_cancelled() {
 #[test]
 fn the_clock_step_is_measured_and_fine_on_linux() {
     let step = guide::lmbench::timing::clock_step_us();
-    assert!(step > 0.0 && step < 12.5, "{step}");
+    assert!(step > 0.0, "{step}");
+    // Under qemu-user a clock read costs the emulator's time (12.5 µs seen on armv7).
+    if !testsupport::timing_unreal() {
+        assert!(step < 12.5, "{step}");
+    }
 }

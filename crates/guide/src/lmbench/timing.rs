@@ -74,8 +74,6 @@ pub struct Timing {
     pub enough_us: f64,
     /// Whether `enough_us` came from the calibration (false: given by the caller/`ENOUGH`).
     pub calibrated: bool,
-    /// Whether the calibration's linearity test passed (false: its fallback was used).
-    pub linear: bool,
     /// How the calibration went (None when ENOUGH was given).
     pub calibration: Option<Calibration>,
     /// Cost of one clock read pair in µs, subtracted from every interval.
@@ -100,7 +98,6 @@ impl Timing {
         Timing {
             enough_us,
             calibrated: false,
-            linear: false,
             calibration: None,
             timer_overhead_us: 0.0,
             loop_overhead_us: 0.0,
@@ -137,7 +134,6 @@ impl Timing {
         };
         let mut t = Timing::with_enough(enough_us);
         t.calibrated = calibration.is_some();
-        t.linear = calibration.as_ref().is_some_and(|c| c.passed);
         t.calibration = calibration;
         if enough_us <= 50_000.0 {
             t.timer_overhead_us = timer_overhead_us();

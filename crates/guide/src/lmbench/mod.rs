@@ -209,6 +209,27 @@ impl Collect {
 /// section notes the filter).
 pub const ROWS_VAR: &str = "BOARDBENCH_LMBENCH_ROWS";
 
+/// `BOARDBENCH_LMBENCH_FILE=/path/test1.txt`: use this existing file (≥ 16 MiB) as the test
+/// file instead of writing one, and leave it in place — for side-by-side benches, so lmbench and
+/// boardbench read one file in one page-cache state. lat_mmap's figure depends 2–5× on the size
+/// of the page-cache folios the file's writes produced (docs/guide.md, "lat_mmap and the page
+/// cache"), which two separately written files need not share.
+pub const FILE_VAR: &str = "BOARDBENCH_LMBENCH_FILE";
+
+/// The test file given by [`FILE_VAR`] (its value `var`), when it names a file of at least
+/// 16 MiB; None when not given.
+fn given_test_file(var: Option<std::ffi::OsString>) -> Option<std::result::Result<PathBuf, String>> {
+    let path = PathBuf::from(var.filter(|v| !v.is_empty())?);
+    Some(match std::fs::metadata(&path) {
+        Ok(m) if m.is_file() && m.len() >= TEST_FILE_BYTES as u64 => Ok(path),
+        Ok(_) => Err(format!(
+            "{FILE_VAR}={} is not a regular file of at least 16 MiB",
+            path.display()
+        )),
+        Err(e) => Err(format!("{FILE_VAR}={}: {e}", path.display())),
+    })
+}
+
 /// The row filter from [`ROWS_VAR`] (empty: every row).
 fn rows_filter() -> Vec<String> {
     std::env::var(ROWS_VAR)
@@ -232,7 +253,21 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
             c.only.join(", ")
         ));
     }
-    let file = match make_test_file(workdir) {
+    let given = given_test_file(std::env::var_os(FILE_VAR));
+    if let Some(Err(e)) = &given {
+        return Outcome {
+            failed: Some(e.clone()),
+            ..Default::default()
+        };
+    }
+    let given = given.and_then(|g| g.ok());
+    if let Some(f) = &given {
+        c.notes.push(format!(
+            "The test file is {} ({FILE_VAR}), not written by the section.",
+            f.display()
+        ));
+    }
+    let file = match given.clone().map_or_else(|| make_test_file(workdir), Ok) {
         Ok(f) => f,
         Err(e) => {
             return Outcome {
@@ -259,7 +294,9 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
         "No CPU pinning (as TI's runs): partner processes float, so IPC figures mix same-CPU and cross-CPU hand-offs. Servers are our own forked children on 127.0.0.1.".into(),
     );
     let _ = measure_all(t, plan, &file, workdir, &mut c);
-    let _ = std::fs::remove_file(&file);
+    if given.is_none() {
+        let _ = std::fs::remove_file(&file);
+    }
     let mut table = GuideTable::perf(TITLE, KEY_HEADER);
     c.rows.sort_by(|a, b| a.0.cmp(&b.0));
     for (k, v) in c.rows {
@@ -497,4 +534,26 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     })
     .then_some(())?;
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_test_file_must_be_a_16_mib_file() {
+        assert!(given_test_file(None).is_none());
+        assert!(given_test_file(Some("".into())).is_none());
+        let dir = tempfile::tempdir().unwrap();
+        let missing = given_test_file(Some(dir.path().join("nope").into())).unwrap();
+        assert!(missing.unwrap_err().starts_with(FILE_VAR));
+        let small = dir.path().join("small");
+        std::fs::write(&small, b"x").unwrap();
+        let err = given_test_file(Some(small.clone().into())).unwrap().unwrap_err();
+        assert!(err.contains("at least 16 MiB"), "{err}");
+        assert!(given_test_file(Some(dir.path().into())).unwrap().is_err());
+        let f = std::fs::File::create(&small).unwrap();
+        f.set_len(TEST_FILE_BYTES as u64).unwrap();
+        assert_eq!(given_test_file(Some(small.clone().into())).unwrap().unwrap(), small);
+    }
 }

@@ -25,6 +25,7 @@ pub mod lat_sig;
 pub mod lat_syscall;
 pub mod lat_tcp;
 pub mod lat_unix;
+pub mod page_cache;
 pub mod small_process;
 pub mod sys;
 pub mod timing;
@@ -218,7 +219,9 @@ pub const FILE_VAR: &str = "BOARDBENCH_LMBENCH_FILE";
 
 /// The test file given by [`FILE_VAR`] (its value `var`), when it names a file of at least
 /// 16 MiB; None when not given.
-fn given_test_file(var: Option<std::ffi::OsString>) -> Option<std::result::Result<PathBuf, String>> {
+fn given_test_file(
+    var: Option<std::ffi::OsString>,
+) -> Option<std::result::Result<PathBuf, String>> {
     let path = PathBuf::from(var.filter(|v| !v.is_empty())?);
     Some(match std::fs::metadata(&path) {
         Ok(m) if m.is_file() && m.len() >= TEST_FILE_BYTES as u64 => Ok(path),
@@ -294,6 +297,12 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
         "No CPU pinning (as TI's runs): partner processes float, so IPC figures mix same-CPU and cross-CPU hand-offs. Servers are our own forked children on 127.0.0.1.".into(),
     );
     let _ = measure_all(t, plan, &file, workdir, &mut c);
+    if let Some(f) = page_cache::folios(&file, TEST_FILE_BYTES) {
+        c.notes.push(format!(
+            "The test file's page cache: {} folios (lat_mmap's figure depends 2–5× on their size; docs/guide.md, \"lat_mmap and the page cache\").",
+            page_cache::describe(&f)
+        ));
+    }
     if given.is_none() {
         let _ = std::fs::remove_file(&file);
     }
@@ -549,11 +558,18 @@ mod tests {
         assert!(missing.unwrap_err().starts_with(FILE_VAR));
         let small = dir.path().join("small");
         std::fs::write(&small, b"x").unwrap();
-        let err = given_test_file(Some(small.clone().into())).unwrap().unwrap_err();
+        let err = given_test_file(Some(small.clone().into()))
+            .unwrap()
+            .unwrap_err();
         assert!(err.contains("at least 16 MiB"), "{err}");
         assert!(given_test_file(Some(dir.path().into())).unwrap().is_err());
         let f = std::fs::File::create(&small).unwrap();
         f.set_len(TEST_FILE_BYTES as u64).unwrap();
-        assert_eq!(given_test_file(Some(small.clone().into())).unwrap().unwrap(), small);
+        assert_eq!(
+            given_test_file(Some(small.clone().into()))
+                .unwrap()
+                .unwrap(),
+            small
+        );
     }
 }

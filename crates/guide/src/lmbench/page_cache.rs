@@ -1,0 +1,135 @@
+//! The page-cache folio sizes holding a file: lat_mmap's figure depends 2–5× on them (docs/guide.md,
+//! "lat_mmap and the page cache"), so the section says what its test file was held in.
+//!
+//! Read by mapping the file read-only, touching every page, and looking each page's frame up in
+//! `/proc/self/pagemap` and its flags in `/proc/kpageflags` (both need root for frame numbers;
+//! otherwise nothing is said). A folio is a compound head page and the tail pages after it.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+const PAGE: usize = 4096;
+const KPF_COMPOUND_TAIL: u64 = 1 << 16;
+const PM_PRESENT: u64 = 1 << 63;
+const PM_PFN_MASK: u64 = (1 << 55) - 1;
+
+/// Folio size in bytes → how many, for the first `len` bytes of `file`; None when the frames
+/// cannot be read (not root, no pagemap, a page size other than 4 KiB).
+pub fn folios(file: &Path, len: usize) -> Option<BTreeMap<usize, usize>> {
+    // SAFETY: sysconf has no preconditions.
+    if unsafe { libc::sysconf(libc::_SC_PAGESIZE) } != PAGE as libc::c_long || len == 0 {
+        return None;
+    }
+    let pagemap = File::open("/proc/self/pagemap").ok()?;
+    let flags = File::open("/proc/kpageflags").ok()?;
+    let f = File::open(file).ok()?;
+    // SAFETY: a read-only shared mapping of `len` bytes of the open file; checked below.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_SHARED,
+            f.as_raw_fd(),
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return None;
+    }
+    let mut heads = Vec::with_capacity(len / PAGE);
+    let mut ok = true;
+    for i in 0..len.div_ceil(PAGE) {
+        let addr = p as usize + i * PAGE;
+        // SAFETY: inside the mapping; a read brings the page in.
+        unsafe { std::ptr::read_volatile(addr as *const u8) };
+        let mut e = [0u8; 8];
+        if pagemap
+            .read_exact_at(&mut e, (addr / PAGE * 8) as u64)
+            .is_err()
+        {
+            ok = false;
+            break;
+        }
+        let e = u64::from_le_bytes(e);
+        let pfn = e & PM_PFN_MASK;
+        if e & PM_PRESENT == 0 || pfn == 0 {
+            ok = false; // not root: frame numbers read as 0
+            break;
+        }
+        let mut k = [0u8; 8];
+        if flags.read_exact_at(&mut k, pfn * 8).is_err() {
+            ok = false;
+            break;
+        }
+        heads.push(u64::from_le_bytes(k) & KPF_COMPOUND_TAIL == 0);
+    }
+    // SAFETY: unmaps the mapping made above.
+    unsafe { libc::munmap(p, len) };
+    ok.then(|| count_runs(&heads))
+}
+
+/// Folio size → count from a page-by-page "starts a folio" list.
+fn count_runs(heads: &[bool]) -> BTreeMap<usize, usize> {
+    let mut out = BTreeMap::new();
+    let mut run = 0;
+    for &head in heads {
+        if head && run > 0 {
+            *out.entry(run * PAGE).or_insert(0) += 1;
+            run = 0;
+        }
+        run += 1;
+    }
+    if run > 0 {
+        *out.entry(run * PAGE).or_insert(0) += 1;
+    }
+    out
+}
+
+/// "16 × 1 MiB", "4094 × 4 KiB + 1 × 8 KiB".
+pub fn describe(folios: &BTreeMap<usize, usize>) -> String {
+    folios
+        .iter()
+        .map(|(size, n)| {
+            if size % (1 << 20) == 0 {
+                format!("{n} × {} MiB", size >> 20)
+            } else {
+                format!("{n} × {} KiB", size >> 10)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_of_tail_pages_make_folios() {
+        let h = [true, true, false, false, false, true, false, true];
+        let got = count_runs(&h);
+        assert_eq!(got.get(&PAGE), Some(&2));
+        assert_eq!(got.get(&(4 * PAGE)), Some(&1));
+        assert_eq!(got.get(&(2 * PAGE)), Some(&1));
+        assert_eq!(describe(&got), "2 × 4 KiB + 1 × 8 KiB + 1 × 16 KiB");
+        let m: BTreeMap<usize, usize> = [(1 << 20, 16)].into();
+        assert_eq!(describe(&m), "16 × 1 MiB");
+    }
+
+    #[test]
+    fn a_files_folios_cover_the_file_where_frames_are_readable() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, vec![7u8; 64 * 1024]).unwrap();
+        // Frames are readable only as root (and not under qemu-user): nothing to check otherwise.
+        if let Some(f) = folios(&p, 64 * 1024) {
+            let bytes: usize = f.iter().map(|(size, n)| size * n).sum();
+            assert!(bytes >= 64 * 1024, "{f:?}");
+        }
+        assert!(folios(&dir.path().join("missing"), 4096).is_none());
+    }
+}

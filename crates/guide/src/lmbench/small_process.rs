@@ -29,6 +29,7 @@ use document::guide::GuideValue;
 use serde::{Deserialize, Serialize};
 
 use super::isolate;
+use super::lat_ctx;
 use super::lat_proc::{self, Kind};
 use super::timing::{Error, Result, Timing};
 
@@ -121,19 +122,38 @@ pub fn serve_or_enable(argv: &[OsString]) -> Option<i32> {
 /// The small process's work: `args` are KIND and PARAMS; returns the exit code and the report
 /// (standard output) or a usage message (exit 64, standard error).
 pub fn serve(args: &[String]) -> (i32, String) {
-    let usage = format!("usage: boardbench {ARG} fork|exec|shell PARAMS-JSON (internal)\n");
-    let (Some(kind), Some(params)) = (
-        args.first().and_then(|w| kind_of(w)),
-        args.get(1)
-            .and_then(|p| serde_json::from_str::<Params>(p).ok()),
-    ) else {
+    let usage =
+        format!("usage: boardbench {ARG} fork|exec|shell|ctx-PROCS-KIB PARAMS-JSON (internal)\n");
+    let word = args.first().map(String::as_str).unwrap_or("");
+    let (kind, ring) = (kind_of(word), ring_of(word));
+    let Some(params) = args
+        .get(1)
+        .and_then(|p| serde_json::from_str::<Params>(p).ok())
+    else {
         return (64, usage);
     };
     if args.len() != 2 || !params.enough_us.is_finite() || params.enough_us <= 0.0 {
         return (64, usage);
     }
-    let r = lat_proc::measure(&params.timing(), kind);
-    (0, isolate::encode(&r))
+    match (kind, ring) {
+        (Some(kind), _) => (
+            0,
+            isolate::encode(&lat_proc::measure(&params.timing(), kind)),
+        ),
+        (None, Some((procs, kib))) => (
+            0,
+            isolate::encode(&lat_ctx::measure(&params.timing(), procs, kib)),
+        ),
+        (None, None) => (64, usage),
+    }
+}
+
+/// `ctx-P-S`: lat_ctx's ring of P (2–64) processes with S KiB (≤ 64 MiB) each.
+fn ring_of(word: &str) -> Option<(usize, usize)> {
+    let mut it = word.strip_prefix("ctx-")?.splitn(2, '-');
+    let procs: usize = it.next()?.parse().ok()?;
+    let kib: usize = it.next()?.parse().ok()?;
+    ((2..=64).contains(&procs) && kib <= 64 * 1024).then_some((procs, kib))
 }
 
 /// Whether this process can start the small process (a binary called [`serve_or_enable`]).
@@ -153,8 +173,17 @@ fn program() -> Option<&'static PathBuf> {
 /// Measures `kind` in a freshly started small process; None when this program cannot host one
 /// (the caller then measures it in the measuring child).
 pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
+    run(t, kind_word(kind)?)
+}
+
+/// lat_ctx's ring (per-switch figure, overhead subtracted) forked from a small, freshly started
+/// process, as lmbench forks its ring from its small lat_ctx; None as [`measure`].
+pub fn ring(t: &Timing, procs: usize, kib: usize) -> Option<Result<(GuideValue, f64)>> {
+    run(t, &format!("ctx-{procs}-{kib}"))
+}
+
+fn run<T: serde::de::DeserializeOwned>(t: &Timing, word: &str) -> Option<Result<T>> {
     let program = program()?;
-    let word = kind_word(kind)?;
     if t.cancelled() {
         return Some(Err(Error::Cancelled));
     }
@@ -170,7 +199,7 @@ pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
         Ok(c) => c,
         Err(e) => {
             return Some(Err(Error::Failed(format!(
-                "cannot start {} for lat_proc: {e}",
+                "cannot start {} for lmbench's {word}: {e}",
                 program.display()
             ))));
         }
@@ -195,7 +224,7 @@ pub fn measure(t: &Timing, kind: Kind) -> Option<Result<GuideValue>> {
     };
     if report.trim().is_empty() {
         return Some(Err(Error::Failed(format!(
-            "the small lat_proc process ended without a report ({})",
+            "the small process for {word} ended without a report ({})",
             status.map_or("unknown status".to_string(), |s| s.to_string())
         ))));
     }
@@ -254,9 +283,41 @@ mod tests {
     }
 
     #[test]
+    fn ring_words_name_processes_and_kib() {
+        assert_eq!(ring_of("ctx-2-128"), Some((2, 128)));
+        assert_eq!(ring_of("ctx-16-0"), Some((16, 0)));
+        for bad in [
+            "ctx-1-128",
+            "ctx-65-1",
+            "ctx-2",
+            "ctx-2-x",
+            "ctx--1-4",
+            "fork",
+            "ctx-2-65537",
+        ] {
+            assert_eq!(ring_of(bad), None, "{bad}");
+        }
+        let good = serde_json::to_string(&Params::of(&Timing::with_enough(100.0))).unwrap();
+        assert_eq!(serve(&["ctx-1-4".to_string(), good]).0, 64);
+    }
+
+    #[test]
+    fn the_small_process_reports_a_ring_figure_and_its_overhead() {
+        if testsupport::host_only() {
+            return; // forks under qemu-user run again from an emulated parent
+        }
+        let p = serde_json::to_string(&Params::of(&Timing::with_enough(2000.0))).unwrap();
+        let (code, out) = serve(&["ctx-2-16".to_string(), p]);
+        assert_eq!(code, 0);
+        let (v, overhead): (GuideValue, f64) = isolate::decode(&out).expect("a figure");
+        assert!(v.value >= 0.0 && overhead > 0.0, "{v:?} {overhead}");
+    }
+
+    #[test]
     fn without_a_host_binary_nothing_is_started() {
         // The test binary never calls serve_or_enable.
         assert!(!available());
         assert!(measure(&Timing::with_enough(100.0), Kind::Fork).is_none());
+        assert!(ring(&Timing::with_enough(100.0), 2, 128).is_none());
     }
 }

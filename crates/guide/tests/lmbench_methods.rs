@@ -176,6 +176,7 @@ fn the_whole_section_on_a_tiny_plan_names_every_seed_row() {
             1 << 20,
         ],
         ctx: vec![(2, 128), (2, 256), (4, 128), (4, 256)],
+        ctx_tries: None,
         fs_sizes: vec![0, 1024, 4096, 10240],
         exec: true,
     };

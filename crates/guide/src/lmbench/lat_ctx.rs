@@ -1,7 +1,8 @@
 //! lat_ctx: µs per context switch in a ring of P processes joined by pipes, each summing its
 //! own private working set of S KiB when the token arrives. The cost of one hop without a
 //! switch (write a token into a pipe, read it back, sum a cache-hot buffer) is measured first in
-//! this process and subtracted: figure = t/n/P − overhead. The working set is summed as
+//! a forked process of its own (as lmbench, in a benchmp child of its own) and subtracted:
+//! figure = t/n/P − overhead. The working set is summed as
 //! lmbench sums it (`sys::bread`). Not pinned, like TI's runs: on several CPUs the ring
 //! measures cross-CPU wake-ups as much as switches.
 
@@ -63,7 +64,12 @@ fn overhead(t: &Timing, procs: usize, size: usize) -> Result<f64> {
 /// µs per switch for `procs` processes with `size_kib` KiB each, and the overhead subtracted.
 pub fn measure(t: &Timing, procs: usize, size_kib: usize) -> Result<(GuideValue, f64)> {
     let size = size_kib * 1024;
-    let ovr = overhead(t, procs, size)?;
+    // The overhead in a process of its own, as lmbench measures it in a benchmp child of its
+    // own before the ring's: a ring process that has just run 11 busy intervals is placed
+    // differently by the scheduler (on this 2-vCPU guest the ring then started cross-CPU at
+    // 24–31 µs per hop; lmbench's and ours with a fresh first process start on one vCPU at 4 µs
+    // and move apart later: the 4-process ring read 1.7× lmbench's before, 0.9–1.15× after).
+    let ovr = super::isolate::in_child(t, |t| overhead(t, procs, size))?;
     let pipes: Vec<_> = (0..procs).map(|_| pipe()).collect::<Result<_>>()?;
     let mut children = Vec::new();
     // Buffers prepared before the forks; each child writes its own copy once, so its pages

@@ -54,6 +54,9 @@ pub const QUICK_ENOUGH_US: f64 = 20_000.0;
 /// back to 1 s; 100 ms, its largest candidate, keeps the section within ≈ 8 min).
 pub const FULL_ENOUGH_US: f64 = 100_000.0;
 
+/// lat_ctx's intervals per figure in the full plan: TI's `-N 100`.
+pub const CTX_TRIES: usize = 100;
+
 /// What one run measures: the full list or the quick subset, or a tiny one in tests.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -63,6 +66,8 @@ pub struct Plan {
     pub mem_rd_ranges: Vec<usize>,
     /// lat_ctx (processes, KiB).
     pub ctx: Vec<(usize, usize)>,
+    /// lat_ctx's intervals per figure when not the harness's (TI passes `-N 100`).
+    pub ctx_tries: Option<usize>,
     /// lat_fs file sizes in bytes.
     pub fs_sizes: Vec<usize>,
     /// Run lat_proc exec and shell (they start /bin/true and /bin/sh).
@@ -83,6 +88,9 @@ impl Plan {
             bw_mem_mb: mb,
             mem_rd_ranges: lat_mem_rd::ranges(max_range),
             ctx: vec![(2, 128), (2, 256), (4, 128), (4, 256)],
+            // TI runs `lat_ctx -N 100`: a median of 100 intervals, which also reaches the
+            // ring's settled placement (docs/guide.md, lat_ctx).
+            ctx_tries: Some(CTX_TRIES),
             fs_sizes: lat_fs::SIZES.to_vec(),
             exec: true,
         }
@@ -104,6 +112,8 @@ impl Plan {
         // lat_fs waits on the file system's journal: on the shared 2-vCPU guest it took 11 of the
         // quick section's 9–20 s (2026-11-27 09:40); the smallest and largest file size stay.
         p.fs_sizes.retain(|&s| s == 0 || s == 10 * 1024);
+        // lat_ctx's 100 intervals (≈ 4.5 s here) leave for the harness's 11.
+        p.ctx_tries = None;
         p
     }
 }
@@ -397,7 +407,13 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     })
     .then_some(())?;
     let mut ovr = Vec::new();
+    let mut tc = t.clone();
+    if let Some(n) = plan.ctx_tries {
+        tc.tries = n;
+    }
+    let t_ctx = &tc;
     for &(p, s) in &plan.ctx {
+        let t = t_ctx;
         c.put(&[&format!("lat_ctx-{p}-{s}k (us)")], || {
             // From a small, freshly started process where the host binary can start one (as
             // lmbench forks its ring from its small lat_ctx), else from the measuring child.
@@ -412,9 +428,9 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     }
     if !ovr.is_empty() {
         c.notes.push(format!(
-            "lat_ctx: per-hop overhead subtracted (µs): {}; median of {} (TI passes -N 100); the ring forked from {}.",
+            "lat_ctx: per-hop overhead subtracted (µs): {}; median of {} intervals (TI passes -N 100); the ring forked from {}.",
             ovr.join(", "),
-            t.tries,
+            tc.repetitions(tc.enough_us),
             if small_process::available() {
                 "a small, freshly started process, as lmbench's lat_ctx forks it"
             } else {
@@ -557,6 +573,13 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_full_plan_takes_lat_ctx_over_tis_100_intervals_and_quick_over_the_harness() {
+        assert_eq!(Plan::full(Some(1 << 20)).ctx_tries, Some(CTX_TRIES));
+        assert_eq!(CTX_TRIES, 100);
+        assert_eq!(Plan::quick(Some(1 << 20)).ctx_tries, None);
+    }
 
     #[test]
     fn a_given_test_file_must_be_a_16_mib_file() {

@@ -185,6 +185,12 @@ fn console_logs_become_the_boot_time_and_u_boot_tables() {
     for gone in ["| SoC |", "| Kernel |", "| Built with |", "| Memory |"] {
         assert!(!header.contains(gone), "{gone}: {header}");
     }
+    // A capture without dates: the TI grid says why its description is short.
+    let ti = render(&[b, "--style", "ti"]);
+    assert!(
+        ti.contains("| evm  | nothing recorded of the board itself (console logs only) |"),
+        "{ti}"
+    );
 
     // The merged figures in JSON are as a person writes them: the median of 14.7 and 15.1 is
     // 14.9, not 14.899999999999999 (binary noise of the arithmetic).

@@ -146,7 +146,8 @@ fn parse_csv(s: &str, delim: char) -> Result<Vec<Vec<String>>, String> {
                     {
                         return Err(format!(
                             "a quoted field is not closed before its delimiter (it starts \"{}\", \
-                             and a quote inside it is followed by {n:?}: a missing or doubled quote?)",
+                             and the quote that ends it is followed by {n:?}, not by the delimiter: \
+                             a quote missing or not doubled?)",
                             start_of(&field)
                         ));
                     }

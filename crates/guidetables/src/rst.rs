@@ -270,6 +270,10 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
                 parts.push(format!("{what}{x}"));
             }
         }
+        if parts.is_empty() {
+            // Documents of `guide console` (captures without a date) know nothing else.
+            parts.push("nothing recorded of the board itself (console logs only)".into());
+        }
         let desc = inline(&one_line(&parts.join(", ")));
         lines.push((inline(&one_line(&c.board)), desc));
     }

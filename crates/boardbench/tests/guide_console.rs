@@ -173,6 +173,61 @@ fn console_logs_become_the_boot_time_and_u_boot_tables() {
         let out = render(&[a, b, "--merge-by", "board", "--format", format]);
         assert!(out.contains("UBOOT MMCSD FAT"), "{format}: {out}");
     }
+    // A console-only render knows the board and when, not its SoC, kernel or build: those
+    // rows are left out of the Evaluation Modules rather than printed empty.
+    let md = render(&[a, b, "--merge-by", "board", "--format", "md"]);
+    let header = &md[md.find("## Evaluation Modules").unwrap()..md.find("## Boot").unwrap()];
+    assert!(header.contains("| Board | evm |"), "{header}");
+    assert!(header.contains("| Runs | 2 |"), "{header}");
+    for row in header.lines().filter(|l| l.starts_with("| ")) {
+        assert!(!row.ends_with("|  |"), "an empty row: {row}\n{header}");
+    }
+    for gone in ["| SoC |", "| Kernel |", "| Built with |", "| Memory |"] {
+        assert!(!header.contains(gone), "{gone}: {header}");
+    }
+    // A capture without dates: the TI grid says why its description is short.
+    let ti = render(&[b, "--style", "ti"]);
+    assert!(
+        ti.contains("| evm  | nothing recorded of the board itself (console logs only) |"),
+        "{ti}"
+    );
+
+    // The merged figures in JSON are as a person writes them: the median of 14.7 and 15.1 is
+    // 14.9, not 14.899999999999999 (binary noise of the arithmetic).
+    let db = tmp.path().join("results.sqlite");
+    let db = db.to_str().unwrap();
+    let out = common::boardbench(&["results", "--db", db, "add", a, b]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = common::boardbench(&[
+        "results",
+        "--db",
+        db,
+        "table",
+        "--guide",
+        "Boot time MMCSD",
+        "--json",
+    ]);
+    let json = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut numbers = Vec::new();
+    fn walk(v: &serde_json::Value, out: &mut Vec<f64>) {
+        match v {
+            serde_json::Value::Number(n) => out.extend(n.as_f64()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    walk(&v, &mut numbers);
+    assert!(numbers.contains(&14.9), "{json}");
+    for n in numbers {
+        let s = n.to_string();
+        assert!(
+            !s.contains("99999") && !s.contains("00000"),
+            "{s} carries float noise: {json}"
+        );
+    }
 }
 
 #[test]

@@ -191,6 +191,15 @@ fn bad_inputs_are_one_line_errors() {
     let dir = tmp.path().display().to_string();
     let missing = tmp.path().join("nope.json").display().to_string();
     let missing_ref = tmp.path().join("nope.rst").display().to_string();
+    // A published guide with a quote never closed: docutils refuses the table, and so does
+    // --reference, naming the file, the table and its line.
+    let broken_ref = tmp.path().join("broken.rst");
+    std::fs::write(
+        &broken_ref,
+        "Guide\n=====\n\n.. csv-table:: LMBench Benchmarks\n   :header: \"Benchmarks\",\"evm: perf\"\n\n   \"lat_pipe (us)\",\"4.00\n",
+    )
+    .unwrap();
+    let broken_ref = broken_ref.display().to_string();
     let not_json = not_json.display().to_string();
     let empty = empty.display().to_string();
     for (args, says) in [
@@ -201,6 +210,10 @@ fn bad_inputs_are_one_line_errors() {
         (
             vec![a.as_str(), "--reference", missing_ref.as_str()],
             "--reference",
+        ),
+        (
+            vec![a.as_str(), "--reference", broken_ref.as_str()],
+            "broken.rst: csv-table \"LMBench Benchmarks\" (line 4): a quoted field is never closed",
         ),
     ] {
         let (ok, _, err) = render(&args);

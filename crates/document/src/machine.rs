@@ -62,6 +62,16 @@ pub struct Cluster {
     pub min_khz: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_khz: Option<u64>,
+    /// The nominal clock the device tree states for the cluster's first CPU, in kHz: the
+    /// highest usable OPP of its `operating-points-v2` table (or of `operating-points`), else
+    /// its `clock-frequency` (`probe::devicetree`). Where cpufreq runs, `max_khz` is the one
+    /// to state; this is the clock of a board without cpufreq.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dt_max_khz: Option<u64>,
+    /// Where `dt_max_khz` was read: "operating-points-v2 /cpus/opp-table-0", "clock-frequency
+    /// of /cpus/cpu@0".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dt_clock_from: Option<String>,
     /// ARM stepping ("r4p0").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stepping: Option<String>,
@@ -220,6 +230,60 @@ pub struct Devfreq {
     pub max_hz: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cur_hz: Option<u64>,
+    /// `available_frequencies` in Hz (the driver's OPPs; `max_hz` may be a lowered limit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub available_hz: Vec<u64>,
+    /// The `compatible` strings of the device's device-tree node (`device/of_node`):
+    /// "rockchip,rk3588-dmc", "allwinner,sun50i-a64-mbus" — which driver, so what its
+    /// frequency means.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compatible: Vec<String>,
+}
+
+impl Devfreq {
+    /// The DRAM's data rate in MT/s where this device is a DRAM controller whose frequency's
+    /// meaning is known, with what it was derived from. The highest of
+    /// `available_frequencies` (else `max_freq`): the rate the board's DRAM is set up to run.
+    ///
+    /// What the drivers expose (read in their sources):
+    /// - Rockchip's `dmc` (mainline rk3399_dmc, the vendor kernels' rockchip_dmc:
+    ///   `rockchip,*-dmc`, device `dmc`) and Allwinner's vendor dmc drivers
+    ///   (`allwinner,*-dmc`, devices `*.dmc`, `*.dmcfreq`): the DRAM clock (`clk_get_rate` of
+    ///   the DDR clock; the A523 vendor driver's load formula counts two transfers per clock),
+    ///   so the data rate of DDR is **twice** the frequency (RK3588's 2112 MHz =
+    ///   LPDDR4x-4224);
+    /// - Allwinner's mainline MBUS driver (`allwinner,*-mbus`, sun8i-a33-mbus.c, device
+    ///   `*.dram-controller`): the frequency is already the DDR transfer rate (the driver
+    ///   divides it by 2 for the DRAM's clock), so the data rate **is** the frequency;
+    /// - anything else (i.MX's `imx8m-ddrc` counts the controller's clock, a quarter of the
+    ///   DRAM's, …): no rate is claimed.
+    pub fn dram_data_rate_mts(&self) -> Option<(u64, String)> {
+        let hz = self.available_hz.iter().copied().max().or(self.max_hz)?;
+        let name = self.name.to_lowercase();
+        let compat = |vendor: &str, suffix: &str| {
+            self.compatible
+                .iter()
+                .any(|c| c.starts_with(vendor) && c.ends_with(suffix))
+        };
+        let mhz = hz as f64 / 1e6;
+        if compat("allwinner,", "-mbus") || name.ends_with(".dram-controller") {
+            return Some((
+                (mhz.round()) as u64,
+                format!("devfreq {}: {mhz:.0} MHz, the DDR transfer rate", self.name),
+            ));
+        }
+        let dmc = compat("rockchip,", "-dmc")
+            || compat("allwinner,", "-dmc")
+            || name == "dmc"
+            || name.ends_with(".dmc")
+            || name.ends_with(".dmcfreq");
+        dmc.then(|| {
+            (
+                (2.0 * mhz).round() as u64,
+                format!("devfreq {}: 2 × {mhz:.0} MHz DRAM clock", self.name),
+            )
+        })
+    }
 }
 
 /// Machine-wide cpufreq switches.
@@ -311,8 +375,8 @@ pub struct Memory {
     pub zswap: Option<Zswap>,
     /// The DRAM devices, where the firmware or the kernel states them: the SMBIOS memory
     /// devices (`/sys/firmware/dmi/entries/17-*/raw`, what `dmidecode -t 17` decodes; root
-    /// only) and EDAC's DIMMs (`/sys/devices/system/edac/mc/mc*/dimm*`). Most boards have
-    /// neither.
+    /// only), EDAC's DIMMs (`/sys/devices/system/edac/mc/mc*/dimm*`) and the device tree's
+    /// JEDEC memory nodes (`jedec,lpddr4` …: the type). Most boards have none of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dram: Vec<DramDevice>,
 }
@@ -321,7 +385,7 @@ pub struct Memory {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DramDevice {
-    /// "smbios" or "edac".
+    /// "smbios", "edac" or "devicetree" (a JEDEC memory node: the type only).
     pub source: String,
     /// SMBIOS's device locator or EDAC's DIMM label (else its sysfs name).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -257,6 +257,10 @@ pub struct Options {
     pub interface: Option<String>,
     /// The client's local address (`iperf3 -B`): the interface's IPv4 address.
     pub bind: Option<String>,
+    /// How often [`client`] tries to reach the server when the connection fails (refused, no
+    /// answer, busy): 4 by default, for a peer that may still be starting; 1 once the peer is
+    /// known to be up (IPsec's later rows), so a port it does not serve fails at once.
+    pub connect_attempts: u32,
 }
 
 /// The most a trial may last: the seed's (and RFC 2544's) 60 s.
@@ -292,6 +296,7 @@ impl Options {
             udp_ingress: true,
             interface: None,
             bind: None,
+            connect_attempts: 4,
         }
     }
 
@@ -339,7 +344,8 @@ pub enum ClientError {
 }
 
 /// One iperf3 client run with `args`, with the board's CPU load over it. A busy or not yet
-/// listening server is retried a few times.
+/// listening server is tried again, up to `opt.connect_attempts` times in all. A refused
+/// connection (nothing listens on the port) is said as such.
 pub fn client(
     ctx: &Context,
     opt: &Options,
@@ -347,8 +353,8 @@ pub fn client(
     time: Duration,
 ) -> Result<(Iperf, Option<f64>), ClientError> {
     let mut last = String::new();
-    for attempt in 0..4 {
-        if attempt > 0 && !ctx.pause(Duration::from_millis(300 * attempt)) {
+    for attempt in 0..opt.connect_attempts.max(1) {
+        if attempt > 0 && !ctx.pause(Duration::from_millis(300 * u64::from(attempt))) {
             return Err(ClientError::Cancelled);
         }
         let mut cmd = match opt.prefix.split_first() {
@@ -385,6 +391,12 @@ pub fn client(
                 }
             }
         }
+    }
+    if last.contains("Connection refused") {
+        last = format!(
+            "the connection to {} port {} was refused: nothing listens there ({last})",
+            opt.peer, opt.port
+        );
     }
     Err(ClientError::Failed(last))
 }

@@ -133,6 +133,11 @@ fn a_lava_reboot_loop_gives_the_boot_time_tables() {
     assert!(close(f.uboot.unwrap(), 1.7));
     assert!(close(f.kernel_to_init.unwrap(), 2.2));
     assert!(close(f.init_to_prompt.unwrap(), 9.0));
+    // Differences of host times (seconds since 1970) are to the microsecond: no binary noise
+    // (15.099999904632568) reaches the document and its JSON.
+    for x in [f.total, f.spl, f.uboot, f.init_to_prompt].map(Option::unwrap) {
+        assert!(x.to_string().len() <= 9, "{x} carries noise: {f:?}");
+    }
 
     let labelled: Vec<(String, console::Boot)> = bs
         .into_iter()

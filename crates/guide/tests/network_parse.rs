@@ -221,3 +221,49 @@ fn a_link_that_is_down_has_no_speed() {
     assert_eq!(eth0.speed_mbps, None);
     assert!(eth0.notes()[1].contains("ethtool -k named none"));
 }
+
+/// A port nothing listens on: with one attempt (IPsec's rows after the first) the client fails
+/// at once and says the connection was refused; with the default attempts it tries again (the
+/// peer may still be starting) and says the same after its pauses (0.3 + 0.6 + 0.9 s).
+#[test]
+fn a_refused_port_fails_at_once_with_one_attempt() {
+    if common::host_only() || guide::exec::which("iperf3").is_none() {
+        eprintln!("skipped: needs iperf3 on the host");
+        return;
+    }
+    // A port that was free a moment ago: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let tmp = tempfile::tempdir().unwrap();
+    let ctx = common::ctx(probe::Root::host(), tmp.path());
+    let mut opt = guide::network::Options::new(&format!("127.0.0.1:{port}"));
+    opt.connect_attempts = 1;
+    let t0 = std::time::Instant::now();
+    let r = guide::network::client(&ctx, &opt, &[], std::time::Duration::from_secs(1));
+    let once = t0.elapsed();
+    let Err(guide::network::ClientError::Failed(e)) = r else {
+        panic!("a port nobody serves gave a figure or was cancelled");
+    };
+    assert!(
+        e.contains(&format!(
+            "127.0.0.1 port {port} was refused: nothing listens there"
+        )),
+        "{e}"
+    );
+    assert!(
+        once.as_secs_f64() < 2.0,
+        "one refused attempt took {once:?}"
+    );
+    opt.connect_attempts = 4;
+    let t0 = std::time::Instant::now();
+    let r = guide::network::client(&ctx, &opt, &[], std::time::Duration::from_secs(1));
+    let four = t0.elapsed();
+    assert!(matches!(r, Err(guide::network::ClientError::Failed(e)) if e.contains("refused")));
+    assert!(
+        four.as_secs_f64() >= 1.8 && four < once + std::time::Duration::from_secs(8),
+        "four attempts took {four:?}"
+    );
+}

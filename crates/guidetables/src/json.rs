@@ -11,9 +11,16 @@ use super::{Cell, ColumnKind, Guide, Table};
 /// (`key`, `keys`, `cells`), `notes`.
 pub fn table(t: &Table) -> Value {
     let cell = |c: &Option<Cell>| match c {
-        Some(Cell::Value(v)) => serde_json::to_value(v).unwrap_or_default(),
+        Some(Cell::Value(v)) => {
+            let mut v = v.clone();
+            v.value = tidy(v.value);
+            v.min = v.min.map(tidy);
+            v.max = v.max.map(tidy);
+            v.range_pct = v.range_pct.map(tidy);
+            serde_json::to_value(&v).unwrap_or_default()
+        }
         Some(Cell::Text(s)) => Value::String(s.clone()),
-        Some(Cell::Ratio(r)) => json!(r),
+        Some(Cell::Ratio(r)) => json!(tidy(*r)),
         None => Value::Null,
     };
     let kind = |k: ColumnKind| match k {
@@ -37,6 +44,17 @@ pub fn table(t: &Table) -> Value {
     })
 }
 
+/// A figure to 12 significant digits: arithmetic on the figures (the median of an even count of
+/// runs, a ratio, a time difference of two clock readings) leaves binary noise in the last
+/// digits (`15.149999999999999`) that no measurement has; JSON gets the figure as a person
+/// would write it (`15.15`). Twelve digits are far beyond any measurement's precision.
+pub fn tidy(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{x:.11e}").parse().unwrap_or(x)
+}
+
 /// The whole guide: `header` (the "Evaluation Modules" table), `sections` (`name`, `title`,
 /// `tables`, `notes`) and `notes`.
 pub fn guide(g: &Guide) -> Value {
@@ -57,6 +75,44 @@ mod tests {
     use document::guide::GuideValue;
 
     use crate::{Cell, Column, ColumnKind, Row, Table};
+
+    #[test]
+    fn figures_lose_their_binary_noise() {
+        assert_eq!(super::tidy((15.1 + 15.2) / 2.0).to_string(), "15.15");
+        assert_eq!(super::tidy(15.099999904632568).to_string(), "15.0999999046");
+        assert_eq!(super::tidy(0.1 + 0.2).to_string(), "0.3");
+        assert_eq!(super::tidy(4733.08), 4733.08);
+        assert_eq!(super::tidy(1.234e-9), 1.234e-9);
+        assert!(super::tidy(f64::NAN).is_nan());
+        let v = serde_json::to_string(&super::table(&Table {
+            title: "T".into(),
+            key_header: "K".into(),
+            key_headers: Vec::new(),
+            columns: vec![Column {
+                run: 0,
+                board: "a".into(),
+                name: "perf".into(),
+                kind: ColumnKind::Measured,
+            }],
+            rows: vec![Row {
+                key: "k".into(),
+                keys: Vec::new(),
+                cells: vec![Some(Cell::Value(GuideValue {
+                    value: (15.1 + 15.2) / 2.0,
+                    min: Some(0.1 + 0.2),
+                    max: Some(15.2),
+                    samples: 2,
+                    range_pct: None,
+                }))],
+            }],
+            notes: Vec::new(),
+        }))
+        .unwrap();
+        assert!(
+            v.contains(r#""value":15.15"#) && v.contains(r#""min":0.3"#),
+            "{v}"
+        );
+    }
 
     #[test]
     fn cells_keep_their_kind_and_empty_cells_are_null() {

@@ -277,6 +277,11 @@ fn run_label(runs: &[Run], g: &Group, i: usize) -> String {
     if g.runs.len() == 1 {
         return g.board.clone();
     }
+    format!("{} ({})", g.board, run_of(runs, g, i))
+}
+
+/// "run 3 of 3, 2026-11-26 08:00": which of its board's runs run `i` is, without the board.
+fn run_of(runs: &[Run], g: &Group, i: usize) -> String {
     let k = g.runs.iter().position(|&r| r == i).unwrap_or(0) + 1;
     let when = runs[i]
         .doc
@@ -284,7 +289,7 @@ fn run_label(runs: &[Run], g: &Group, i: usize) -> String {
         .as_deref()
         .map(|s| format!(", {}", s.get(..16).unwrap_or(s).replace('T', " ")))
         .unwrap_or_default();
-    format!("{} (run {k} of {}{when})", g.board, g.runs.len())
+    format!("run {k} of {}{when}", g.runs.len())
 }
 
 /// A merged cell before it is final: the figure of every run of the column that measured it.
@@ -534,7 +539,7 @@ pub fn merge_by(runs: &[Run], by: MergeBy) -> Guide {
                             "{}: measured in one of its {} runs ({})",
                             g.board,
                             g.runs.len(),
-                            run_label(runs, g, *r)
+                            run_of(runs, g, *r)
                         ));
                         continue;
                     }
@@ -644,7 +649,7 @@ fn header(runs: &[Run], groups: &[Group]) -> Table {
         .collect();
     // What the machine says of its nominal clocks, where it says anything.
     let extra: [(&str, Property); 3] = [
-        ("CPU clock (cpufreq max, MHz)", nominal_clocks),
+        (NOMINAL_KEY, nominal_clocks),
         (DRAM_KEY, dram),
         ("Memory controller (devfreq max)", memory_controller),
     ];
@@ -686,6 +691,9 @@ fn header(runs: &[Run], groups: &[Group]) -> Table {
             at += 1;
         }
     }
+    // A row no column has anything for (a document made by `guide console` knows no SoC,
+    // kernel or build) is left out rather than printed empty.
+    rows.retain(|r| r.cells.iter().any(Option::is_some));
     if groups.iter().any(|g| g.runs.len() > 1) {
         rows.push(Row {
             key: "Runs".into(),
@@ -746,40 +754,83 @@ fn identity(doc: &ResultDocument) -> [Option<String>; 8] {
     [board, soc, clocks, memory, kernel, distro, built, measured]
 }
 
-/// "1800 (cpu0-3 Cortex-A55), 2400 (cpu4-7 Cortex-A76)": each cluster's cpufreq maximum, the
-/// nominal clock a guide's "Evaluation Modules" states.
+/// The header's row of the nominal CPU clock.
+pub(crate) const NOMINAL_KEY: &str = "CPU clock (nominal)";
+
+/// "1.8 GHz", "1.416 GHz", "800 MHz".
+fn clock_text(khz: u64) -> String {
+    let mhz = (khz as f64 / 1000.0).round() as u64;
+    if mhz < 1000 {
+        return format!("{mhz} MHz");
+    }
+    let g = format!("{:.3}", mhz as f64 / 1000.0);
+    format!("{} GHz", g.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// "4× 1.8 GHz Cortex-A55 + 4× 2.4 GHz Cortex-A76 (cpufreq)": the nominal clock a guide's
+/// "Evaluation Modules" states, per cluster (clusters of one core type and clock counted
+/// together) — cpufreq's maximum where cpufreq runs, else the device tree's (the highest OPP
+/// of the CPU's table, or its `clock-frequency`), the source said.
 fn nominal_clocks(doc: &ResultDocument) -> Option<String> {
     let m = doc.machine.as_ref()?;
-    let parts: Vec<String> = m
-        .clusters
+    // (cpus, khz, core, source)
+    let mut groups: Vec<(usize, u64, Option<&str>, &str)> = Vec::new();
+    for c in &m.clusters {
+        let (khz, source) = match (c.max_khz, c.dt_max_khz) {
+            (Some(k), _) => (k, "cpufreq"),
+            (None, Some(k)) => (k, "device tree"),
+            (None, None) => continue,
+        };
+        let core = c.core_name.as_deref();
+        match groups
+            .iter_mut()
+            .find(|g| g.1 == khz && g.2 == core && g.3 == source)
+        {
+            Some(g) => g.0 += c.cpus.len(),
+            None => groups.push((c.cpus.len(), khz, core, source)),
+        }
+    }
+    let one_source = groups.windows(2).all(|w| w[0].3 == w[1].3);
+    let parts: Vec<String> = groups
         .iter()
-        .filter_map(|c| {
-            let khz = c.max_khz?;
-            let cpus = match (c.cpus.first(), c.cpus.last()) {
-                (Some(a), Some(b)) if a != b => format!("cpu{a}-{b}"),
-                (Some(a), _) => format!("cpu{a}"),
-                _ => String::new(),
-            };
-            let what = match &c.core_name {
-                Some(n) => format!("{cpus} {n}"),
-                None => cpus,
-            };
-            Some(format!("{:.0} ({})", khz as f64 / 1000.0, what.trim()))
+        .map(|(n, khz, core, source)| {
+            let mut p = format!("{n}× {}", clock_text(*khz));
+            if let Some(c) = core {
+                p.push_str(&format!(" {c}"));
+            }
+            if !one_source {
+                p.push_str(&format!(" ({source})"));
+            }
+            p
         })
         .collect();
-    (!parts.is_empty()).then(|| parts.join(", "))
+    if parts.is_empty() {
+        return None;
+    }
+    let mut text = parts.join(" + ");
+    if one_source {
+        text.push_str(&format!(" ({})", groups[0].3));
+    }
+    Some(text)
 }
 
 /// The header's row of the DRAM type and data rate.
-pub(crate) const DRAM_KEY: &str = "DRAM (SMBIOS / EDAC)";
+pub(crate) const DRAM_KEY: &str = "DRAM (type, data rate)";
 
-/// "LPDDR4, 4266 MT/s, 2 devices, 8192 MiB (SMBIOS)": the DRAM devices as the machine's SMBIOS
-/// or the kernel's EDAC state them (the data rate: SMBIOS's configured speed, else its rated
-/// one); None where neither does, as on most boards.
+/// "LPDDR4, 4266 MT/s, 2 devices, 8192 MiB (SMBIOS)", "LPDDR4 (device tree); 4224 MT/s (devfreq
+/// dmc: 2 × 2112 MHz DRAM clock)": the DRAM devices as the machine's SMBIOS, the kernel's EDAC
+/// or the device tree's JEDEC memory nodes state them (the data rate: SMBIOS's configured
+/// speed, else its rated one), and the data rate of a DRAM controller's devfreq whose driver's
+/// meaning is known ([`document::machine::Devfreq::dram_data_rate_mts`]); None where none of
+/// them does.
 fn dram(doc: &ResultDocument) -> Option<String> {
     let m = doc.machine.as_ref()?;
     let mut parts = Vec::new();
-    for (source, shown) in [("smbios", "SMBIOS"), ("edac", "EDAC")] {
+    for (source, shown) in [
+        ("smbios", "SMBIOS"),
+        ("edac", "EDAC"),
+        ("devicetree", "device tree"),
+    ] {
         let ds: Vec<&document::machine::DramDevice> = m
             .memory
             .dram
@@ -814,6 +865,11 @@ fn dram(doc: &ResultDocument) -> Option<String> {
         } else {
             words.join(" / ")
         };
+        if source == "devicetree" {
+            // The JEDEC nodes state the type only (a channel or a rank each).
+            parts.push(format!("{p} ({shown})"));
+            continue;
+        }
         if !rates.is_empty() {
             p.push_str(&format!(", {}", rates.join(" / ")));
         }
@@ -827,6 +883,11 @@ fn dram(doc: &ResultDocument) -> Option<String> {
             p.push_str(&format!(", {total} MiB"));
         }
         parts.push(format!("{p} ({shown})"));
+    }
+    for d in &m.devfreq {
+        if let Some((mts, from)) = d.dram_data_rate_mts() {
+            parts.push(format!("{mts} MT/s ({from})"));
+        }
     }
     (!parts.is_empty()).then(|| parts.join("; "))
 }

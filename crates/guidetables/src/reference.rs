@@ -35,7 +35,9 @@ pub struct RefTable {
 }
 
 /// Every `.. csv-table::` block with inline content (`:file:`/`:url:` tables are not read).
-pub fn parse_rst(text: &str) -> Vec<RefTable> {
+/// Malformed CSV docutils itself refuses (a quoted field never closed) is an error naming the
+/// table and the line of its directive: `csv-table "LMBench Benchmarks" (line 12): …`.
+pub fn parse_rst(text: &str) -> Result<Vec<RefTable>, String> {
     let lines: Vec<&str> = text.lines().collect();
     let indent = |l: &str| l.len() - l.trim_start().len();
     let mut out = Vec::new();
@@ -47,6 +49,7 @@ pub fn parse_rst(text: &str) -> Vec<RefTable> {
             continue;
         };
         let base = indent(line);
+        let at = i + 1;
         let mut table = RefTable {
             title: unescape(title.trim()),
             ..Default::default()
@@ -93,9 +96,15 @@ pub fn parse_rst(text: &str) -> Vec<RefTable> {
             Some(d) if d.chars().count() == 1 => d.chars().next().unwrap_or(','),
             _ => ',',
         };
-        let mut rows = parse_csv(&content, delim);
+        let title = table.title.replace('"', "'");
+        let bad = |what: &str, e: String| format!("csv-table \"{title}\" (line {at}): {what}{e}");
+        let mut rows = parse_csv(&content, delim).map_err(|e| bad("", e))?;
         if let Some(h) = option("header") {
-            table.header = parse_csv(h, delim).into_iter().next().unwrap_or_default();
+            table.header = parse_csv(h, delim)
+                .map_err(|e| bad(":header: ", e))?
+                .into_iter()
+                .next()
+                .unwrap_or_default();
         }
         let header_rows: usize = option("header-rows")
             .and_then(|n| n.parse().ok())
@@ -110,12 +119,13 @@ pub fn parse_rst(text: &str) -> Vec<RefTable> {
         table.rows = rows.iter().map(|r| clean(r)).collect();
         out.push(table);
     }
-    out
+    Ok(out)
 }
 
 /// docutils' csv-table reading: `delim`-separated, `"` quotes with `""` for a quote inside,
-/// spaces after a delimiter skipped, one record per line (a quoted field may span lines).
-fn parse_csv(s: &str, delim: char) -> Vec<Vec<String>> {
+/// spaces after a delimiter skipped, one record per line (a quoted field may span lines). A
+/// quoted field still open at the end is an error, as in docutils ("unexpected end of data").
+fn parse_csv(s: &str, delim: char) -> Result<Vec<Vec<String>>, String> {
     let mut rows = Vec::new();
     let mut row: Vec<String> = Vec::new();
     let mut field = String::new();
@@ -129,6 +139,18 @@ fn parse_csv(s: &str, delim: char) -> Vec<Vec<String>> {
                     chars.next();
                 } else {
                     quoted = false;
+                    // docutils reads strictly: a closing quote ends the field.
+                    if let Some(&n) = chars.peek()
+                        && n != delim
+                        && n != '\n'
+                    {
+                        return Err(format!(
+                            "a quoted field is not closed before its delimiter (it starts \"{}\", \
+                             and the quote that ends it is followed by {n:?}, not by the delimiter: \
+                             a quote missing or not doubled?)",
+                            start_of(&field)
+                        ));
+                    }
                 }
             } else {
                 field.push(c);
@@ -157,11 +179,26 @@ fn parse_csv(s: &str, delim: char) -> Vec<Vec<String>> {
             c => field.push(c),
         }
     }
+    if quoted {
+        return Err(format!(
+            "a quoted field is never closed (it starts \"{}\")",
+            start_of(&field)
+        ));
+    }
     if !field.is_empty() || !row.is_empty() || was_quoted {
         row.push(field);
         rows.push(row);
     }
-    rows
+    Ok(rows)
+}
+
+/// The first 30 characters of a field, on one line, for an error message.
+fn start_of(field: &str) -> String {
+    field
+        .chars()
+        .take(30)
+        .collect::<String>()
+        .replace('\n', " ")
 }
 
 /// A row with every cell's escapes removed.
@@ -468,7 +505,16 @@ pub fn add(g: &mut Guide, tables: &[RefTable], source: &str) {
             }
         }
     }
-    // The header: the published boards as columns, said to be published.
+    // The header: the published boards as columns, said to be published (the "Measured" row
+    // added where the measured columns left it out, having no date).
+    if !ref_runs.is_empty() && !g.header.rows.iter().any(|r| r.key == "Measured") {
+        let width = g.header.columns.len();
+        g.header.rows.push(Row {
+            key: "Measured".into(),
+            keys: Vec::new(),
+            cells: vec![None; width],
+        });
+    }
     for (board, run) in &ref_runs {
         g.header.columns.push(Column {
             run: *run,
@@ -508,7 +554,7 @@ mod tests {
     #[test]
     fn csv_tables_are_read_with_docutils_rules() {
         let text = "Heading\n-------\n\n.. csv-table:: A \\*Table\\*\n   :header: \"Benchmarks\",\"x: perf\"\n   :widths: 10, 10\n\n   \"a (us)\",\"1.00 (min 0.50, max 2.00)\"\n   \"b, c\", \"say \"\"hi\"\"\"\n\n   d,3\n\nParagraph.\n\n.. csv-table:: Two\n   :header-rows: 1\n\n   K,\"v: perf\"\n   k,4\n";
-        let t = parse_rst(text);
+        let t = parse_rst(text).unwrap();
         assert_eq!(t.len(), 2);
         assert_eq!(t[0].title, "A *Table*");
         assert_eq!(t[0].header, ["Benchmarks", "x: perf"]);
@@ -522,6 +568,35 @@ mod tests {
         );
         assert_eq!(t[1].header, ["K", "v: perf"]);
         assert_eq!(t[1].rows, vec![vec!["k".to_string(), "4".into()]]);
+    }
+
+    #[test]
+    fn an_unterminated_quoted_field_is_an_error_naming_the_table() {
+        let text = "Intro\n\n.. csv-table:: Good\n   :header: \"K\",\"v\"\n\n   a,1\n\n\
+                    .. csv-table:: LMBench Benchmarks\n   :header: \"Benchmarks\",\"x: perf\"\n\n   \
+                    \"lat_pipe (us),4.00\n   \"lat_tcp (us)\",5.00\n\nAfter.\n";
+        // The quote left open runs to the next one, and text follows that: docutils (strict
+        // CSV) refuses it, and so does the reader, naming the table and its line.
+        let e = parse_rst(text).unwrap_err();
+        assert!(
+            e.starts_with(
+                "csv-table \"LMBench Benchmarks\" (line 8): a quoted field is not closed before \
+                 its delimiter (it starts \"lat_pipe (us),4.00 \""
+            ),
+            "{e}"
+        );
+        let e = parse_rst(".. csv-table:: T\n\n   a,1\n   \"b,2\n").unwrap_err();
+        assert_eq!(
+            e,
+            "csv-table \"T\" (line 1): a quoted field is never closed (it starts \"b,2 \")"
+        );
+        // In the header option too; a closed field that merely looks odd is fine.
+        let e = parse_rst(".. csv-table:: T\n   :header: \"K,v\n\n   a,1\n").unwrap_err();
+        assert!(
+            e.contains("csv-table \"T\" (line 1): :header: a quoted field"),
+            "{e}"
+        );
+        assert!(parse_rst(".. csv-table:: T\n\n   \"a \"\"x\"\"\",1\n").is_ok());
     }
 
     #[test]

@@ -245,8 +245,8 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
         if let Some(s) = text("SoC", i) {
             parts.push(s);
         }
-        if let Some(x) = text("CPU clock (cpufreq max, MHz)", i) {
-            parts.push(format!("CPU at {x} MHz (cpufreq maximum)"));
+        if let Some(x) = text(super::NOMINAL_KEY, i) {
+            parts.push(format!("CPU {x}"));
         }
         if let Some(x) = text("CPU clock (measured, MHz)", i) {
             parts.push(format!("measured {x} MHz"));
@@ -269,6 +269,10 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
             if let Some(x) = text(k, i) {
                 parts.push(format!("{what}{x}"));
             }
+        }
+        if parts.is_empty() {
+            // Documents of `guide console` (captures without a date) know nothing else.
+            parts.push("nothing recorded of the board itself (console logs only)".into());
         }
         let desc = inline(&one_line(&parts.join(", ")));
         lines.push((inline(&one_line(&c.board)), desc));
@@ -310,8 +314,12 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
     let has_dram = (0..h.columns.len()).any(|i| text(super::DRAM_KEY, i).is_some());
     if has_dram {
         out.push_str(
-            "The DRAM type and data rate are as the board's SMBIOS memory devices or the kernel's \
-             EDAC state them; where a board states neither, take them from its documentation.\n\n",
+            "The DRAM type and data rate are as the board's SMBIOS memory devices, the kernel's \
+             EDAC, the device tree's JEDEC memory nodes or the memory controller's devfreq state \
+             them (a devfreq rate is the highest frequency the controller's driver offers, \
+             converted by what that driver's frequency means: twice the DRAM clock for \
+             Rockchip's and Allwinner's dmc, the transfer rate itself for Allwinner's MBUS); \
+             what a board states in none of them, take from its documentation.\n\n",
         );
         if !boot_media.is_empty() {
             out.push_str(&format!(
@@ -322,16 +330,18 @@ fn evaluation_modules(out: &mut String, h: &Table, boot_media: &[&str]) {
     } else if boot_media.is_empty() {
         out.push_str(
             "The DDR type and data rate and the boot medium are not recorded in the result documents \
-             (the boards state no SMBIOS memory device and no EDAC DIMM, as most boards do not); \
-             take them from the board's documentation. The memory controller's clock is listed \
-             where the kernel scales it (devfreq).\n\n",
+             (the boards state no SMBIOS memory device, no EDAC DIMM, no JEDEC memory node in the \
+             device tree and no DRAM controller's devfreq of a known driver, as many boards do \
+             not); take them from the board's documentation. The memory controller's clock is \
+             listed where the kernel scales it (devfreq).\n\n",
         );
     } else {
         out.push_str(&format!(
             "The DDR type and data rate are not recorded in the result documents (the boards state \
-             no SMBIOS memory device and no EDAC DIMM, as most boards do not); take them from the \
-             board's documentation. Boot medium: {}, as the console logs of the Boot Time tables \
-             show it. The memory controller's clock is listed where the kernel scales it \
+             no SMBIOS memory device, no EDAC DIMM, no JEDEC memory node in the device tree and no \
+             DRAM controller's devfreq of a known driver, as many boards do not); take them from \
+             the board's documentation. Boot medium: {}, as the console logs of the Boot Time \
+             tables show it. The memory controller's clock is listed where the kernel scales it \
              (devfreq).\n\n",
             inline(&boot_media.join(", "))
         ));

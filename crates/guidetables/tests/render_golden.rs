@@ -405,11 +405,7 @@ fn a_boards_runs_become_one_column_with_the_median_and_the_range() {
         .unwrap()
         .tables[0];
     assert_eq!(st.columns[0].board, "am62axx_sk-fs");
-    assert!(
-        st.notes[0].contains(
-            "measured in one of its 3 runs (am62axx_sk-fs (run 3 of 3, 2026-11-26 08:00))"
-        )
-    );
+    assert!(st.notes[0].contains("measured in one of its 3 runs (run 3 of 3, 2026-11-26 08:00)"));
     // lmbench was skipped in run 3 but measured in runs 1 and 2: no "skipped" note.
     assert!(
         !g.notes.iter().any(|n| n.contains("skipped: not asked for")),
@@ -436,7 +432,7 @@ fn with_reference() -> guidetables::Guide {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/published.rst"),
     )
     .unwrap();
-    let tables = guidetables::reference::parse_rst(&published);
+    let tables = guidetables::reference::parse_rst(&published).unwrap();
     guidetables::reference::add(&mut g, &tables, "published.rst");
     g
 }
@@ -567,7 +563,24 @@ fn ti_style_has_the_seeds_structure() {
     let stream = text.find("\nStream\n").unwrap();
     let note = text.find("arrays 4× the last-level cache").unwrap();
     assert!(note > stream);
-    assert!(text.contains("not recorded in the result documents"));
+    // The grid: the nominal clock per cluster with its source, the DDR data rate of the RK3588
+    // fixture's dmc devfreq (2112 MHz DRAM clock: 4224 MT/s), nothing claimed for the Pi.
+    assert!(
+        text.contains(
+            "Rockchip RK3588, CPU 4× 1.8 GHz Cortex-A55 + 4× 2.4 GHz Cortex-A76 (cpufreq), "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Broadcom BCM2711, CPU 4× 1.5 GHz Cortex-A72 (cpufreq), "),
+        "{text}"
+    );
+    assert!(
+        text.contains("DRAM 4224 MT/s (devfreq dmc: 2 × 2112 MHz DRAM clock)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("MT/s").count(), 1, "{text}");
+    assert!(!text.contains("not recorded in the result documents"));
 }
 
 /// A run whose findings say "not to be trusted" carries that verdict into the guide, next to
@@ -630,7 +643,7 @@ fn the_dram_type_and_rate_where_smbios_or_edac_state_them() {
     let md = guidetables::md::render(&g, "Performance Guide");
     assert!(
         md.contains(
-            "| DRAM (SMBIOS / EDAC) | LPDDR4, 3733 MT/s, 2 devices, 8192 MiB (SMBIOS) |  |"
+            "| DRAM (type, data rate) | LPDDR4, 3733 MT/s, 2 devices, 8192 MiB (SMBIOS); 4224 MT/s (devfreq dmc: 2 × 2112 MHz DRAM clock) |  |"
         ),
         "{md}"
     );
@@ -639,7 +652,69 @@ fn the_dram_type_and_rate_where_smbios_or_edac_state_them() {
         ti.contains("DRAM LPDDR4, 3733 MT/s, 2 devices, 8192 MiB (SMBIOS)"),
         "{ti}"
     );
-    assert!(ti.contains("as the board's SMBIOS memory devices or the kernel's EDAC state"));
+    assert!(
+        ti.contains("as the board's SMBIOS memory devices, the kernel's EDAC, the device tree's")
+    );
     assert!(!ti.contains("not recorded in the result documents"), "{ti}");
     docutils_strict("ti-dram", &ti);
+}
+
+/// A board without cpufreq states its nominal clock through the device tree: the header and the
+/// TI grid say which source each cluster's clock comes from; a JEDEC memory node's type stands
+/// beside the dmc devfreq's data rate.
+#[test]
+fn the_nominal_clock_and_dram_type_from_the_device_tree_say_so() {
+    let render = |a: &ResultDocument| {
+        let labels = guidetables::board_labels(&[a]);
+        let g = guidetables::merge(&[Run {
+            board: labels[0].clone(),
+            doc: a,
+        }]);
+        (
+            guidetables::md::render(&g, "T"),
+            guidetables::rst::render_ti(&g, "T"),
+        )
+    };
+    let mut a = doc("am62axx_sk-fs", "rk3588", 2352.4, 1.0, false);
+    let m = a.machine.as_mut().unwrap();
+    for c in &mut m.clusters {
+        c.dt_max_khz = c.max_khz.take();
+        c.dt_clock_from = Some("operating-points-v2 /cluster0-opp-table".into());
+    }
+    m.memory.dram.push(document::machine::DramDevice {
+        source: "devicetree".into(),
+        locator: Some("/memory-controller/lpddr4-channel0".into()),
+        mem_type: Some("LPDDR4".into()),
+        ..Default::default()
+    });
+    let (md, ti) = render(&a);
+    assert!(
+        md.contains(
+            "| CPU clock (nominal) | 4× 1.8 GHz Cortex-A55 + 4× 2.4 GHz Cortex-A76 (device tree) |"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| DRAM (type, data rate) | LPDDR4 (device tree); 4224 MT/s (devfreq dmc: 2 × 2112 MHz DRAM clock) |"
+        ),
+        "{md}"
+    );
+    assert!(
+        ti.contains("CPU 4× 1.8 GHz Cortex-A55 + 4× 2.4 GHz Cortex-A76 (device tree)"),
+        "{ti}"
+    );
+    docutils_strict("ti-devicetree", &ti);
+    // cpufreq where it runs, the device tree where it does not: each part says its source.
+    let m = a.machine.as_mut().unwrap();
+    for c in m.clusters.iter_mut().filter(|c| !c.cpus.contains(&0)) {
+        c.max_khz = c.dt_max_khz;
+    }
+    let (md, _) = render(&a);
+    assert!(
+        md.contains(
+            "| CPU clock (nominal) | 4× 1.8 GHz Cortex-A55 (device tree) + 4× 2.4 GHz Cortex-A76 (cpufreq) |"
+        ),
+        "{md}"
+    );
 }

@@ -120,6 +120,8 @@ pub fn group(ids: &[CpuIds], policies: &[Policy], cpuinfo: &CpuInfo) -> Vec<Clus
                     .collect(),
                 capacity: members.iter().find_map(|m| m.capacity),
                 caches: Vec::new(),
+                dt_max_khz: None,
+                dt_clock_from: None,
                 cpus,
             }
         })

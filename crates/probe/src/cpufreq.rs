@@ -224,6 +224,15 @@ pub fn read_devfreq(root: &Root, notes: &mut Notes) -> Vec<Devfreq> {
                 min_hz: notes.keep_optional(root.read_u64(&f("min_freq"))),
                 max_hz: notes.keep_optional(root.read_u64(&f("max_freq"))),
                 cur_hz: notes.keep_optional(root.read_u64(&f("cur_freq"))),
+                available_hz: root
+                    .read_u64_list(&f("available_frequencies"))
+                    .unwrap_or_default(),
+                compatible: root
+                    .resolve(&f("device/of_node"))
+                    .ok()
+                    .filter(|p| !p.ends_with("/of_node"))
+                    .and_then(|p| root.read_dt_strings(&format!("{p}/compatible")).ok())
+                    .unwrap_or_default(),
                 name,
             }
         })

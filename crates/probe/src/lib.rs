@@ -18,6 +18,7 @@ pub mod cache;
 pub mod choice;
 pub mod cluster;
 pub mod cpufreq;
+pub mod devicetree;
 pub mod identity;
 pub mod memory;
 pub mod pcie;

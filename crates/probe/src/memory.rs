@@ -33,6 +33,7 @@ pub fn read(root: &Root, notes: &mut Notes) -> Memory {
     m.zswap = read_zswap(root, notes);
     m.dram = read_smbios_dram(root, notes);
     m.dram.extend(read_edac_dimms(root, notes));
+    m.dram.extend(crate::devicetree::dram(root));
     m
 }
 

@@ -4,7 +4,8 @@
 use document::machine::{CpuTopology, MachineInfo, Note};
 
 use crate::{
-    Notes, Root, cache, cluster, cpufreq, cpuinfo, identity, memory, rpi, soc, thermal, topology,
+    Notes, Root, cache, cluster, cpufreq, cpuinfo, devicetree, identity, memory, rpi, soc, thermal,
+    topology,
 };
 
 /// Options of a snapshot that do not come from the machine.
@@ -61,6 +62,15 @@ pub fn take_with(root: &Root, opts: &Options) -> MachineInfo {
     for c in &mut clusters {
         if let Some(&first) = c.online_cpus().first() {
             c.caches = cache::read_caches(root, &mut notes, first);
+        }
+        // The nominal clock the device tree states (a board without cpufreq has no other).
+        if let Some(d) = c
+            .cpus
+            .first()
+            .and_then(|&cpu| devicetree::cpu_clock(root, cpu))
+        {
+            c.dt_max_khz = Some(d.khz);
+            c.dt_clock_from = Some(d.from);
         }
     }
     let cluster_of: std::collections::HashMap<u32, usize> = clusters

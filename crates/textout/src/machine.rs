@@ -332,6 +332,19 @@ fn topology(o: &mut String, m: &MachineInfo) {
     let policy = |n: Option<u32>| n.and_then(|n| m.policies.iter().find(|p| p.policy == n));
     if m.policies.is_empty() {
         let _ = writeln!(o, "No cpufreq support.");
+        // What the device tree states instead (the nominal clock of a board without cpufreq).
+        for c in &m.clusters {
+            if let (Some(khz), Some(first), Some(last)) =
+                (c.dt_max_khz, c.cpus.first(), c.cpus.last())
+            {
+                let _ = writeln!(
+                    o,
+                    "Device tree: cpu{first}-cpu{last} up to {} MHz ({})",
+                    khz / 1000,
+                    one_line(c.dt_clock_from.as_deref().unwrap_or("device tree"))
+                );
+            }
+        }
     } else {
         let mut drivers: Vec<&str> = m
             .policies
@@ -705,6 +718,26 @@ mod tests {
                 "under-voltage occurred",
                 "throttling occurred"
             ]
+        );
+    }
+
+    #[test]
+    fn a_board_without_cpufreq_shows_the_device_trees_clock() {
+        let m = MachineInfo {
+            clusters: vec![document::machine::Cluster {
+                cpus: vec![0, 1, 2, 3],
+                dt_max_khz: Some(1_400_000),
+                dt_clock_from: Some("operating-points-v2 /opp-table".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let s = render(&m);
+        assert!(
+            s.contains(
+                "No cpufreq support.\nDevice tree: cpu0-cpu3 up to 1400 MHz (operating-points-v2 /opp-table)\n"
+            ),
+            "{s}"
         );
     }
 

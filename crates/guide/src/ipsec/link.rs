@@ -459,6 +459,7 @@ pub fn run(ctx: &Context, peer: &str, time: Duration) -> Outcome {
     }
     let mut peer_tool: Option<String> = None;
     let mut failures = Vec::new();
+    let mut first_connection = true;
     for (i, (row, alg)) in algorithms().into_iter().enumerate() {
         if ctx.cancelled() {
             break;
@@ -475,6 +476,13 @@ pub fn run(ctx: &Context, peer: &str, time: Duration) -> Outcome {
         let mut opt = network::Options::new(&peer_ip);
         opt.port = p;
         opt.bind = Some(local.clone());
+        // The first row's connection is tried a few times (the peer may still be starting);
+        // after it the peer is up, and a row it does not serve fails at once (refused) or
+        // after one connect timeout, not after four (≈ 15 s each before).
+        if !first_connection {
+            opt.connect_attempts = 1;
+        }
+        first_connection = false;
         match network::client(ctx, &opt, &args, time) {
             Ok((r, cpu)) => {
                 if peer_tool.is_none() {

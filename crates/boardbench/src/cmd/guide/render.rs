@@ -103,7 +103,8 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
     for path in &args.reference {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("--reference {}: {e}", path.display()))?;
-        let tables = guidetables::reference::parse_rst(&text);
+        let tables = guidetables::reference::parse_rst(&text)
+            .map_err(|e| anyhow::anyhow!("--reference {}: {e}", path.display()))?;
         if tables.is_empty() {
             bail!(
                 "--reference {}: no `.. csv-table::` block found (a published guide in reStructuredText is expected)",

@@ -1220,6 +1220,9 @@ pub struct Options {
     pub prompts: Vec<String>,
 }
 
+/// Transfers smaller than this are not rows of the U-Boot tables (64 KiB).
+pub const MIN_RATE_BYTES: u64 = 64 * 1024;
+
 /// The section names of a console document (`--style ti` groups them, the renderers print them
 /// as any section).
 pub const BOOT_SECTION: &str = "boot-console";
@@ -1309,6 +1312,13 @@ pub fn sections(logs: &[(String, String)], o: &Options) -> Vec<document::guide::
         title: "U-Boot storage (console log)".into(),
         ..Default::default()
     };
+    // A setup's small files (a U-Boot environment, a boot script) are transfers too, but U-Boot
+    // times them in whole ms: 24 bytes in 11 ms is a latency, not a rate.
+    let small = all_transfers
+        .iter()
+        .filter(|x| x.bytes < MIN_RATE_BYTES)
+        .count();
+    all_transfers.retain(|x| x.bytes >= MIN_RATE_BYTES);
     storage.tables = uboot_tables(&all_transfers, &media);
     if storage.tables.is_empty() {
         storage.status = SectionStatus::Skipped;
@@ -1327,6 +1337,13 @@ pub fn sections(logs: &[(String, String)], o: &Options) -> Vec<document::guide::
             all_transfers.len(),
             if all_transfers.len() == 1 { "" } else { "s" }
         ));
+        if small > 0 {
+            storage.notes.push(format!(
+                "{small} transfer{} smaller than 64 KiB left out (setup files such as an \
+                 environment or a boot script: U-Boot's whole milliseconds make no rate of them)",
+                if small == 1 { "" } else { "s" }
+            ));
+        }
         if media.is_empty() {
             if all_transfers.iter().any(|x| x.iface == "mmc") {
                 storage.notes.push(

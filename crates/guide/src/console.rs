@@ -1344,12 +1344,10 @@ pub fn sections(logs: &[(String, String)], o: &Options) -> Vec<document::guide::
                 if small == 1 { "" } else { "s" }
             ));
         }
-        if media.is_empty() {
-            if all_transfers.iter().any(|x| x.iface == "mmc") {
-                storage.notes.push(
-                    "no `mmc list` in the log: MMC devices are named MMC<N>, not SD or eMMC".into(),
-                );
-            }
+        if media.is_empty() && all_transfers.iter().any(|x| x.iface == "mmc") {
+            storage.notes.push(
+                "no `mmc list` in the log: MMC devices are named MMC<N>, not SD or eMMC".into(),
+            );
         }
     }
     vec![boot, storage]

@@ -275,14 +275,14 @@ fn u_boot_s_virtio_reads_and_fat_transfers_from_the_lava_log() {
     // log's "Capacity: … (262144 x 512)"), in the seconds `time:` printed after each.
     let raw = table(&secs, "UBOOT VIRTIO RAW");
     assert_eq!(cell(raw, "2000000", 0), None);
-    assert!(close(cell(raw, "2000000", 1).unwrap(), 32768.0 / 0.013));
-    assert!(close(cell(raw, "4000000", 1).unwrap(), 65536.0 / 0.025));
-    // fatwrite/fatload: "4194304 bytes written in 37 ms", "… read in 3 ms", and so on.
+    assert!(close(cell(raw, "2000000", 1).unwrap(), 32768.0 / 0.316));
+    assert!(close(cell(raw, "4000000", 1).unwrap(), 65536.0 / 0.034));
+    // fatwrite/fatload: "4194304 bytes written in 74 ms", "… read in 17 ms", and so on.
     let fat = table(&secs, "UBOOT VIRTIO FAT");
     for (key, written_ms, read_ms) in [
-        ("400000", 37.0, 3.0),
-        ("800000", 385.0, 3.0),
-        ("1000000", 560.0, 7.0),
+        ("400000", 74.0, 17.0),
+        ("800000", 54.0, 29.0),
+        ("1000000", 336.0, 9.0),
     ] {
         let kib = u64::from_str_radix(key, 16).unwrap() as f64 / 1024.0;
         assert!(
@@ -294,8 +294,8 @@ fn u_boot_s_virtio_reads_and_fat_transfers_from_the_lava_log() {
             "{key}"
         );
     }
-    // The setup boots' own fatwrite of optargs.env ("24 bytes written in 11 ms", "27 bytes
-    // written in 1 ms") are transfers but no rates: left out, said in the notes. U-Boot's
+    // The setup boots' own fatwrite of optargs.env ("24 bytes written in 12 ms", "27 bytes
+    // written in 3 ms") are transfers but no rates: left out, said in the notes. U-Boot's
     // distro boot loading boot.scr, the kernel and the initramfs after `boot` are not transfers
     // (nobody typed those loads).
     let keys: Vec<&str> = fat.rows.iter().map(|r| r.key.as_str()).collect();
@@ -353,14 +353,14 @@ fn a_real_u_boot_capture_with_spl_and_version() {
     assert_eq!(
         got,
         [
-            ("RAW", "virtio", 0, false, 65536 * 512, 0.588),
-            ("RAW", "virtio", 0, false, 131072 * 512, 0.804),
-            ("FAT", "virtio", 0, true, 4194304, 0.068),
-            ("FAT", "virtio", 0, false, 4194304, 0.015),
-            ("FAT", "virtio", 0, true, 8388608, 0.149),
-            ("FAT", "virtio", 0, false, 8388608, 0.007),
-            ("FAT", "virtio", 0, true, 16777216, 3.163),
-            ("FAT", "virtio", 0, false, 16777216, 0.013),
+            ("RAW", "virtio", 0, false, 65536 * 512, 0.110),
+            ("RAW", "virtio", 0, false, 131072 * 512, 0.548),
+            ("FAT", "virtio", 0, true, 4194304, 0.055),
+            ("FAT", "virtio", 0, false, 4194304, 0.006),
+            ("FAT", "virtio", 0, true, 8388608, 0.065),
+            ("FAT", "virtio", 0, false, 8388608, 0.006),
+            ("FAT", "virtio", 0, true, 16777216, 0.316),
+            ("FAT", "virtio", 0, false, 16777216, 0.009),
         ]
     );
     let titles: Vec<String> = console::uboot_tables(&xs, &media)

@@ -41,4 +41,9 @@ while True:
             sock.close()
             sock = None
             continue
-        os.write(1, data)
+        # In slices, as a UART delivers (far faster than 115200 baud still): a burst of more
+        # than 4000 bytes in one read hides a prompt from LAVA's pexpect, which searches only
+        # the last 4000 bytes it read (searchwindowsize in lava_dispatcher/shell.py).
+        for i in range(0, len(data), 256):
+            os.write(1, data[i:i + 256])
+            time.sleep(0.001)

@@ -4,7 +4,8 @@ server's form (`- {...}`, as `lavacli jobs logs --raw` gives it).
 
 Kept, of the console (`target`): U-Boot's banner and "Starting kernel ..."; in boots where
 LAVA typed U-Boot commands, every line from the first command to `boot`, and after it the
-echoes of what LAVA typed ahead, the empty lines that end them, the transfer reports and
+echoes of what LAVA typed ahead (and lines that are a typed command: one cut out of them), the
+empty lines that end them, the transfer reports and
 "Starting kernel ..."; of
 the kernel's stamped lines its command line, "Freeing unused kernel image (initmem)",
 "Run … as init process" and the one printed soonest after its stamp (where the kernel's
@@ -27,6 +28,7 @@ n = len(entries)
 keep = [False] * n
 typing = False   # from a boot's first typed U-Boot command to "Starting kernel ..."
 booting = False  # after `boot` was typed
+sent = set()     # what LAVA typed (the `msg` as logged, without the newline)
 in_kernel = False
 for i in range(n):
     l, m = lvl[i], msg[i]
@@ -34,6 +36,7 @@ for i in range(n):
         keep[i] = True
         typing = typing or not in_kernel
         booting = m == '"boot\\n"'
+        sent.add(m[:-len('\\n"')] + '"' if m.endswith('\\n"') else m)
         continue
     if l == "results":
         keep[i] = '"definition": "lava"' not in m or '"case": "job"' in m
@@ -48,7 +51,8 @@ for i in range(n):
     if typing:
         # After `boot`, of U-Boot's own boot only the echoes of what LAVA typed ahead, the
         # empty lines that end them, and transfer reports.
-        keep[i] = not booting or m == '""' or m.startswith('"=> ') or "Starting kernel" in m \
+        keep[i] = not booting or m == '""' or m.startswith('"=> ') or m in sent \
+            or "Starting kernel" in m \
             or re.search(r"\d bytes (read|written) in \d+ ms", m) is not None
         typing = "Starting kernel" not in m
         continue

@@ -230,6 +230,94 @@ fn console_logs_become_the_boot_time_and_u_boot_tables() {
     }
 }
 
+/// REAL logs (crates/guide/tests/data/real-qemu): a lava-run job log of a QEMU board with
+/// Debian's U-Boot and kernel, and a U-Boot qemu-x86_64 capture; the job that ran is LAVA's.
+#[test]
+fn real_lava_and_u_boot_logs_become_the_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("qemu.json");
+    let lava = log("real-qemu/lava-qemu-x86-boot-loop.yaml");
+    let (code, err) = console(&[
+        &lava,
+        &log("real-qemu/uboot-qemu-x86_64-storage.txt"),
+        "--device",
+        "qemu-x86",
+        "--medium",
+        "virtio",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("boot-console: 2 tables, 6 rows"), "{err}");
+    assert!(err.contains("uboot-storage: 2 tables, 5 rows"), "{err}");
+    let doc: ResultDocument = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    // The LAVA log's first console line: U-Boot's banner of the first power cycle.
+    assert_eq!(doc.started.as_deref(), Some("2026-11-27T11:47:24+00:00"));
+    let rst = render(&[out.to_str().unwrap()]);
+    for title in [
+        "Boot time VIRTIO",
+        "Boot stages VIRTIO",
+        "UBOOT VIRTIO RAW",
+        "UBOOT VIRTIO FAT",
+    ] {
+        assert!(
+            rst.contains(&format!(".. csv-table:: {title}")),
+            "{title}: {rst}"
+        );
+    }
+    docutils_strict("console-real", &rst);
+    // lava-run's own output (the entries without the server's `- `) reads the same.
+    let local = tmp.path().join("lava-run.log");
+    let text = std::fs::read_to_string(&lava).unwrap();
+    let stripped: String = text
+        .lines()
+        .map(|l| format!("{}\n", l.strip_prefix("- ").unwrap_or(l)))
+        .collect();
+    std::fs::write(&local, stripped).unwrap();
+    let (a, b) = (tmp.path().join("a.json"), tmp.path().join("b.json"));
+    for (input, output) in [(&lava, &a), (&local.display().to_string(), &b)] {
+        let (code, err) = console(&[input, "--device", "q", "-o", output.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let guide = |p: &Path| {
+        let d: ResultDocument = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+        // The tables (the notes name the log file).
+        let tables: Vec<_> = d
+            .guide
+            .unwrap()
+            .sections
+            .into_iter()
+            .map(|s| s.tables)
+            .collect();
+        serde_json::to_string(&tables).unwrap()
+    };
+    assert_eq!(guide(&a), guide(&b));
+
+    // The job that ran passes LAVA's own schema, and its log is LAVA's YAML.
+    let Some(py) = common::lava_python() else {
+        return;
+    };
+    let check = r#"
+import sys, yaml
+from lava_common.schemas import validate
+validate(yaml.safe_load(open(sys.argv[1])), strict=True)
+logged = yaml.safe_load(open(sys.argv[2]))
+assert isinstance(logged, list) and all({"dt", "lvl", "msg"} <= set(e) for e in logged)
+assert {"target", "input", "results"} <= {e["lvl"] for e in logged}
+job = [e["msg"] for e in logged if e["lvl"] == "results" and e["msg"]["case"] == "job"]
+assert job == [{"case": "job", "definition": "lava", "result": "pass"}], job
+print("valid")
+"#;
+    common::assert_python_says_valid(
+        &py,
+        check,
+        &[
+            repo().join("crates/guide/tests/data/real-qemu/make/job-qemu-boot-loop.yaml"),
+            PathBuf::from(lava),
+        ],
+    );
+}
+
 #[test]
 fn a_log_without_boots_or_transfers_exits_2_and_an_input_is_never_the_output() {
     let tmp = tempfile::tempdir().unwrap();

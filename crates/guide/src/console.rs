@@ -140,17 +140,40 @@ pub fn yaml_double_quoted(s: &str) -> Option<(String, &str)> {
     None
 }
 
+/// What a LAVA log entry is.
+enum LavaEntry {
+    /// A console line (`target`, `feedback`).
+    Console(Line),
+    /// What the dispatcher typed (`input`), as it sent it.
+    Input(String),
+    /// The dispatcher's own entry (or a message that is not text).
+    Own,
+}
+
+/// Whether a line is an entry of LAVA's job log: the server's `- {"dt": …}` (`lavacli jobs
+/// logs --raw`, the job page's download) or `lava-run`'s own output, the same entry without
+/// the list's `- ` (a local run: integrations/lava/lava-run-local).
+fn is_lava_entry(t: &str) -> bool {
+    let t = t.trim_start();
+    let t = t.strip_prefix("- ").unwrap_or(t);
+    t.starts_with("{\"dt\"")
+}
+
 /// One line of LAVA's job log (`- {"dt": "…", "lvl": "…", "msg": "…"}`, `"ns"` too on
-/// feedback lines): Some((dt, Some(line))) for a console line, Some((dt, None)) for the
-/// dispatcher's own (or a message that is not text), None when the line is not LAVA's.
-fn lava_line(t: &str) -> Option<(Option<f64>, Option<Line>)> {
-    let mut rest = t.strip_prefix("- {")?.trim_start();
+/// feedback lines; lava-run prints the same without `- `): the dispatcher's time and what the
+/// entry is, None when the line is not LAVA's.
+fn lava_line(t: &str) -> Option<(Option<f64>, LavaEntry)> {
+    let t = t.strip_prefix("- ").unwrap_or(t);
+    let mut rest = t.strip_prefix('{')?.trim_start();
+    if !rest.starts_with("\"dt\"") {
+        return None;
+    }
     let (mut dt, mut lvl, mut msg) = (None, None, None);
     while let Some((key, after)) = yaml_double_quoted(rest) {
         let after = after.trim_start().strip_prefix(':')?.trim_start();
         if !after.starts_with('"') {
             // A mapping (a test result, an event): not a console line. "dt" comes first.
-            return Some((dt.as_deref().and_then(parse_datetime), None));
+            return Some((dt.as_deref().and_then(parse_datetime), LavaEntry::Own));
         }
         let (value, after) = yaml_double_quoted(after)?;
         match key.as_str() {
@@ -167,15 +190,18 @@ fn lava_line(t: &str) -> Option<(Option<f64>, Option<Line>)> {
     }
     let host = dt.as_deref().and_then(parse_datetime);
     match (lvl.as_deref(), msg) {
+        // lava_dispatcher's ShellLogger escapes the board's `"` as `\"` before the entry is
+        // written (itself YAML-escaped): undo it.
         (Some("target" | "feedback"), Some(m)) => Some((
             host,
-            Some(Line {
+            LavaEntry::Console(Line {
                 host,
-                text: m.trim_end_matches(['\r', '\n']).to_string(),
+                text: m.trim_end_matches(['\r', '\n']).replace("\\\"", "\""),
                 ..Default::default()
             }),
         )),
-        _ => Some((host, None)),
+        (Some("input"), Some(m)) => Some((host, LavaEntry::Input(m))),
+        _ => Some((host, LavaEntry::Own)),
     }
 }
 
@@ -224,19 +250,52 @@ fn datetime_line(t: &str) -> Option<Line> {
 }
 
 /// The console lines of a log in any of the forms above (LAVA's own lines left out).
+///
+/// LAVA logs what it types into the console's stream too (lava_dispatcher's ShellCommand
+/// hands pexpect its ShellLogger as `logfile`, which gets what is sent as well as what is
+/// read): the typed text and its newline land in the middle of whatever line the board was
+/// printing — `virtio read: device 0 block # 0, cou` + `fatwrite …` then `nt 131072 …` on the
+/// next entry, or a U-Boot command's echo with the next command glued on when LAVA types ahead.
+/// Each `input` entry (logged just before the send) says what was typed: the console entry
+/// that ends with it loses it, and the board's part before it is joined to the next console
+/// entry, so the board's own lines come out whole.
 pub fn lines(log: &str) -> Vec<Line> {
     let mut out = Vec::new();
     // LAVA: the dispatcher's first entry since the last console line.
     let mut dispatcher: Option<f64> = None;
+    // LAVA: what was typed last, not yet found in the console's entries.
+    let mut typed: Option<String> = None;
+    // LAVA: the board's part of an entry the typed text cut, waiting for the rest.
+    let mut carry: Option<String> = None;
     for raw in log.lines() {
         let t = raw.trim_end_matches('\r');
-        if let Some((dt, l)) = lava_line(t.trim_start()) {
-            match l {
-                Some(mut l) => {
+        if let Some((dt, entry)) = lava_line(t.trim_start()) {
+            match entry {
+                LavaEntry::Console(mut l) => {
+                    if let Some(head) = carry.take() {
+                        l.text = head + &l.text;
+                    }
+                    if let Some(sent) = typed.take()
+                        && !sent.is_empty()
+                        && let Some(head) = l.text.strip_suffix(sent.as_str())
+                    {
+                        carry = Some(head.to_string());
+                        continue;
+                    }
                     l.dispatcher_before = dispatcher.take();
                     out.push(l);
                 }
-                None => {
+                LavaEntry::Input(m) => {
+                    // A sendline (the text, then the line separator) ends the console
+                    // entry it lands in; a control character (logged by its name) does not.
+                    typed = m
+                        .strip_suffix('\n')
+                        .map(|t| t.trim_end_matches('\r').replace('\x1b', ""));
+                    if dispatcher.is_none() {
+                        dispatcher = dt;
+                    }
+                }
+                LavaEntry::Own => {
                     if dispatcher.is_none() {
                         dispatcher = dt;
                     }
@@ -285,8 +344,10 @@ pub fn prompt(text: &str, given: &[String]) -> Option<Prompt> {
         return Some(p);
     }
     // The prompt, then one typed word after a login prompt or a command after a shell's.
-    if let Some((head, typed)) = t.split_once(" login: ")
-        && !typed.trim().contains(' ')
+    // After `HOST login: ` anything: a LAVA log joins the prompt (printed without a newline)
+    // with whatever the board prints next, a late kernel message as often as not.
+    if let Some((head, after)) = t.split_once(" login: ")
+        && (!after.trim().contains(' ') || is_host_name(head))
         && bare_prompt(&format!("{head} login:"), given) == Some(Prompt::Login)
     {
         return Some(Prompt::Login);
@@ -294,6 +355,14 @@ pub fn prompt(text: &str, given: &[String]) -> Option<Prompt> {
     // (Not after a lone `#` or `$`: a line that starts "# " is more often a comment.)
     let end = t.find("# ").or_else(|| t.find("$ ")).filter(|e| *e > 0)?;
     bare_prompt(&t[..=end], given).filter(|p| *p == Prompt::Shell)
+}
+
+/// A host name as getty prints it before ` login:` (not "Last", of "Last login: …").
+fn is_host_name(w: &str) -> bool {
+    !w.is_empty()
+        && w != "Last"
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
 }
 
 /// A line that is a prompt and nothing else.
@@ -545,14 +614,20 @@ pub fn uboot_command(t: &str) -> Option<&str> {
 pub fn boots(lines: &[Line], prompts: &[String]) -> Vec<Boot> {
     let mut out: Vec<Boot> = Vec::new();
     let mut cur: Option<Boot> = None;
+    // The last line was U-Boot's `version` typed at its prompt: the banner it prints is not a
+    // new boot.
+    let mut typed_version = false;
     for l in lines {
         let (stamp, text) = match kernel_stamp(&l.text) {
             Some((s, rest)) => (Some(s), rest),
             None => (None, l.text.as_str()),
         };
         let t = text.trim();
+        let after_version = typed_version;
+        typed_version = uboot_command(t).is_some_and(|c| c == "version" || c == "ver")
+            || (typed_version && t.is_empty());
         let spl = stamp.is_none() && is_spl_banner(t);
-        let ub = stamp.is_none() && is_uboot_banner(t);
+        let ub = stamp.is_none() && is_uboot_banner(t) && !after_version;
         let kernel_banner = t.starts_with("Booting Linux on physical CPU")
             || (t.starts_with("Linux version ") && stamp.is_some());
         // Does this line start a new boot?
@@ -852,10 +927,13 @@ pub fn boot_tables(boots: &[(String, Boot)], medium: Option<&str>) -> BootTables
 /// What U-Boot's storage commands moved: one transfer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transfer {
-    /// "RAW" (`mmc read`/`mmc write`), "FAT" (`fatload`/`fatwrite`), "EXT4", "FS" (`load`,
-    /// `save`: U-Boot finds the file system).
+    /// "RAW" (`mmc read`/`mmc write`, `virtio read` …), "FAT" (`fatload`/`fatwrite`), "EXT4",
+    /// "FS" (`load`, `save`: U-Boot finds the file system).
     pub kind: String,
-    /// The MMC device number.
+    /// U-Boot's name of the device's interface, as typed: "mmc", "virtio", "scsi", "usb",
+    /// "nvme", "sata", "ide" …
+    pub iface: String,
+    /// The device number on that interface.
     pub dev: u32,
     pub write: bool,
     pub bytes: u64,
@@ -903,34 +981,94 @@ fn mmc_list_entry(t: &str) -> Option<(u32, String)> {
     }
 }
 
-/// `mmc D[:P]` in a load/save command's arguments: D.
-fn command_dev(cmd: &str) -> Option<u32> {
-    let w: Vec<&str> = cmd.split_whitespace().collect();
-    let i = w.iter().position(|a| *a == "mmc")?;
-    w.get(i + 1)?.split(':').next()?.parse().ok()
+/// An interface name as U-Boot's block commands take it (`mmc`, `virtio`, `usb` …).
+fn is_iface(w: &str) -> bool {
+    !w.is_empty()
+        && w.starts_with(|c: char| c.is_ascii_lowercase())
+        && w.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+}
+
+/// A device number as U-Boot parses it (hexadecimal: blk_get_device_part_str).
+fn device_number(d: &str) -> Option<u32> {
+    u32::from_str_radix(d.trim(), 16).ok()
+}
+
+/// `IF D[:P]` after a load/save command's name (`fatload virtio 0:1 …`): (IF, D).
+fn command_dev(cmd: &str) -> Option<(String, u32)> {
+    let w: Vec<&str> = cmd.split_whitespace().filter(|w| *w != "time").collect();
+    let iface = *w.get(1)?;
+    let dev = device_number(w.get(2)?.split(':').next()?)?;
+    is_iface(iface).then(|| (iface.to_string(), dev))
+}
+
+/// A raw transfer's report: mmc's own `MMC read: dev # 0, block # 0, count 65536 ... 65536
+/// blocks read: OK` or the other block commands' (cmd/blk_common.c) `virtio read: device 0
+/// block # 0, count 65536 ... 65536 blocks read: OK`: (iface, dev, write, blocks).
+fn raw_report(t: &str) -> Option<(String, u32, bool, u64)> {
+    if !t.ends_with(": OK") {
+        return None;
+    }
+    let (iface, rest) = t.split_once(' ')?;
+    let (write, rest) = if let Some(r) = rest.strip_prefix("read: ") {
+        (false, r)
+    } else {
+        (true, rest.strip_prefix("write: ")?)
+    };
+    let iface = if iface == "MMC" { "mmc" } else { iface };
+    if !is_iface(iface) {
+        return None;
+    }
+    let dev = rest
+        .strip_prefix("dev # ")
+        .or_else(|| rest.strip_prefix("device "))?
+        .split([',', ' '])
+        .next()
+        .and_then(|d| d.trim().parse().ok())?;
+    let count = rest
+        .split_once("count ")
+        .and_then(|(_, c)| c.split_whitespace().next())
+        .and_then(|c| c.parse::<u64>().ok())?;
+    Some((iface.to_string(), dev, write, count))
 }
 
 /// U-Boot's storage transfers in the lines, with `mmc list`'s media (device → "MMCSD"/"EMMC").
+///
+/// Any interface U-Boot's block commands serve: `mmc` (with `mmc list`'s SD/eMMC), and the
+/// `virtio`, `scsi` (SATA/UFS disks), `usb`, `nvme`, `sata`, `ide` forms — the tables name the
+/// medium as U-Boot does. A raw transfer's bytes are its blocks times the device's block size
+/// (`Capacity: … (N x 512)` of `IF info`/`IF dev`, else 512).
 pub fn transfers(lines: &[Line]) -> (Vec<Transfer>, BTreeMap<u32, String>) {
     let mut out = Vec::new();
     let mut media = BTreeMap::new();
-    // The last load/save command typed: (kind, dev).
-    let mut last_cmd: Option<(String, u32)> = None;
-    // A raw transfer waiting for `time:`'s line: (dev, write, bytes).
-    let mut raw: Option<(u32, bool, u64)> = None;
+    // The last load/save command typed: (kind, iface, dev).
+    let mut last_cmd: Option<(String, String, u32)> = None;
+    // A raw transfer waiting for `time:`'s line: (iface, dev, write, blocks).
+    let mut raw: Option<(String, u32, bool, u64)> = None;
+    // mmc's current device (`mmc dev N`), for load/save commands without one.
     let mut current_dev: Option<u32> = None;
+    // The interface of the last command typed, and the device of the last `Device N:` line.
+    let mut last_iface: Option<String> = None;
+    let mut listed_dev: Option<u32> = None;
+    // (iface, dev) → block size in bytes.
+    let mut block_size: BTreeMap<(String, u32), u64> = BTreeMap::new();
     for l in lines {
         let t = l.text.trim();
         if let Some(cmd) = uboot_command(t) {
-            let word = cmd.split_whitespace().find(|w| *w != "time").unwrap_or("");
+            let mut words = cmd.split_whitespace().filter(|w| *w != "time");
+            let word = words.next().unwrap_or("");
+            if is_iface(word) {
+                last_iface = Some(word.to_string());
+            }
             let kind = match word {
                 "fatload" | "fatwrite" => Some("FAT"),
                 "ext4load" | "ext4write" => Some("EXT4"),
                 "load" | "save" => Some("FS"),
                 _ => None,
             };
-            last_cmd = match (kind, command_dev(cmd).or(current_dev)) {
-                (Some(k), Some(d)) => Some((k.to_string(), d)),
+            let dev = command_dev(cmd).or_else(|| current_dev.map(|d| ("mmc".to_string(), d)));
+            last_cmd = match (kind, dev) {
+                (Some(k), Some((i, d))) => Some((k.to_string(), i, d)),
                 _ => None,
             };
             continue;
@@ -947,32 +1085,44 @@ pub fn transfers(lines: &[Line]) -> (Vec<Transfer>, BTreeMap<u32, String>) {
             current_dev = n.split('(').next().and_then(|d| d.parse().ok());
             continue;
         }
-        // "MMC read: dev # 0, block # 0, count 65536 ... 65536 blocks read: OK"
-        for (head, write) in [("MMC read: dev # ", false), ("MMC write: dev # ", true)] {
-            if let Some(rest) = t.strip_prefix(head)
-                && t.ends_with(": OK")
-            {
-                let dev = rest.split(',').next().and_then(|d| d.trim().parse().ok());
-                let count = rest
-                    .split_once("count ")
-                    .and_then(|(_, c)| c.split_whitespace().next())
-                    .and_then(|c| c.parse::<u64>().ok());
-                if let (Some(dev), Some(count)) = (dev, count) {
-                    raw = Some((dev, write, count * 512));
-                }
-            }
+        // `virtio info`: "Device 0: 1af4 VirtIO Block Device", "Capacity: 128.0 MB = 0.1 GB
+        // (262144 x 512)".
+        if let Some(rest) = t.strip_prefix("Device ")
+            && let Some((n, _)) = rest.split_once(':')
+        {
+            listed_dev = n.trim().parse().ok();
+            continue;
+        }
+        if t.starts_with("Capacity:")
+            && let (Some(i), Some(d)) = (&last_iface, listed_dev)
+            && let Some(b) = t
+                .rsplit_once(" x ")
+                .and_then(|(_, b)| b.trim_end_matches(')').trim().parse::<u64>().ok())
+            && b > 0
+        {
+            block_size.insert((i.clone(), d), b);
+            continue;
+        }
+        if let Some(r) = raw_report(t) {
+            raw = Some(r);
+            continue;
         }
         // `time`'s report: "time: 1.234 seconds", "time: 1 minutes, 2.345 seconds".
         if let Some(rest) = t.strip_prefix("time:") {
             if let Some(s) = uboot_time(rest)
                 && s > 0.0
-                && let Some((dev, write, bytes)) = raw.take()
+                && let Some((iface, dev, write, blocks)) = raw.take()
             {
+                let bs = block_size
+                    .get(&(iface.clone(), dev))
+                    .copied()
+                    .unwrap_or(512);
                 out.push(Transfer {
                     kind: "RAW".into(),
+                    iface,
                     dev,
                     write,
-                    bytes,
+                    bytes: blocks * bs,
                     seconds: s,
                 });
             }
@@ -987,10 +1137,11 @@ pub fn transfers(lines: &[Line]) -> (Vec<Transfer>, BTreeMap<u32, String>) {
             && w[5] == "ms"
             && let (Ok(bytes), Ok(ms)) = (w[0].parse::<u64>(), w[4].parse::<f64>())
             && ms > 0.0
-            && let Some((kind, dev)) = last_cmd.take()
+            && let Some((kind, iface, dev)) = last_cmd.take()
         {
             out.push(Transfer {
                 kind,
+                iface,
                 dev,
                 write: w[2] == "written",
                 bytes,
@@ -1001,6 +1152,24 @@ pub fn transfers(lines: &[Line]) -> (Vec<Transfer>, BTreeMap<u32, String>) {
     (out, media)
 }
 
+/// A transfer's medium in the tables' titles: an MMC device as `mmc list` typed it (EMMC,
+/// MMCSD; else MMC<N>), any other interface by U-Boot's name of it (VIRTIO, SCSI, USB, NVME …),
+/// with the device number when the log has more than one device on it.
+fn medium_title(x: &Transfer, media: &BTreeMap<u32, String>, several: bool) -> String {
+    if x.iface == "mmc" {
+        return media
+            .get(&x.dev)
+            .cloned()
+            .unwrap_or_else(|| format!("MMC{}", x.dev));
+    }
+    let name = x.iface.to_ascii_uppercase();
+    if several {
+        format!("{name}{}", x.dev)
+    } else {
+        name
+    }
+}
+
 /// The seed's U-Boot tables, one per (medium, kind): "UBOOT EMMC RAW", "UBOOT MMCSD FAT" —
 /// key "File size (bytes in hex)", columns write and read throughput in Kbytes/sec (KiB/s),
 /// each figure the median over the transfers of that size.
@@ -1008,11 +1177,15 @@ pub fn uboot_tables(transfers: &[Transfer], media: &BTreeMap<u32, String>) -> Ve
     // (medium, kind) → size → (writes, reads)
     type Sizes = BTreeMap<u64, (Vec<f64>, Vec<f64>)>;
     let mut by: BTreeMap<(String, String), Sizes> = BTreeMap::new();
+    let mut devices: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
     for x in transfers {
-        let medium = media
-            .get(&x.dev)
-            .cloned()
-            .unwrap_or_else(|| format!("MMC{}", x.dev));
+        let d = devices.entry(x.iface.as_str()).or_default();
+        if !d.contains(&x.dev) {
+            d.push(x.dev);
+        }
+    }
+    for x in transfers {
+        let medium = medium_title(x, media, devices[x.iface.as_str()].len() > 1);
         let e = by
             .entry((medium, x.kind.clone()))
             .or_default()
@@ -1060,6 +1233,9 @@ pub struct Options {
     pub prompts: Vec<String>,
 }
 
+/// Transfers smaller than this are not rows of the U-Boot tables (64 KiB).
+pub const MIN_RATE_BYTES: u64 = 64 * 1024;
+
 /// The section names of a console document (`--style ti` groups them, the renderers print them
 /// as any section).
 pub const BOOT_SECTION: &str = "boot-console";
@@ -1067,7 +1243,7 @@ pub const UBOOT_SECTION: &str = "uboot-storage";
 
 /// Which form a log had, for the notes.
 fn form(lines: &[Line], log: &str) -> &'static str {
-    let lava = log.lines().any(|l| l.trim_start().starts_with("- {\"dt\""));
+    let lava = log.lines().any(is_lava_entry);
     match (lava, lines.iter().any(|l| l.host.is_some())) {
         (true, _) => "LAVA job log (dispatcher times)",
         (false, true) => "console capture with host times",
@@ -1081,10 +1257,7 @@ fn form(lines: &[Line], log: &str) -> &'static str {
 pub fn lava_time_span(logs: &[(String, String)]) -> Option<(f64, f64)> {
     let mut span: Option<(f64, f64)> = None;
     for (_, text) in logs {
-        if !text
-            .lines()
-            .any(|l| l.trim_start().starts_with("- {\"dt\""))
-        {
+        if !text.lines().any(is_lava_entry) {
             continue;
         }
         for h in lines(text).iter().filter_map(|l| l.host) {
@@ -1152,25 +1325,42 @@ pub fn sections(logs: &[(String, String)], o: &Options) -> Vec<document::guide::
         title: "U-Boot storage (console log)".into(),
         ..Default::default()
     };
+    // A setup's small files (a U-Boot environment, a boot script) are transfers too, but U-Boot
+    // times them in whole ms: 24 bytes in 11 ms is a latency, not a rate.
+    let small = all_transfers
+        .iter()
+        .filter(|x| x.bytes < MIN_RATE_BYTES)
+        .count();
+    all_transfers.retain(|x| x.bytes >= MIN_RATE_BYTES);
     storage.tables = uboot_tables(&all_transfers, &media);
     if storage.tables.is_empty() {
         storage.status = SectionStatus::Skipped;
         storage.reason = Some(
-            "no U-Boot transfer in the logs (`time mmc read/write`, fatload/fatwrite …)".into(),
+            "no U-Boot transfer in the logs (`time mmc read/write`, `time virtio read`, \
+             fatload/fatwrite …)"
+                .into(),
         );
     } else {
         storage.notes = log_notes;
         storage.notes.push(format!(
             "{} transfer{} of U-Boot's own commands: Kbytes/sec = KiB/s (bytes/1024 over the \
-             time U-Boot printed: `time` for mmc read/write, the command's own ms for \
-             fatload/fatwrite); each figure the median over the transfers of that size",
+             time U-Boot printed: `time` for raw reads/writes (mmc, virtio, scsi, usb, nvme …), \
+             the command's own ms for fatload/fatwrite); each figure the median over the \
+             transfers of that size",
             all_transfers.len(),
             if all_transfers.len() == 1 { "" } else { "s" }
         ));
-        if media.is_empty() {
-            storage
-                .notes
-                .push("no `mmc list` in the log: devices are named MMC<N>, not SD or eMMC".into());
+        if small > 0 {
+            storage.notes.push(format!(
+                "{small} transfer{} smaller than 64 KiB left out (setup files such as an \
+                 environment or a boot script: U-Boot's whole milliseconds make no rate of them)",
+                if small == 1 { "" } else { "s" }
+            ));
+        }
+        if media.is_empty() && all_transfers.iter().any(|x| x.iface == "mmc") {
+            storage.notes.push(
+                "no `mmc list` in the log: MMC devices are named MMC<N>, not SD or eMMC".into(),
+            );
         }
     }
     vec![boot, storage]

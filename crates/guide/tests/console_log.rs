@@ -338,3 +338,69 @@ fn a_plain_capture_counts_the_kernels_own_time() {
     assert_eq!(r.tables[1].rows.len(), 1);
     assert_eq!(r.tables[1].rows[0].key, "kernel start to init (s)");
 }
+
+/// U-Boot's other block interfaces, in cmd/blk_common.c's form (the form a real U-Boot printed
+/// for virtio: tests/console_real.rs): the medium named as U-Boot names it, the block size from
+/// `IF info`'s capacity, a second device on one interface numbered.
+#[test]
+fn scsi_and_usb_transfers_are_named_by_their_interface() {
+    let ls = lines(concat!(
+        "=> scsi scan\n",
+        "=> scsi info\n",
+        "Device 0: (0:0) Vendor: ATA Prod.: QEMU HARDDISK Rev: 2.5+\n",
+        "            Type: Hard Disk\n",
+        "            Capacity: 64.0 MB = 0.0 GB (16384 x 4096)\n",
+        "=> time scsi read ${loadaddr} 0x0 0x800\n",
+        "\n",
+        "scsi read: device 0 block # 0, count 2048 ... 2048 blocks read: OK\n",
+        "\n",
+        "time: 0.100 seconds\n",
+        "=> fatload usb 0:1 ${loadaddr} f.bin\n",
+        "4194304 bytes read in 100 ms (40 MiB/s)\n",
+        "=> fatload usb 1:1 ${loadaddr} f.bin\n",
+        "4194304 bytes read in 200 ms (20 MiB/s)\n",
+        "=> fatwrite usb 1:1 ${loadaddr} env.txt 0x18\n",
+        "24 bytes written in 11 ms (2 KiB/s)\n",
+    ));
+    let (xs, media) = console::transfers(&ls);
+    assert!(media.is_empty());
+    let got: Vec<(&str, &str, u32, u64)> = xs
+        .iter()
+        .map(|x| (x.kind.as_str(), x.iface.as_str(), x.dev, x.bytes))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("RAW", "scsi", 0, 2048 * 4096),
+            ("FAT", "usb", 0, 4194304),
+            ("FAT", "usb", 1, 4194304),
+            ("FAT", "usb", 1, 24),
+        ]
+    );
+    let secs = console::sections(
+        &[(
+            "t.txt".into(),
+            ls.iter().map(|l| l.text.clone() + "\n").collect(),
+        )],
+        &Default::default(),
+    );
+    let titles: Vec<&str> = secs[1].tables.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["UBOOT SCSI RAW", "UBOOT USB0 FAT", "UBOOT USB1 FAT"]
+    );
+    // 8 MiB in 0.1 s; the 24-byte file is no rate (left out, said).
+    assert!(close(
+        secs[1].tables[0].rows[0].cells[1].as_ref().unwrap().value,
+        8192.0 / 0.1
+    ));
+    assert_eq!(secs[1].tables[2].rows.len(), 1);
+    assert!(
+        secs[1]
+            .notes
+            .iter()
+            .any(|n| n.starts_with("1 transfer smaller than 64 KiB left out")),
+        "{:?}",
+        secs[1].notes
+    );
+}

@@ -232,11 +232,7 @@ fn a_refused_port_fails_at_once_with_one_attempt() {
         return;
     }
     // A port that was free a moment ago: bound, then released.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = testsupport::http::free_port();
     let tmp = tempfile::tempdir().unwrap();
     let ctx = common::ctx(probe::Root::host(), tmp.path());
     let mut opt = guide::network::Options::new(&format!("127.0.0.1:{port}"));

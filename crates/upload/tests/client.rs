@@ -162,11 +162,7 @@ fn an_unreachable_service_is_unavailable_after_the_bounded_tries() {
         return;
     }
     // A port nobody listens on: bind, note it, close.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = testsupport::http::free_port();
     let started = std::time::Instant::now();
     let (o, retries) = client(&format!("http://127.0.0.1:{port}"), "t").post_run(&doc(6));
     assert!(matches!(o, Outcome::Unavailable { .. }), "{o:?}");

@@ -10,7 +10,8 @@ use document::guide::GuideValue;
 
 use super::timing::{Error, Result, Timing, median, os_err};
 
-fn map(fd: i32, len: usize) -> Result<*mut u8> {
+/// A read-only shared mapping of the first `len` bytes of `fd` (also what `page_cache` reads).
+pub(crate) fn map(fd: i32, len: usize) -> Result<*mut u8> {
     // SAFETY: maps an open file read-only and shared; checked below.
     let p = unsafe {
         libc::mmap(

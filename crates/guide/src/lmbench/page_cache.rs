@@ -26,20 +26,9 @@ pub fn folios(file: &Path, len: usize) -> Option<BTreeMap<usize, usize>> {
     let pagemap = File::open("/proc/self/pagemap").ok()?;
     let flags = File::open("/proc/kpageflags").ok()?;
     let f = File::open(file).ok()?;
-    // SAFETY: a read-only shared mapping of `len` bytes of the open file; checked below.
-    let p = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            len,
-            libc::PROT_READ,
-            libc::MAP_SHARED,
-            f.as_raw_fd(),
-            0,
-        )
-    };
-    if p == libc::MAP_FAILED {
-        return None;
-    }
+    let p = super::lat_pagefault::map(f.as_raw_fd(), len)
+        .ok()?
+        .cast::<libc::c_void>();
     let mut heads = Vec::with_capacity(len / PAGE);
     let mut ok = true;
     for i in 0..len.div_ceil(PAGE) {

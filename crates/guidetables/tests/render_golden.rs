@@ -157,15 +157,20 @@ fn doc(device: &str, machine: &str, mhz: f64, factor: f64, second: bool) -> Resu
 fn guide() -> guidetables::Guide {
     let a = doc("am62axx_sk-fs", "rk3588", 2352.4, 1.0, false);
     let b = doc("rpi4 *beta* | `x`", "rpi4", 1800.2, 1.5, true);
-    let labels = guidetables::board_labels(&[&a, &b]);
+    merged_pair(&a, &b)
+}
+
+/// Two documents as two boards' columns, labelled as `guide render` labels them.
+fn merged_pair(a: &ResultDocument, b: &ResultDocument) -> guidetables::Guide {
+    let labels = guidetables::board_labels(&[a, b]);
     guidetables::merge(&[
         Run {
             board: labels[0].clone(),
-            doc: &a,
+            doc: a,
         },
         Run {
             board: labels[1].clone(),
-            doc: &b,
+            doc: b,
         },
     ])
 }
@@ -629,17 +634,7 @@ fn the_dram_type_and_rate_where_smbios_or_edac_state_them() {
     };
     a.machine.as_mut().unwrap().memory.dram = vec![dimm("A"), dimm("B")];
     let b = doc("rpi4", "rpi4", 1800.2, 1.5, true);
-    let labels = guidetables::board_labels(&[&a, &b]);
-    let g = guidetables::merge(&[
-        Run {
-            board: labels[0].clone(),
-            doc: &a,
-        },
-        Run {
-            board: labels[1].clone(),
-            doc: &b,
-        },
-    ]);
+    let g = merged_pair(&a, &b);
     let md = guidetables::md::render(&g, "Performance Guide");
     assert!(
         md.contains(

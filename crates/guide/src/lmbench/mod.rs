@@ -227,20 +227,22 @@ pub const ROWS_VAR: &str = "BOARDBENCH_LMBENCH_ROWS";
 /// cache"), which two separately written files need not share.
 pub const FILE_VAR: &str = "BOARDBENCH_LMBENCH_FILE";
 
-/// The test file given by [`FILE_VAR`] (its value `var`), when it names a file of at least
-/// 16 MiB; None when not given.
+/// The test file given by [`FILE_VAR`] (its value `var`): None when not given, an error when it
+/// does not name a file of at least 16 MiB.
 fn given_test_file(
     var: Option<std::ffi::OsString>,
-) -> Option<std::result::Result<PathBuf, String>> {
-    let path = PathBuf::from(var.filter(|v| !v.is_empty())?);
-    Some(match std::fs::metadata(&path) {
-        Ok(m) if m.is_file() && m.len() >= TEST_FILE_BYTES as u64 => Ok(path),
+) -> std::result::Result<Option<PathBuf>, String> {
+    let Some(path) = var.filter(|v| !v.is_empty()).map(PathBuf::from) else {
+        return Ok(None);
+    };
+    match std::fs::metadata(&path) {
+        Ok(m) if m.is_file() && m.len() >= TEST_FILE_BYTES as u64 => Ok(Some(path)),
         Ok(_) => Err(format!(
             "{FILE_VAR}={} is not a regular file of at least 16 MiB",
             path.display()
         )),
         Err(e) => Err(format!("{FILE_VAR}={}: {e}", path.display())),
-    })
+    }
 }
 
 /// The row filter from [`ROWS_VAR`] (empty: every row).
@@ -266,14 +268,15 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
             c.only.join(", ")
         ));
     }
-    let given = given_test_file(std::env::var_os(FILE_VAR));
-    if let Some(Err(e)) = &given {
-        return Outcome {
-            failed: Some(e.clone()),
-            ..Default::default()
-        };
-    }
-    let given = given.and_then(|g| g.ok());
+    let given = match given_test_file(std::env::var_os(FILE_VAR)) {
+        Ok(g) => g,
+        Err(e) => {
+            return Outcome {
+                failed: Some(e),
+                ..Default::default()
+            };
+        }
+    };
     if let Some(f) = &given {
         c.notes.push(format!(
             "The test file is {} ({FILE_VAR}), not written by the section.",
@@ -411,14 +414,12 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     if let Some(n) = plan.ctx_tries {
         tc.tries = n;
     }
-    let t_ctx = &tc;
     for &(p, s) in &plan.ctx {
-        let t = t_ctx;
         c.put(&[&format!("lat_ctx-{p}-{s}k (us)")], || {
             // From a small, freshly started process where the host binary can start one (as
             // lmbench forks its ring from its small lat_ctx), else from the measuring child.
-            small_process::ring(t, p, s)
-                .unwrap_or_else(|| isolated(t, |t| lat_ctx::measure(t, p, s)))
+            small_process::ring(&tc, p, s)
+                .unwrap_or_else(|| isolated(&tc, |t| lat_ctx::measure(t, p, s)))
                 .map(|(v, o)| {
                     ovr.push(format!("{p}-{s}k {o:.2}"));
                     v
@@ -583,25 +584,18 @@ mod tests {
 
     #[test]
     fn a_given_test_file_must_be_a_16_mib_file() {
-        assert!(given_test_file(None).is_none());
-        assert!(given_test_file(Some("".into())).is_none());
+        assert_eq!(given_test_file(None), Ok(None));
+        assert_eq!(given_test_file(Some("".into())), Ok(None));
         let dir = tempfile::tempdir().unwrap();
-        let missing = given_test_file(Some(dir.path().join("nope").into())).unwrap();
+        let missing = given_test_file(Some(dir.path().join("nope").into()));
         assert!(missing.unwrap_err().starts_with(FILE_VAR));
         let small = dir.path().join("small");
         std::fs::write(&small, b"x").unwrap();
-        let err = given_test_file(Some(small.clone().into()))
-            .unwrap()
-            .unwrap_err();
+        let err = given_test_file(Some(small.clone().into())).unwrap_err();
         assert!(err.contains("at least 16 MiB"), "{err}");
-        assert!(given_test_file(Some(dir.path().into())).unwrap().is_err());
+        assert!(given_test_file(Some(dir.path().into())).is_err());
         let f = std::fs::File::create(&small).unwrap();
         f.set_len(TEST_FILE_BYTES as u64).unwrap();
-        assert_eq!(
-            given_test_file(Some(small.clone().into()))
-                .unwrap()
-                .unwrap(),
-            small
-        );
+        assert_eq!(given_test_file(Some(small.clone().into())), Ok(Some(small)));
     }
 }

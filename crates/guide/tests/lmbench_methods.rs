@@ -113,11 +113,11 @@ fn a_pipe_round_trip_costs_more_than_a_null_syscall() {
     let t = tiny();
     let dir = workdir("pipe");
     let file = lmbench::make_test_file(&dir).unwrap();
-    let null = lat_syscall::measure(&t, lat_syscall::Op::Null, &file)
+    let null = lat_syscall::measure(&t, lat_syscall::Op::Null, &file, false)
         .unwrap()
         .value;
     for op in lat_syscall::Op::ALL {
-        assert!(lat_syscall::measure(&t, op, &file).unwrap().value >= 0.0);
+        assert!(lat_syscall::measure(&t, op, &file, false).unwrap().value >= 0.0);
     }
     let pipe = lat_pipe::measure(&t).unwrap().value;
     let _ = std::fs::remove_dir_all(&dir);
@@ -253,4 +253,28 @@ fn the_remainder_steps_compute_the_remainder() {
     // The whole chain runs (a few iterations) and returns.
     lat_ops::int64::rem(3);
     lat_ops::int32::rem(3);
+}
+
+#[test]
+fn stat_and_open_by_name_in_the_files_directory_in_a_child_leave_our_directory_alone() {
+    let t = tiny();
+    let dir = workdir("syscall-at");
+    let file = lmbench::make_test_file(&dir).unwrap();
+    let here = std::env::current_dir().unwrap();
+    assert_ne!(here, dir, "the test must start elsewhere");
+    for op in [lat_syscall::Op::Stat, lat_syscall::Op::Open] {
+        let (v, at) = lmbench::isolate::in_child_at(&t, &dir, |t, at| {
+            // The child runs in the file's directory: the bare name is found from there.
+            let found = std::path::Path::new("test1.txt").exists();
+            lat_syscall::measure(t, op, &file, at).map(|v| (v, at && found))
+        })
+        .unwrap();
+        assert!(at, "{op:?}: the child did not run in the file's directory");
+        assert!(v.value > 0.0, "{op:?}: {v:?}");
+    }
+    // Named relative to a directory we are not in, the file is not found: the in-directory
+    // form really names it relative to the working directory.
+    assert!(lat_syscall::measure(&t, lat_syscall::Op::Stat, &file, true).is_err());
+    assert_eq!(std::env::current_dir().unwrap(), here);
+    let _ = std::fs::remove_dir_all(&dir);
 }

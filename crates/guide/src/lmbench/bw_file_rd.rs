@@ -18,8 +18,7 @@ fn read_through(fd: i32, buf: &mut [u8], size: usize, sink: &mut usize) -> Resul
     let mut left = size;
     while left > 0 {
         let want = left.min(buf.len());
-        // SAFETY: reads into our buffer of at least `want` bytes.
-        let r = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), want) };
+        let r = super::call::read(fd, &mut buf[..want]);
         if r < 0 {
             return Err(os_err("read"));
         }

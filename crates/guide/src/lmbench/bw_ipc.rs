@@ -49,8 +49,7 @@ fn drain(
         for _ in 0..n {
             let mut left = per_iter;
             while left > 0 {
-                // SAFETY: reads into our buffer, at most its length.
-                let r = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), left.min(CHUNK)) };
+                let r = super::call::read(fd, &mut buf[..left.min(CHUNK)]);
                 if r <= 0 {
                     if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
                     {

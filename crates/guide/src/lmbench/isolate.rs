@@ -14,7 +14,10 @@
 //! `malloc` usable in the child (their fork resets the allocator's locks); nothing here takes
 //! another lock (no stdio, no environment).
 
+use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
@@ -92,18 +95,40 @@ where
     T: Serialize + DeserializeOwned,
     F: FnOnce(&Timing) -> Result<T>,
 {
+    run(t, None, |t, _| measure(t))
+}
+
+/// [`in_child`] with the child's working directory changed to `dir` first, as lmbench's
+/// programs run from the directory TI starts them in. `measure` learns whether it runs there
+/// (`true`) — not when the child could not be forked (or `dir` entered) and it runs in this
+/// process, whose working directory is never changed.
+pub fn in_child_at<T, F>(t: &Timing, dir: &Path, measure: F) -> Result<T>
+where
+    T: Serialize + DeserializeOwned,
+    F: FnOnce(&Timing, bool) -> Result<T>,
+{
+    run(t, Some(dir), measure)
+}
+
+fn run<T, F>(t: &Timing, dir: Option<&Path>, measure: F) -> Result<T>
+where
+    T: Serialize + DeserializeOwned,
+    F: FnOnce(&Timing, bool) -> Result<T>,
+{
     if t.cancelled() {
         return Err(Error::Cancelled);
     }
+    // Prepared before the fork: the child makes no allocation for it.
+    let dir = dir.and_then(|d| CString::new(d.as_os_str().as_bytes()).ok());
     let (Some(shared), Ok((rd, wr))) = (SharedFlag::new(), pipe()) else {
-        return measure(t);
+        return measure(t, false);
     };
     // SAFETY: fork in a possibly multi-threaded process; the child runs the measurement (see the
     // module's note on what it may do), writes its report and `_exit`s without unwinding into
     // the parent's code.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        return measure(t);
+        return measure(t, false);
     }
     if pid == 0 {
         drop(rd);
@@ -111,7 +136,9 @@ where
         unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
         let mut ct = t.clone();
         ct.set_shared_cancel(shared.flag());
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| measure(&ct)))
+        // SAFETY: chdir of a NUL-terminated path, in the child only.
+        let at = dir.is_some_and(|d| unsafe { libc::chdir(d.as_ptr()) } == 0);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| measure(&ct, at)))
             .unwrap_or_else(|_| Err(Error::Failed("the measurement panicked".into())));
         let _ = write_all(wr.as_raw_fd(), encode(&r).as_bytes());
         // SAFETY: ends the child without running the parent's destructors or atexit handlers.

@@ -22,24 +22,19 @@ pub fn measure(t: &Timing) -> Result<GuideValue> {
                 return Err(os_err("socket"));
             }
             let one: libc::c_int = 1;
-            // SAFETY: sets an int option from a live value; connects with a valid address.
-            let ok = unsafe {
+            // SAFETY: sets an int option from a live value.
+            unsafe {
                 libc::setsockopt(
                     s,
                     libc::SOL_SOCKET,
                     libc::SO_REUSEADDR,
                     (&one as *const libc::c_int).cast(),
                     size_of::<libc::c_int>() as libc::socklen_t,
-                );
-                libc::connect(
-                    s,
-                    (&addr as *const libc::sockaddr_in).cast(),
-                    size_of::<libc::sockaddr_in>() as libc::socklen_t,
-                ) == 0
+                )
             };
+            let ok = super::call::connect(s, &addr) == 0;
             let err = (!ok).then(|| os_err("connect to the loopback server"));
-            // SAFETY: closes the socket created above.
-            unsafe { libc::close(s) };
+            super::call::close(s);
             if let Some(e) = err {
                 return Err(e);
             }

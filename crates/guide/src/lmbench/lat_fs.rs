@@ -57,14 +57,18 @@ impl Drop for Tree {
 }
 
 fn create(name: &CString, buf: &[u8]) -> Result<()> {
-    // SAFETY: creates a file by NUL-terminated name.
-    let fd = unsafe { libc::creat(name.as_ptr(), 0o600) };
+    // creat(2) is openat with these flags (as the C library makes it).
+    let fd = super::call::openat(
+        libc::AT_FDCWD,
+        name,
+        libc::O_CREAT | libc::O_WRONLY | libc::O_TRUNC,
+        0o600,
+    );
     if fd < 0 {
         return Err(os_err("creat"));
     }
     let ok = super::sys::write_all(fd, buf);
-    // SAFETY: closes the file just created.
-    unsafe { libc::close(fd) };
+    super::call::close(fd);
     if !ok {
         return Err(os_err("write"));
     }

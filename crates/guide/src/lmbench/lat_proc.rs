@@ -81,8 +81,7 @@ fn call_loop(n: u64, arg: u32) {
 
 fn wait(pid: libc::pid_t) -> Result<()> {
     let mut status = 0;
-    // SAFETY: waits for our own child.
-    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
+    while super::call::waitpid(pid, &mut status) < 0 {
         if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
             return Err(os_err("waitpid"));
         }

@@ -41,20 +41,7 @@ pub fn measure(t: &Timing) -> Result<GuideValue> {
     let samples = t.benchmp_try(0.0, |n| {
         for _ in 0..n {
             let mut w = set;
-            let mut tv = libc::timeval {
-                tv_sec: 0,
-                tv_usec: 0,
-            };
-            // SAFETY: select over our set copy with a zero timeout.
-            let r = unsafe {
-                libc::select(
-                    FDS as i32,
-                    std::ptr::null_mut(),
-                    &mut w,
-                    std::ptr::null_mut(),
-                    &mut tv,
-                )
-            };
+            let r = super::call::select_write_now(FDS as i32, &mut w);
             if r < 0 {
                 return Err(os_err("select"));
             }

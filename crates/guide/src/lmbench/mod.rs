@@ -9,6 +9,7 @@ pub mod bw_file_rd;
 pub mod bw_ipc;
 pub mod bw_mem;
 pub mod bw_mmap_rd;
+pub mod call;
 pub mod isolate;
 pub mod lat_connect;
 pub mod lat_ctx;
@@ -359,8 +360,9 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     use lat_syscall::Op;
     for op in Op::ALL {
         let name = format!("lat_syscall-{} (us)", op.name());
-        c.put(&[&name], || {
-            isolated(t, |t| lat_syscall::measure(t, op, file))
+        c.put(&[&name], || match file.parent() {
+            Some(d) => isolate::in_child_at(t, d, |t, at| lat_syscall::measure(t, op, file, at)),
+            None => isolated(t, |t| lat_syscall::measure(t, op, file, false)),
         })
         .then_some(())?;
     }

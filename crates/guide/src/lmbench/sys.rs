@@ -83,8 +83,7 @@ pub fn socketpair() -> Result<(OwnedFd, OwnedFd)> {
 pub fn write_all(fd: RawFd, buf: &[u8]) -> bool {
     let mut done = 0;
     while done < buf.len() {
-        // SAFETY: writes from a live slice of the given length.
-        let r = unsafe { libc::write(fd, buf[done..].as_ptr().cast(), buf.len() - done) };
+        let r = super::call::write(fd, &buf[done..]);
         if r <= 0 {
             if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                 continue;
@@ -100,8 +99,7 @@ pub fn write_all(fd: RawFd, buf: &[u8]) -> bool {
 pub fn read_exact(fd: RawFd, buf: &mut [u8]) -> bool {
     let mut done = 0;
     while done < buf.len() {
-        // SAFETY: reads into a live mutable slice of the given length.
-        let r = unsafe { libc::read(fd, buf[done..].as_mut_ptr().cast(), buf.len() - done) };
+        let r = super::call::read(fd, &mut buf[done..]);
         if r <= 0 {
             if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                 continue;
@@ -263,8 +261,7 @@ impl Server {
 
 fn serve(lfd: RawFd, mode: Serve, buf: &mut [u8]) {
     loop {
-        // SAFETY: accept on our listening descriptor; null address pointers are allowed.
-        let c = unsafe { libc::accept(lfd, std::ptr::null_mut(), std::ptr::null_mut()) };
+        let c = super::call::accept(lfd);
         if c < 0 {
             if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                 continue;
@@ -273,20 +270,15 @@ fn serve(lfd: RawFd, mode: Serve, buf: &mut [u8]) {
         }
         match mode {
             Serve::Echo => loop {
-                // SAFETY: reads into our buffer of the given length.
-                let r = unsafe { libc::read(c, buf.as_mut_ptr().cast(), buf.len()) };
+                let r = super::call::read(c, buf);
                 if r <= 0 || !write_all(c, &buf[..r as usize]) {
                     break;
                 }
             },
-            Serve::Drain => {
-                // SAFETY: reads into our buffer of the given length until end of file.
-                while unsafe { libc::read(c, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
-            }
+            Serve::Drain => while super::call::read(c, buf) > 0 {},
             Serve::Source => while write_all(c, buf) {},
         }
-        // SAFETY: closes the connection we accepted.
-        unsafe { libc::close(c) };
+        super::call::close(c);
     }
 }
 

@@ -6,7 +6,8 @@
 //! accumulators frd read 1.5–1.9× lmbench's figure inside the caches; with one chain across all
 //! chunks 0.75–0.85×; with separate loads and adds 0.90×, so on x86_64 frd's chunk is written
 //! as GCC emits it, one `add` from memory per int: bench-against, issue 21); fwr stores each chunk from its last int down, as
-//! lmbench's chained assignment compiles (ascending stores wrote 1.5× lmbench's). The word loops use volatile accesses so the compiler
+//! lmbench's chained assignment compiles (ascending stores wrote 1.5× lmbench's); cp is written
+//! out on x86_64 as lmbench's binary has it ([`cp_pass`]). The word loops use volatile accesses so the compiler
 //! neither vectorises them nor turns them into memcpy/memset; bzero and bcopy call the C
 //! library's memset/memmove, as lmbench.
 

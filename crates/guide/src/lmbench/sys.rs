@@ -220,6 +220,9 @@ pub enum Serve {
     Source,
 }
 
+/// The listen backlog of lmbench's servers (`tcp_server` in its lib_tcp).
+pub const LISTEN_BACKLOG: i32 = 100;
+
 /// A loopback TCP server in a forked child on 127.0.0.1 (an ephemeral port, bound before the
 /// fork so there is no race); connections are served one after the other.
 pub struct Server {
@@ -233,6 +236,18 @@ impl Server {
             .map_err(|e| Error::Failed(format!("cannot listen on 127.0.0.1: {e}")))?;
         let port = listener.local_addr()?.port();
         let lfd = listener.into_raw_fd();
+        // lmbench's servers listen with a backlog of 100 (Rust's default is 128). It matters
+        // for lat_connect: the client connects and closes faster than a server accepts on a
+        // guest whose vCPUs wake slowly, and when the accept queue is full the SYN is dropped
+        // and retried a second later — lmbench's own lat_connect read 3.7–5.1 ms per connect
+        // in most runs here, 10 listen overflows in a run (`nstat`), ours 25 µs with one.
+        // SAFETY: listen again on our own bound socket, only changing its backlog.
+        if unsafe { libc::listen(lfd, LISTEN_BACKLOG) } < 0 {
+            let e = os_err("listen");
+            // SAFETY: closes the descriptor we own.
+            unsafe { libc::close(lfd) };
+            return Err(e);
+        }
         if mode == Serve::Source {
             // bw_tcp's server asks for 1 MiB send buffers; accepted sockets inherit them.
             super::bw_ipc::ask_buffer(lfd, libc::SO_SNDBUF);

@@ -58,6 +58,31 @@ pub const FULL_ENOUGH_US: f64 = 100_000.0;
 /// lat_ctx's intervals per figure in the full plan: TI's `-N 100`.
 pub const CTX_TRIES: usize = 100;
 
+/// The pause before each row with a partner process (lat_pipe, lat_unix, lat_tcp, lat_connect,
+/// lat_sem, lat_ctx, bw_pipe, bw_unix, bw_tcp). lmbench's programs are started one by one (TI's
+/// script, a shell): the next begins tens of milliseconds after the last one's partners are
+/// gone. Started at once, a row inherits the scheduler's state the row before left — the CPUs'
+/// recent load, which decides where a new pair of processes is placed: on the 2-vCPU guest of
+/// issue 21, lat_unix right after lat_pipe read 8.5–30 µs (pair on one vCPU, or mixed), after
+/// a 100 ms pause 39–46 µs, lmbench's own 41–58 µs, and 46 µs when measured alone.
+pub const SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// [`isolated`] after [`SETTLE`], for the rows with a partner process.
+fn partnered<T, F>(t: &Timing, measure: F) -> Result<T>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+    F: FnOnce(&Timing) -> Result<T>,
+{
+    settle(t);
+    isolated(t, measure)
+}
+
+fn settle(t: &Timing) {
+    if !t.cancelled() {
+        std::thread::sleep(SETTLE);
+    }
+}
+
 /// What one run measures: the full list or the quick subset, or a tiny one in tests.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -308,7 +333,7 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
         t.tries
     ));
     c.notes.push(
-        "No CPU pinning (as TI's runs): partner processes float, so IPC figures mix same-CPU and cross-CPU hand-offs. Servers are our own forked children on 127.0.0.1.".into(),
+        "No CPU pinning (as TI's runs): partner processes float, so IPC figures mix same-CPU and cross-CPU hand-offs; each row with a partner starts 100 ms after the row before, as lmbench's programs run one by one. Servers are our own forked children on 127.0.0.1 (listen backlog 100, as lmbench's).".into(),
     );
     let _ = measure_all(t, plan, &file, workdir, &mut c);
     if let Some(f) = page_cache::folios(&file, TEST_FILE_BYTES) {
@@ -381,17 +406,17 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     })
     .then_some(())?;
     c.put(&["lat_pipe (us)", "pipe_latency (microsec)"], || {
-        isolated(t, lat_pipe::measure)
+        partnered(t, lat_pipe::measure)
     })
     .then_some(())?;
     c.put(
         &["lat_unix (us)", "af_unix_sock_stream_latency (microsec)"],
-        || isolated(t, lat_unix::measure),
+        || partnered(t, lat_unix::measure),
     )
     .then_some(())?;
     c.put(
         &["lat_tcp (us)", "tcp_latency_using_localhost (microsec)"],
-        || isolated(t, lat_tcp::measure),
+        || partnered(t, lat_tcp::measure),
     )
     .then_some(())?;
     c.put(
@@ -399,7 +424,7 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
             "lat_connect (us)",
             "tcp_ip_connection_cost_to_localhost (microsec)",
         ],
-        || isolated(t, lat_connect::measure),
+        || partnered(t, lat_connect::measure),
     )
     .then_some(())?;
     c.put(
@@ -408,7 +433,7 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     )
     .then_some(())?;
     c.put(&["lat_sem (us)", "semaphore_latency (microsec)"], || {
-        isolated(t, lat_sem::measure)
+        partnered(t, lat_sem::measure)
     })
     .then_some(())?;
     let mut ovr = Vec::new();
@@ -420,6 +445,7 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
         c.put(&[&format!("lat_ctx-{p}-{s}k (us)")], || {
             // From a small, freshly started process where the host binary can start one (as
             // lmbench forks its ring from its small lat_ctx), else from the measuring child.
+            settle(&tc);
             small_process::ring(&tc, p, s)
                 .unwrap_or_else(|| isolated(&tc, |t| lat_ctx::measure(t, p, s)))
                 .map(|(v, o)| {
@@ -558,16 +584,16 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     .then_some(())?;
     use bw_ipc::Kind as Bw;
     c.put(&["bw_pipe (MB/s)", "pipe_bandwidth (MBs)"], || {
-        isolated(t, |t| bw_ipc::measure(t, Bw::Pipe))
+        partnered(t, |t| bw_ipc::measure(t, Bw::Pipe))
     })
     .then_some(())?;
     c.put(
         &["bw_unix (MB/s)", "af_unix_socket_stream_bandwidth (MBs)"],
-        || isolated(t, |t| bw_ipc::measure(t, Bw::Unix)),
+        || partnered(t, |t| bw_ipc::measure(t, Bw::Unix)),
     )
     .then_some(())?;
     c.put(&["bw_tcp (MB/s)"], || {
-        isolated(t, |t| bw_ipc::measure(t, Bw::Tcp))
+        partnered(t, |t| bw_ipc::measure(t, Bw::Tcp))
     })
     .then_some(())?;
     Some(())

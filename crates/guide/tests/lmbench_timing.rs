@@ -107,6 +107,7 @@ fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
         tests: 1,
         failures: vec![],
         clock_step_us: None,
+        longer_skipped: false,
     };
     assert_eq!(ok.describe(), "calibrated");
     let retried = Calibration {
@@ -115,6 +116,7 @@ fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
         tests: 2,
         failures: vec!["5 ms: 0.41 % off at +2.0 %".into()],
         clock_step_us: None,
+        longer_skipped: false,
     };
     assert!(retried.describe().contains("after 1 failed"));
     assert!(retried.describe().contains("0.41 % off"));
@@ -124,6 +126,7 @@ fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
         tests: 8,
         failures: vec!["5 ms: 0.41 % off at +2.0 %".into()],
         clock_step_us: None,
+        longer_skipped: false,
     };
     let d = failed.describe();
     assert!(d.starts_with("CALIBRATION FAILED"), "{d}");
@@ -136,6 +139,7 @@ fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
         tests: 8,
         failures: vec!["5 ms: 0.41 % off at +2.0 %".into()],
         clock_step_us: Some(0.031),
+        longer_skipped: false,
     };
     let d = by_clock.describe();
     assert!(

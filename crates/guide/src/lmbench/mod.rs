@@ -338,8 +338,11 @@ pub fn run_with(t: &Timing, plan: &Plan, workdir: &Path) -> Outcome {
     let _ = measure_all(t, plan, &file, workdir, &mut c);
     if let Some(f) = page_cache::folios(&file, TEST_FILE_BYTES) {
         c.notes.push(format!(
-            "The test file's page cache: {} folios (lat_mmap's figure depends 2–5× on their size; docs/guide.md, \"lat_mmap and the page cache\").",
-            page_cache::describe(&f)
+            "The test file's page cache: {} folios (lat_mmap's figure depends 2–5× on their size; docs/guide.md, \"lat_mmap and the page cache\").{}",
+            page_cache::describe(&f),
+            page_cache::mixed_warning(&f, given.is_some())
+                .map(|w| format!(" {w}"))
+                .unwrap_or_default()
         ));
     }
     if given.is_none() {

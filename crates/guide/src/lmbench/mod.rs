@@ -460,11 +460,11 @@ fn measure_all(t: &Timing, plan: &Plan, file: &Path, dir: &Path, c: &mut Collect
     }
     if !ovr.is_empty() {
         c.notes.push(format!(
-            "lat_ctx: per-hop overhead subtracted (µs): {}; median of {} intervals (TI passes -N 100); the ring forked from {}.",
+            "lat_ctx: per-hop overhead subtracted (µs): {}; median of {} intervals (TI passes -N 100); the overhead and the ring each measured in a fresh child of {}.",
             ovr.join(", "),
             tc.repetitions(tc.enough_us),
             if small_process::available() {
-                "a small, freshly started process, as lmbench's lat_ctx forks it"
+                "a small, freshly started process, as lmbench's lat_ctx forks a benchmp child for each"
             } else {
                 "the measuring child, a copy of the whole program"
             }

@@ -9,6 +9,11 @@
 //! 1.6–1.95× lmbench's, exec 1.2–1.3× (scripts/bench-against, issue 21). Marking the child's large
 //! mappings MADV_DONTFORK instead was tried and dropped: glibc's fork runs handlers in the new
 //! process that touch the allocator's arenas wherever they are, so the forked process crashed.
+//!
+//! The forked child ends with `_exit`; lmbench's ends with the C library's `exit`, whose handlers
+//! fault in 16 more pages per fork here, so fork reads 0.81–0.90 × lmbench's figure. Calling
+//! `exit` from this (Rust) program read 1.18 × instead — its exit path costs twice a C
+//! program's — so `_exit` stays (docs/guide.md, "Why fork reads 0.81–0.90 × lmbench").
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};

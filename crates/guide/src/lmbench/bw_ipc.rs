@@ -7,6 +7,13 @@
 //! | bw_unix | 10 MiB | page-aligned | 2 s | socket pair |
 //! | bw_tcp | 64 KiB (lmbench's default `-M`) | page-aligned | none | 1 MiB send and receive buffers, set before connecting |
 //!
+//! bw_pipe's and bw_tcp's writers stream without a pause. bw_unix's, as lmbench's, writes only
+//! on request: each iteration the reader sends the byte count over a control pipe and the
+//! writer, asleep on that pipe, writes exactly that many bytes and waits again — so every
+//! iteration starts with an empty socket and a sleeping writer, and ends with the writer idle.
+//! (With a writer that never paused, bw_unix read 1.23–1.34 × lmbench's figure in two
+//! 10-round sittings with two vCPUs, issue 21.)
+//!
 //! bw_tcp reads from our own loopback server on 127.0.0.1; lmbench warms the connection up for
 //! 7.5 s, here the harness's warm-up pass does.
 
@@ -34,19 +41,27 @@ pub enum Kind {
     Tcp,
 }
 
-/// Reads `per_iter` bytes per iteration into a buffer `offset` bytes off page alignment.
+/// Reads `per_iter` bytes per iteration into a buffer `offset` bytes off page alignment; with
+/// `request`, each iteration first asks the writer for them there ([`REQUEST`]).
 fn drain(
     t: &Timing,
     fd: RawFd,
     per_iter: usize,
     offset: usize,
     floor_us: f64,
+    request: Option<RawFd>,
 ) -> Result<GuideValue> {
     let mem = Aligned::new(CHUNK + 4096)?;
     // SAFETY: offset (≤ 128) + CHUNK bytes inside our mapping, used only through this slice.
     let buf = unsafe { std::slice::from_raw_parts_mut(mem.as_ptr().add(offset), CHUNK) };
+    let ask = (per_iter as u64).to_ne_bytes();
     let samples = t.benchmp_try(floor_us, |n| {
         for _ in 0..n {
+            if let Some(control) = request
+                && !write_all(control, &ask)
+            {
+                return Err(os_err("the writer stopped"));
+            }
             let mut left = per_iter;
             while left > 0 {
                 let r = super::call::read(fd, &mut buf[..left.min(CHUNK)]);
@@ -67,21 +82,60 @@ fn drain(
         .ok_or(Error::Failed("no samples".into()))
 }
 
+/// The request of bw_unix's reader: the byte count of one iteration, 8 bytes in native order.
+pub const REQUEST: usize = 8;
+
+/// bw_unix's writer: reads a [`REQUEST`] from `control`, writes that many bytes of `block` to
+/// `out` (whole blocks, then the rest), and waits for the next; returns when either side is
+/// gone. Async-signal-safe (it runs in a forked child).
+fn write_on_request(control: RawFd, out: RawFd, block: &[u8]) {
+    let mut ask = [0u8; REQUEST];
+    loop {
+        let mut got = 0;
+        while got < REQUEST {
+            let r = super::call::read(control, &mut ask[got..]);
+            if r <= 0 {
+                if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                    continue;
+                }
+                return;
+            }
+            got += r as usize;
+        }
+        let mut left = u64::from_ne_bytes(ask) as usize;
+        while left > 0 {
+            let n = left.min(block.len());
+            if !write_all(out, &block[..n]) {
+                return;
+            }
+            left -= n;
+        }
+    }
+}
+
 pub fn measure(t: &Timing, kind: Kind) -> Result<GuideValue> {
     let block = vec![7u8; CHUNK];
     match kind {
-        Kind::Pipe | Kind::Unix => {
-            let (rd, wr) = if kind == Kind::Pipe {
-                pipe()?
-            } else {
-                socketpair()?
-            };
+        Kind::Pipe => {
+            let (rd, wr) = pipe()?;
             let w = raw(&wr);
             let child = Child::spawn(move || while write_all(w, &block) {})?;
             drop(wr);
-            // bw_pipe's reader buffer is 128 bytes off page alignment, bw_unix's aligned.
-            let offset = if kind == Kind::Pipe { 128 } else { 0 };
-            let v = drain(t, raw(&rd), PER_ITER, offset, FLOOR_US);
+            // bw_pipe's reader buffer is 128 bytes off page alignment.
+            let v = drain(t, raw(&rd), PER_ITER, 128, FLOOR_US, None);
+            drop(rd);
+            drop(child);
+            v
+        }
+        Kind::Unix => {
+            let (rd, wr) = socketpair()?;
+            let (control_rd, control_wr) = pipe()?;
+            let (w, c) = (raw(&wr), raw(&control_rd));
+            let child = Child::spawn(move || write_on_request(c, w, &block))?;
+            drop(wr);
+            drop(control_rd);
+            let v = drain(t, raw(&rd), PER_ITER, 0, FLOOR_US, Some(raw(&control_wr)));
+            drop(control_wr);
             drop(rd);
             drop(child);
             v
@@ -89,7 +143,7 @@ pub fn measure(t: &Timing, kind: Kind) -> Result<GuideValue> {
         Kind::Tcp => {
             let server = Server::start(Serve::Source)?;
             let sock = connect_with_buffers(server.port)?;
-            let v = drain(t, raw(&sock), TCP_PER_ITER, 0, 0.0);
+            let v = drain(t, raw(&sock), TCP_PER_ITER, 0, 0.0, None);
             drop(sock);
             drop(server);
             v
@@ -148,4 +202,40 @@ fn connect_with_buffers(port: u16) -> Result<OwnedFd> {
         return Err(os_err("connect to the loopback server"));
     }
     Ok(sock)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// bw_unix's writer writes exactly what each request asks for, then waits (nothing more
+    /// arrives until the next request), and ends when the control pipe closes.
+    #[test]
+    fn the_unix_writer_writes_exactly_what_is_asked_and_waits() {
+        let (rd, wr) = socketpair().unwrap();
+        let (control_rd, control_wr) = pipe().unwrap();
+        let block = vec![7u8; CHUNK];
+        let (w, c) = (raw(&wr), raw(&control_rd));
+        let writer = std::thread::spawn(move || write_on_request(c, w, &block));
+        let mut buf = vec![0u8; CHUNK];
+        for want in [2 * CHUNK + 100, 1, CHUNK] {
+            assert!(write_all(raw(&control_wr), &(want as u64).to_ne_bytes()));
+            let mut got = 0;
+            while got < want {
+                let r = super::super::call::read(raw(&rd), &mut buf[..(want - got).min(CHUNK)]);
+                assert!(r > 0, "the writer stopped");
+                assert!(buf[..r as usize].iter().all(|&b| b == 7));
+                got += r as usize;
+            }
+            // Nothing beyond the request: a read that must not block finds the socket empty.
+            let mut one = [0u8; 1];
+            // SAFETY: a non-blocking receive into a live one-byte buffer on our socket.
+            let r = unsafe { libc::recv(raw(&rd), one.as_mut_ptr().cast(), 1, libc::MSG_DONTWAIT) };
+            assert_eq!(r, -1, "a byte beyond the request arrived");
+        }
+        drop(control_wr);
+        writer.join().unwrap();
+        drop(wr);
+        drop(control_rd);
+    }
 }

@@ -213,6 +213,22 @@ mod tests {
     #[test]
     fn the_unix_writer_writes_exactly_what_is_asked_and_waits() {
         let (rd, wr) = socketpair().unwrap();
+        // A writer that wrote less than asked fails the test instead of hanging it.
+        let wait = libc::timeval {
+            tv_sec: 10,
+            tv_usec: 0,
+        };
+        // SAFETY: sets a timeval option from a live value on our socket.
+        let r = unsafe {
+            libc::setsockopt(
+                raw(&rd),
+                libc::SOL_SOCKET,
+                libc::SO_RCVTIMEO,
+                (&wait as *const libc::timeval).cast(),
+                size_of::<libc::timeval>() as libc::socklen_t,
+            )
+        };
+        assert_eq!(r, 0);
         let (control_rd, control_wr) = pipe().unwrap();
         let block = vec![7u8; CHUNK];
         let (w, c) = (raw(&wr), raw(&control_rd));
@@ -223,7 +239,7 @@ mod tests {
             let mut got = 0;
             while got < want {
                 let r = super::super::call::read(raw(&rd), &mut buf[..(want - got).min(CHUNK)]);
-                assert!(r > 0, "the writer stopped");
+                assert!(r > 0, "the writer stopped or wrote less than asked");
                 assert!(buf[..r as usize].iter().all(|&b| b == 7));
                 got += r as usize;
             }

@@ -22,7 +22,7 @@ use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use document::guide::GuideValue;
 
 use super::lat_mem_rd::Aligned;
-use super::sys::{Child, Serve, Server, pipe, raw, socketpair, write_all};
+use super::sys::{Child, Serve, Server, pipe, raw, read_exact, socketpair, write_all};
 use super::timing::{Error, Result, Timing, figures, os_err};
 /// lmbench's MEDIUM: the ENOUGH floor of bw_pipe and bw_unix.
 pub const FLOOR_US: f64 = 2_000_000.0;
@@ -90,18 +90,7 @@ pub const REQUEST: usize = 8;
 /// gone. Async-signal-safe (it runs in a forked child).
 fn write_on_request(control: RawFd, out: RawFd, block: &[u8]) {
     let mut ask = [0u8; REQUEST];
-    loop {
-        let mut got = 0;
-        while got < REQUEST {
-            let r = super::call::read(control, &mut ask[got..]);
-            if r <= 0 {
-                if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-                    continue;
-                }
-                return;
-            }
-            got += r as usize;
-        }
+    while read_exact(control, &mut ask) {
         let mut left = u64::from_ne_bytes(ask) as usize;
         while left > 0 {
             let n = left.min(block.len());

@@ -62,9 +62,10 @@ extern "C" fn procedure(x: i32) {
 /// figure is 4–5 cycles: the quiet guest read 0.80 × lmbench's with it).
 ///
 /// Placed where lmbench's is, too ([`LOOP_OFFSET`]): its 17-byte loop starts 0x36 bytes into a
-/// 64-byte line and so crosses into the next one. Where the loop falls decides the figure on Zen 3: left
-/// to the linker, a build whose loop crossed a line read 1.006 × lmbench's and the next build,
-/// whose loop sat inside one, 0.685 × (8 pinned rounds each, 2026-11-28) — the same code.
+/// 64-byte line and so crosses into the next one. Where the loop falls decides the figure on
+/// Zen 3: left to the linker, a build whose loop crossed a line read 1.006 × lmbench's and the
+/// next build, whose loop sat inside one, 0.685 × (8 pinned rounds each, 2026-11-28) — the
+/// same code.
 fn call_loop(n: u64, arg: u32) {
     #[cfg(target_arch = "x86_64")]
     {

@@ -1,15 +1,15 @@
 //! bw_mem: memory bandwidth in MB/s (10^6 bytes) of lmbench's nine operations over a buffer of
-//! `size` bytes, counting `size` bytes per pass for every operation (copies count the bytes
-//! copied; the strided rd/wr/rdwr/cp touch one int in four but every cache line). Work unit:
-//! 512-byte chunks of 128 4-byte ints. The reads (rd, frd) sum each chunk into one dependent
-//! chain that is then added to the total, as lmbench's single expression compiles (with several
-//! accumulators frd read 1.5–1.9× lmbench's figure inside the caches; with one chain across all
-//! chunks 0.75–0.85×; with separate loads and adds 0.90×, so on x86_64 frd's chunk is written
-//! as GCC emits it, one `add` from memory per int: bench-against, issue 21); fwr stores each chunk from its last int down, as
-//! lmbench's chained assignment compiles (ascending stores wrote 1.5× lmbench's); cp is written
-//! out on x86_64 as lmbench's binary has it ([`cp_pass`]). The word loops use volatile accesses so the compiler
-//! neither vectorises them nor turns them into memcpy/memset; bzero and bcopy call the C
-//! library's memset/memmove, as lmbench.
+//! `size` bytes, counting `size` bytes per pass for every operation (copies count the bytes copied;
+//! the strided rd/wr/rdwr/cp touch one int in four but every cache line). Work unit: 512-byte
+//! chunks of 128 4-byte ints. The reads (rd, frd) sum each chunk into one dependent chain that is
+//! then added to the total, as lmbench's single expression compiles (with several accumulators frd
+//! read 1.5–1.9× lmbench's figure inside the caches; with one chain across all chunks 0.75–0.85×;
+//! with separate loads and adds 0.90×, so on x86_64 frd's chunk is written as GCC emits it, one
+//! `add` from memory per int: bench-against, issue 21); fwr stores each chunk from its last int
+//! down, as lmbench's chained assignment compiles (ascending stores wrote 1.5× lmbench's); cp and
+//! fcp are written out on x86_64 as lmbench's binary has them (`copy_pass!`). The word loops use
+//! volatile accesses so the compiler neither vectorises them nor turns them into memcpy/memset;
+//! bzero and bcopy call the C library's memset/memmove, as lmbench.
 
 use document::guide::GuideValue;
 
@@ -83,27 +83,19 @@ unsafe fn frd_chunk(p: *const u32) -> u32 {
     }
 }
 
-/// cp's pass: every fourth int of each chunk of `a` copied to `b`, on x86_64 as GCC 12 -O2
-/// compiles lmbench's loop — two pointers, each int a `mov` from `[src + offset]` and a `mov` to
-/// `[dst + offset]`, the pointers advanced by 512 bytes per chunk. LLVM's form of the same
-/// volatile accesses (one index register, `[src + index + offset]`: 7-byte instructions where
-/// GCC's are 3–6) read 1.05 / 1.06 / 1.18–1.25 × lmbench's figure at 1 / 2 / 4 MB in two
-/// sittings after an unrelated rebuild, and 0.94–1.0 before it: the copy's speed follows where its
-/// instructions lie (the stride prefetchers track loads by their address), so the loop is written
-/// out as lmbench's binary has it.
-///
-/// # Safety
-/// `a` valid for `chunks` × 128 readable `u32`s, `b` for as many writable ones.
+/// One copying pass as GCC 12 -O2 compiles lmbench's cp and fcp loops on x86_64: two pointers,
+/// each copied int a `mov` from `[src + offset]` and a `mov` to `[dst + offset]`, the pointers
+/// advanced by 512 bytes per chunk while `src` ≤ the last chunk's start. The offsets are the
+/// macro's literals (cp: every fourth int, fcp: every int).
 #[cfg(target_arch = "x86_64")]
-unsafe fn cp_pass(a: *const u32, b: *mut u32, chunks: usize) {
-    if chunks == 0 {
-        return;
-    }
-    macro_rules! pairs {
-        ($($off:literal)*) => {
-            // SAFETY: src and dst advance 512 bytes per chunk while src ≤ last, the start of
-            // the last chunk; every offset lies in the chunk (0 … 0x1f0); ecx and the flags are
-            // declared clobbered.
+macro_rules! copy_pass {
+    ($a:expr, $b:expr, $chunks:expr, $($off:literal)*) => {{
+        let (a, b, chunks): (*const u32, *mut u32, usize) = ($a, $b, $chunks);
+        if chunks > 0 {
+            // SAFETY: (the caller's contract) `a` holds `chunks` × 128 readable ints and `b` as
+            // many writable ones; src and dst advance 512 bytes per chunk while src ≤ last, the
+            // start of the last chunk; every offset lies in the chunk (0 … 0x1fc); ecx and the
+            // flags are declared clobbered.
             unsafe {
                 core::arch::asm!(
                     "2:",
@@ -120,9 +112,35 @@ unsafe fn cp_pass(a: *const u32, b: *mut u32, chunks: usize) {
                     options(nostack),
                 );
             }
-        };
-    }
-    pairs!("0x0" "0x10" "0x20" "0x30" "0x40" "0x50" "0x60" "0x70" "0x80" "0x90" "0xa0" "0xb0" "0xc0" "0xd0" "0xe0" "0xf0" "0x100" "0x110" "0x120" "0x130" "0x140" "0x150" "0x160" "0x170" "0x180" "0x190" "0x1a0" "0x1b0" "0x1c0" "0x1d0" "0x1e0" "0x1f0")
+        }
+    }};
+}
+
+/// cp's pass: every fourth int of each chunk of `a` copied to `b`, written out on x86_64 as
+/// lmbench's binary has it (`copy_pass!`). LLVM's form of the same volatile accesses (one index
+/// register, `[src + index + offset]`: 7-byte instructions where GCC's are 3–6) read 1.05 / 1.06
+/// / 1.18–1.25 × lmbench's figure at 1 / 2 / 4 MB in two sittings after an unrelated rebuild, and
+/// 0.94–1.0 before it: the copy's speed follows where its instructions lie (the stride
+/// prefetchers track loads by their address).
+///
+/// # Safety
+/// `a` valid for `chunks` × 128 readable `u32`s, `b` for as many writable ones.
+#[cfg(target_arch = "x86_64")]
+unsafe fn cp_pass(a: *const u32, b: *mut u32, chunks: usize) {
+    copy_pass!(a, b, chunks, "0x0" "0x10" "0x20" "0x30" "0x40" "0x50" "0x60" "0x70" "0x80" "0x90" "0xa0" "0xb0" "0xc0" "0xd0" "0xe0" "0xf0" "0x100" "0x110" "0x120" "0x130" "0x140" "0x150" "0x160" "0x170" "0x180" "0x190" "0x1a0" "0x1b0" "0x1c0" "0x1d0" "0x1e0" "0x1f0")
+}
+
+/// fcp's pass: every int of each chunk of `a` copied to `b`, on x86_64 as lmbench's binary has
+/// it (`copy_pass!`), so the instructions' layout is not a variable. LLVM's indexed form of the
+/// volatile copy read 0.79–0.95 × lmbench's figure at 1–8 MB in two sittings on a Zen 3 guest,
+/// but 0.93–1.01 in a third, run alternately beside this form (0.87–1.10; both sides' A/A
+/// 25–60 %): not shown to matter (bench-against, issue 21).
+///
+/// # Safety
+/// `a` valid for `chunks` × 128 readable `u32`s, `b` for as many writable ones.
+#[cfg(target_arch = "x86_64")]
+unsafe fn fcp_pass(a: *const u32, b: *mut u32, chunks: usize) {
+    copy_pass!(a, b, chunks, "0x0" "0x4" "0x8" "0xc" "0x10" "0x14" "0x18" "0x1c" "0x20" "0x24" "0x28" "0x2c" "0x30" "0x34" "0x38" "0x3c" "0x40" "0x44" "0x48" "0x4c" "0x50" "0x54" "0x58" "0x5c" "0x60" "0x64" "0x68" "0x6c" "0x70" "0x74" "0x78" "0x7c" "0x80" "0x84" "0x88" "0x8c" "0x90" "0x94" "0x98" "0x9c" "0xa0" "0xa4" "0xa8" "0xac" "0xb0" "0xb4" "0xb8" "0xbc" "0xc0" "0xc4" "0xc8" "0xcc" "0xd0" "0xd4" "0xd8" "0xdc" "0xe0" "0xe4" "0xe8" "0xec" "0xf0" "0xf4" "0xf8" "0xfc" "0x100" "0x104" "0x108" "0x10c" "0x110" "0x114" "0x118" "0x11c" "0x120" "0x124" "0x128" "0x12c" "0x130" "0x134" "0x138" "0x13c" "0x140" "0x144" "0x148" "0x14c" "0x150" "0x154" "0x158" "0x15c" "0x160" "0x164" "0x168" "0x16c" "0x170" "0x174" "0x178" "0x17c" "0x180" "0x184" "0x188" "0x18c" "0x190" "0x194" "0x198" "0x19c" "0x1a0" "0x1a4" "0x1a8" "0x1ac" "0x1b0" "0x1b4" "0x1b8" "0x1bc" "0x1c0" "0x1c4" "0x1c8" "0x1cc" "0x1d0" "0x1d4" "0x1d8" "0x1dc" "0x1e0" "0x1e4" "0x1e8" "0x1ec" "0x1f0" "0x1f4" "0x1f8" "0x1fc")
 }
 
 /// [`cp_pass`] elsewhere: volatile accesses, so the compiler neither vectorises the copy nor
@@ -139,6 +157,29 @@ unsafe fn cp_pass(a: *const u32, b: *mut u32, chunks: usize) {
             let (p, q) = (a.add(c * 128), b.add(c * 128));
             for k in 0..32 {
                 wr(q.add(k * 4), rd(p.add(k * 4)));
+            }
+        }
+    }
+}
+
+/// [`fcp_pass`] elsewhere: volatile accesses, four ints a step.
+///
+/// # Safety
+/// `a` valid for `chunks` × 128 readable `u32`s, `b` for as many writable ones.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn fcp_pass(a: *const u32, b: *mut u32, chunks: usize) {
+    use std::ptr::{read_volatile as rd, write_volatile as wr};
+    for c in 0..chunks {
+        // SAFETY: chunk c < chunks lies in both buffers.
+        unsafe {
+            let (p, q) = (a.add(c * 128), b.add(c * 128));
+            let mut k = 0;
+            while k < 128 {
+                wr(q.add(k), rd(p.add(k)));
+                wr(q.add(k + 1), rd(p.add(k + 1)));
+                wr(q.add(k + 2), rd(p.add(k + 2)));
+                wr(q.add(k + 3), rd(p.add(k + 3)));
+                k += 4;
             }
         }
     }
@@ -232,19 +273,7 @@ fn pass(op: &str, a: *mut u32, b: *mut u32, chunks: usize, bytes: usize) -> u32 
                     down8!(p, 0);
                 }
             }
-            "fcp" => {
-                for c in 0..chunks {
-                    let (p, q) = (a.add(c * 128), b.add(c * 128));
-                    let mut k = 0;
-                    while k < 128 {
-                        wr(q.add(k), rd(p.add(k)));
-                        wr(q.add(k + 1), rd(p.add(k + 1)));
-                        wr(q.add(k + 2), rd(p.add(k + 2)));
-                        wr(q.add(k + 3), rd(p.add(k + 3)));
-                        k += 4;
-                    }
-                }
-            }
+            "fcp" => fcp_pass(a, b, chunks),
             "bzero" => {
                 libc::memset(a.cast(), 0, bytes);
             }
@@ -312,6 +341,20 @@ mod tests {
             unsafe { cp_pass(a.as_ptr(), b.as_mut_ptr(), chunks) };
             for (i, &v) in b.iter().enumerate() {
                 let copied = i < chunks * 128 && i % 4 == 0;
+                assert_eq!(v, if copied { a[i] } else { 0 }, "chunks {chunks}, int {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn fcp_pass_copies_every_int_of_every_chunk_and_nothing_else() {
+        for chunks in [0usize, 1, 3] {
+            let a: Vec<u32> = (0..(chunks * 128 + 128) as u32).map(|i| i + 1).collect();
+            let mut b = vec![0u32; chunks * 128 + 128];
+            // SAFETY: both vectors hold `chunks` chunks and one more.
+            unsafe { fcp_pass(a.as_ptr(), b.as_mut_ptr(), chunks) };
+            for (i, &v) in b.iter().enumerate() {
+                let copied = i < chunks * 128;
                 assert_eq!(v, if copied { a[i] } else { 0 }, "chunks {chunks}, int {i}");
             }
         }

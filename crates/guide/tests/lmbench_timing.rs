@@ -156,7 +156,12 @@ fn a_failed_calibration_is_said_and_a_retried_one_lists_its_failures() {
     assert!(c.enough_us == 5000.0 || c.enough_us == 10_000.0, "{c:?}");
     assert!(c.tests >= 1 && c.tests <= 2 * ATTEMPTS);
     assert_eq!(c.passed, c.failures.len() < c.tests as usize);
-    assert!(c.passed || c.clock_step_us.is_some(), "{c:?}");
+    // Under qemu-user the loop's speed is the emulator's, and a clock read its time: a failed
+    // calibration there may also find the clock too coarse for 5 and 10 ms.
+    assert!(
+        c.passed || c.clock_step_us.is_some() || testsupport::timing_unreal(),
+        "{c:?}"
+    );
     let _ = CANDIDATES;
 }
 

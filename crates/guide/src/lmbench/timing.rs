@@ -527,19 +527,21 @@ fn ladder(
 /// The linearity test's tolerance: 0.25 %.
 const LINEARITY: f64 = 0.0025;
 
-/// The clock's step in µs: the largest of five observed ticks, each the time from one
-/// `Instant::now()` to the first read that differs (its resolution, or its read cost where that
-/// is larger). A clock that does not move in ten million reads counts as 1 s coarse.
+/// The clock's step in µs: the shortest of five whole ticks, each timed from one change of
+/// `Instant::now()` to the next (its resolution, or its read cost where that is larger). Each
+/// tick starts on a change, so a coarse clock shows its whole step every time, not the rest of
+/// one; the shortest, because being preempted can only lengthen a tick (a busy machine, or a
+/// clock read under qemu-user, once made the longest of five exceed 25 µs in CI). A clock that does
+/// not move in ten million reads counts as 1 s coarse.
 pub fn clock_step_us() -> f64 {
+    let next_change = |from: Instant| (0..10_000_000).map(|_| Instant::now()).find(|&t| t != from);
     (0..5)
         .map(|_| {
-            let t0 = Instant::now();
-            (0..10_000_000)
-                .map(|_| Instant::now())
-                .find(|&t| t != t0)
-                .map_or(1e6, |t| (t - t0).as_secs_f64() * 1e6)
+            next_change(Instant::now())
+                .and_then(|edge| next_change(edge).map(|t| (t - edge).as_secs_f64() * 1e6))
+                .unwrap_or(1e6)
         })
-        .fold(0.0, f64::max)
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// The failure a cancelled calibration ends with.

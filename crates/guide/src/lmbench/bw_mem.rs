@@ -332,30 +332,25 @@ mod tests {
         assert_eq!(unsafe { frd_chunk(ints.as_ptr()) }, want);
     }
 
+    /// cp copies one int in four of every chunk (lmbench's strided ops), fcp every int; neither
+    /// writes past its chunks.
     #[test]
-    fn cp_pass_copies_every_fourth_int_of_every_chunk_and_nothing_else() {
-        for chunks in [0usize, 1, 3] {
-            let a: Vec<u32> = (0..(chunks * 128 + 128) as u32).map(|i| i + 1).collect();
-            let mut b = vec![0u32; chunks * 128 + 128];
-            // SAFETY: both vectors hold `chunks` chunks and one more.
-            unsafe { cp_pass(a.as_ptr(), b.as_mut_ptr(), chunks) };
-            for (i, &v) in b.iter().enumerate() {
-                let copied = i < chunks * 128 && i % 4 == 0;
-                assert_eq!(v, if copied { a[i] } else { 0 }, "chunks {chunks}, int {i}");
-            }
-        }
-    }
-
-    #[test]
-    fn fcp_pass_copies_every_int_of_every_chunk_and_nothing_else() {
-        for chunks in [0usize, 1, 3] {
-            let a: Vec<u32> = (0..(chunks * 128 + 128) as u32).map(|i| i + 1).collect();
-            let mut b = vec![0u32; chunks * 128 + 128];
-            // SAFETY: both vectors hold `chunks` chunks and one more.
-            unsafe { fcp_pass(a.as_ptr(), b.as_mut_ptr(), chunks) };
-            for (i, &v) in b.iter().enumerate() {
-                let copied = i < chunks * 128;
-                assert_eq!(v, if copied { a[i] } else { 0 }, "chunks {chunks}, int {i}");
+    fn copy_passes_copy_their_ints_of_every_chunk_and_nothing_else() {
+        type Pass = unsafe fn(*const u32, *mut u32, usize);
+        for (name, pass, step) in [("cp", cp_pass as Pass, 4), ("fcp", fcp_pass as Pass, 1)] {
+            for chunks in [0usize, 1, 3] {
+                let a: Vec<u32> = (0..(chunks * 128 + 128) as u32).map(|i| i + 1).collect();
+                let mut b = vec![0u32; chunks * 128 + 128];
+                // SAFETY: both vectors hold `chunks` chunks and one more.
+                unsafe { pass(a.as_ptr(), b.as_mut_ptr(), chunks) };
+                for (i, &v) in b.iter().enumerate() {
+                    let copied = i < chunks * 128 && i % step == 0;
+                    assert_eq!(
+                        v,
+                        if copied { a[i] } else { 0 },
+                        "{name}: chunks {chunks}, int {i}"
+                    );
+                }
             }
         }
     }

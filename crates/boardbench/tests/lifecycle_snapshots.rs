@@ -126,11 +126,13 @@ fn redact_json(v: &serde_json::Value, tmp: &Path) -> serde_json::Value {
     }
 }
 
-/// The fake-clock finding compares this host's measured clock with the fixture's OPP table:
-/// "faster than claimed" at a quiet moment, none for a group measured within ±3 % of its top
-/// OPP, "does not tell the truth" when a sample was preempted (the graph takes one per point) —
-/// a measurement, not the lifecycle's structure, so it goes from every snapshot: its line on
-/// the terminal, its line and evidence lines in the log (the findings crate pins its wording).
+/// The fake-clock finding compares this host's measured clock with the fixture's OPP table
+/// (rk3588: 1800 and 2400 MHz at the top): "faster than claimed" on a host clocked well above,
+/// none or "lower OPP(s) differ" for a group whose top OPP lies within ±3 % of what the host
+/// measured at that moment (a CI host near 2.4 GHz, its turbo moving between runs), "does not
+/// tell the truth" below. A measurement, not the lifecycle's structure, so it goes from every
+/// snapshot: its line on the terminal, its line and evidence lines in the log (the findings
+/// crate's tests pin its wording).
 fn without_fake_clock(text: &str) -> String {
     let mut out = Vec::new();
     let mut in_finding = false;

@@ -530,9 +530,9 @@ const LINEARITY: f64 = 0.0025;
 /// The clock's step in µs: the shortest of five whole ticks, each timed from one change of
 /// `Instant::now()` to the next (its resolution, or its read cost where that is larger). Each
 /// tick starts on a change, so a coarse clock shows its whole step every time, not the rest of
-/// one; the shortest, because being preempted can only lengthen a tick (a busy machine, or a
-/// clock read under qemu-user, once made the longest of five exceed 25 µs in CI). A clock that does
-/// not move in ten million reads counts as 1 s coarse.
+/// one; the shortest, because being preempted can only lengthen a tick (under qemu-user in CI
+/// the longest of five exceeded 25 µs, too coarse for 10 ms). A clock that does not move in ten
+/// million reads counts as 1 s coarse.
 pub fn clock_step_us() -> f64 {
     let next_change = |from: Instant| (0..10_000_000).map(|_| Instant::now()).find(|&t| t != from);
     (0..5)

@@ -1,7 +1,7 @@
 //! A [`Runner`] that starts nothing and answers with recorded outputs, for tests of code that
 //! drives the adapters (the run's phases) without real or stub executables.
 //!
-//! Stub executables on a temporary PATH (see tests/runner.rs) exercise the real process
+//! Stub executables on a temporary PATH (see tests/integration/runner.rs) exercise the real process
 //! machinery too; this runner is for tests that only care about the decisions made around it.
 
 use std::sync::Mutex;

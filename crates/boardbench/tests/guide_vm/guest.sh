@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs inside the VM of scripts/guide-vm (tests/guide_vm.rs): one full quick run of the guide's
+# Runs inside the VM of scripts/guide-vm (tests/integration/guide_vm.rs): one full quick run of the guide's
 # kcrypto, ipsec and audio sections, then three interrupted runs, each followed by a look for
 # anything left behind. Results go to files in DIR (the shared results directory):
 #   full.json, full.err, full.rc           the full run

@@ -1,6 +1,7 @@
 //! The integration tests of probe, one module per file: one test binary for the crate, so
 //! the dependencies are linked once (`cargo test -p <crate> --test integration [MODULE::]`).
-//! `tests/read_cancel.rs` stays a binary of its own: the cancel flag it sets is process-wide and stays set.
+//! `tests/read_cancel.rs` stays a binary of its own: the cancel flag it sets is process-wide and
+//! stays set.
 
 mod cpuinfo_fixtures;
 mod devicetree;

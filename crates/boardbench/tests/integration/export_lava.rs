@@ -330,8 +330,8 @@ fn a_failed_run_is_a_failed_case_and_nothing_else() {
 }
 
 /// A real LAVA job (Debian's lava-dispatcher) against this machine over SSH, when the
-/// dispatcher and sshd are installed and we are root (lava-dispatcher is not installed by
-/// scripts/test: it pulls in systemd-sysv and libguestfs; see docs/export.md). About 30 s.
+/// dispatcher and sshd are installed and we are root (scripts/test installs both, without
+/// lava-dispatcher's recommends; see docs/export.md). About 30 s.
 #[test]
 fn real_lava_run_against_this_machine_when_lava_dispatcher_is_installed() {
     if common::host_only() {

@@ -237,11 +237,14 @@ fn run_quick_on_rk3588_with_stub_tools() {
     // machine the hot check can read a few % below the cold one, and the run rightly ends
     // INVALID with a clock-drop finding. That is a measurement, not the structure pinned
     // here: such a run is repeated (at most five runs in all, ~4 s each; three in a row were
-    // seen once on the shared VM under faketime).
+    // seen once on the shared VM under faketime). The summary row's own rule (cold/hot > 1.03,
+    // textout) also marks a drop of 2.9-3 % that the finding's (drop > 3 % of cold) does not:
+    // either mark repeats the run.
     let mut out = run();
     for _ in 0..4 {
         let text = std::fs::read_to_string(&doc).unwrap_or_default();
-        if !text.contains("\"clock-drop\"") {
+        let row = std::fs::read_to_string(&log).unwrap_or_default();
+        if !text.contains("\"clock-drop\"") && !row.contains("(throttled)") {
             break;
         }
         eprintln!("a clock-drop on this busy host: running again");

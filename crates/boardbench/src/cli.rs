@@ -222,7 +222,8 @@ mod tests {
             Some(std::path::Path::new("/"))
         );
         let cli = Cli::try_parse_argv(
-            ["boardbench", "import", "--cpuinfo-file", "/c", "log.txt"]
+            // A readable regular file (crate::values::cpuinfo_file).
+            ["boardbench", "import", "--cpuinfo-file", "/proc/cpuinfo", "log.txt"]
                 .map(OsString::from)
                 .to_vec(),
         )

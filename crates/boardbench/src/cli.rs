@@ -223,9 +223,15 @@ mod tests {
         );
         let cli = Cli::try_parse_argv(
             // A readable regular file (crate::values::cpuinfo_file).
-            ["boardbench", "import", "--cpuinfo-file", "/proc/cpuinfo", "log.txt"]
-                .map(OsString::from)
-                .to_vec(),
+            [
+                "boardbench",
+                "import",
+                "--cpuinfo-file",
+                "/proc/cpuinfo",
+                "log.txt",
+            ]
+            .map(OsString::from)
+            .to_vec(),
         )
         .unwrap();
         assert!(cli.globals.cpuinfo_file.is_some());

@@ -986,7 +986,14 @@ fn control_characters_of_a_document_never_reach_the_terminal() {
     std::fs::write(&log, lines.join("\n")).unwrap();
     let db = dir.path().join("r.sqlite");
     let raw = |s: &str| s.contains('\u{1b}') || s.contains('\u{202e}') || s.contains('\u{7}');
-    let o = bb(&["import", "--db", p(&db), "--out", p(&dir.path().join("o")), p(&log)]);
+    let o = bb(&[
+        "import",
+        "--db",
+        p(&db),
+        "--out",
+        p(&dir.path().join("o")),
+        p(&log),
+    ]);
     let out = ok(&o);
     assert!(!raw(&out) && !raw(&err(&o)), "{out:?}");
     let list = ok(&bb(&["results", "list", "--db", p(&db)]));

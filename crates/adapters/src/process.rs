@@ -233,8 +233,9 @@ pub fn unblock_signals_in_child(cmd: &mut Command) {
 /// the *thread*, not the process. What the child forks does not inherit it; its own group is
 /// still ended by the kill rule while boardbench lives.
 pub fn die_with_parent(cmd: &mut Command) {
-    // SAFETY: prctl and getppid are async-signal-safe; the pid is read before the fork.
+    // SAFETY: getpid has no preconditions; the pid is read before the fork.
     let parent = unsafe { libc::getpid() };
+    // SAFETY: only async-signal-safe calls (prctl, getppid, _exit) between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);

@@ -11,7 +11,7 @@
 //! * **Its own process group** ([`Group::spawn`]): ending the program also ends what it
 //!   started (a `sh -c` line, Debian's `/usr/bin/7z` wrapper, fio's job processes), no
 //!   grandchild keeps our pipes open, and a terminal's Ctrl-C reaches only boardbench, which
-//!   ends the program itself. SIGINT/SIGTERM/SIGHUP are unblocked in the child (a session holds
+//!   ends the program itself. SIGINT/SIGTERM/SIGHUP/SIGQUIT are unblocked in the child (a session holds
 //!   them blocked, and a blocked mask survives exec).
 //! * **The kill rule** ([`Group::stop`]): SIGTERM to the child and its group, SIGKILL to both
 //!   after a grace period — so a tool that cleans up or flushes its log on SIGTERM (fio,
@@ -217,10 +217,32 @@ pub fn unblock_signals_in_child(cmd: &mut Command) {
         cmd.pre_exec(|| {
             let mut set: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut set);
-            for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
                 libc::sigaddset(&mut set, s);
             }
             libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            Ok(())
+        });
+    }
+}
+
+/// The child gets SIGKILL when the thread that started it ends — with boardbench, even by
+/// `kill -9` (PR_SET_PDEATHSIG; kept across exec, so Debian's `exec`ing `/usr/bin/7z` wrapper
+/// passes it on). Only for a child whose starting thread waits for it (the run's tools, which
+/// [`crate::tool::SystemRunner`] waits for on the thread that started them): the signal follows
+/// the *thread*, not the process. What the child forks does not inherit it; its own group is
+/// still ended by the kill rule while boardbench lives.
+pub fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: getpid has no preconditions; the pid is read before the fork.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: only async-signal-safe calls (prctl, getppid, _exit) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // The parent died between fork and prctl: nobody would send the signal.
+            if libc::getppid() != parent {
+                libc::_exit(137);
+            }
             Ok(())
         });
     }
@@ -293,6 +315,38 @@ mod tests {
         assert_eq!(e.status.signal(), Some(libc::SIGKILL));
         assert!(t0.elapsed() < Duration::from_secs(10));
         g.end_leftovers();
+    }
+
+    /// `kill -9` of boardbench cannot be caught: the child dies with the thread that started
+    /// it all the same (issue 47; a `7z b` kept running under init).
+    #[test]
+    fn a_child_dies_with_the_thread_that_started_it() {
+        if testsupport::host_only() {
+            return;
+        }
+        let pid = std::thread::spawn(|| {
+            let mut cmd = Command::new("sleep");
+            cmd.arg("30").stdin(Stdio::null());
+            die_with_parent(&mut cmd);
+            let g = Group::spawn(&mut cmd).unwrap();
+            // Dropped unwaited: only the death signal can end it now.
+            g.id()
+        })
+        .join()
+        .unwrap();
+        let t0 = Instant::now();
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| s.rsplit_once(") ").map(|(_, r)| !r.starts_with('Z')))
+                .unwrap_or(false)
+        };
+        while alive() && t0.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(), "sleep {pid} outlived the thread that started it");
+        // SAFETY: reaps our own child.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
     }
 
     #[test]

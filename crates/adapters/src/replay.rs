@@ -41,6 +41,7 @@ impl ReplayRunner {
                 exit_code: Some(0),
                 signal: None,
                 timed_out: false,
+                ended_by_us: false,
                 wall: Duration::ZERO,
             },
         )

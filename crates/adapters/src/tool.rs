@@ -16,6 +16,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -241,6 +242,10 @@ pub struct Output {
     pub signal: Option<i32>,
     /// The time limit was reached and the child was ended by us.
     pub timed_out: bool,
+    /// boardbench was ending (a signal, [`end_running_tools`]) and ended the child itself (not
+    /// the kernel's OOM killer, nor the tool by itself).
+    #[serde(default)]
+    pub ended_by_us: bool,
     pub wall: Duration,
 }
 
@@ -263,6 +268,17 @@ impl Output {
 
     /// A short description of how the child ended, for skip reasons and logs.
     pub fn describe_end(&self) -> String {
+        if self.ended_by_us {
+            return match (self.exit_code, self.signal) {
+                (Some(c), _) => {
+                    format!("ended by boardbench when the run was interrupted (exit status {c})")
+                }
+                (None, Some(s)) => {
+                    format!("ended by boardbench (signal {s}) when the run was interrupted")
+                }
+                (None, None) => "ended by boardbench when the run was interrupted".to_string(),
+            };
+        }
         match (self.timed_out, self.exit_code, self.signal) {
             (true, _, _) => format!(
                 "ended at the time limit after {:.1} s",
@@ -285,6 +301,8 @@ pub enum RunError {
     Affinity(String),
     /// Reading the child's output failed.
     Io(String),
+    /// Not started: boardbench is ending (a signal arrived; [`end_running_tools`]).
+    Ending,
 }
 
 impl fmt::Display for RunError {
@@ -293,6 +311,7 @@ impl fmt::Display for RunError {
             RunError::Spawn(e) => write!(f, "cannot start: {e}"),
             RunError::Affinity(e) => write!(f, "cannot pin: {e}"),
             RunError::Io(e) => write!(f, "cannot read output: {e}"),
+            RunError::Ending => write!(f, "not started: the run is ending"),
         }
     }
 }
@@ -325,18 +344,114 @@ impl Runner for SystemRunner {
 /// itself is ended by a signal, so no `7z b` or `openssl speed` keeps running orphaned.
 static RUNNING: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex::new(Vec::new());
 
+/// Set once by [`end_running_tools`]: from then on no tool is started ([`RunError::Ending`]),
+/// so a phase of several invocations (OpenSSL's ciphers) ends with the one that was cut short.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// How often boardbench was stopped (SIGTSTP, Ctrl-Z) while tools ran: a phase during which
+/// this changed was disturbed ([`stops`]).
+static STOPS: AtomicU64 = AtomicU64::new(0);
+
+/// Whether boardbench is ending ([`end_running_tools`] was called).
+pub fn ending() -> bool {
+    ENDING.load(Ordering::SeqCst)
+}
+
+/// How often boardbench has been stopped by job control (Ctrl-Z) so far, see
+/// [`follow_job_control`].
+pub fn stops() -> u64 {
+    STOPS.load(Ordering::SeqCst)
+}
+
+fn running_groups() -> Vec<libc::pid_t> {
+    match RUNNING.try_lock() {
+        Ok(g) => g.clone(),
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().clone(),
+        Err(std::sync::TryLockError::WouldBlock) => {
+            std::thread::sleep(Duration::from_millis(20));
+            match RUNNING.try_lock() {
+                Ok(g) => g.clone(),
+                _ => Vec::new(),
+            }
+        }
+    }
+}
+
+/// Job control for the tools' process groups, which the terminal does not reach: on SIGTSTP
+/// (Ctrl-Z) every running tool is stopped (SIGSTOP to its group) before boardbench stops
+/// itself, and on SIGCONT (`fg`, `bg`) they go on with it — a stopped run does not keep a
+/// `7z b` using the CPU. Each stop is counted ([`stops`]). Installed once per process.
+pub fn follow_job_control() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for (sig, f) in [
+            (libc::SIGTSTP, on_tstp as extern "C" fn(libc::c_int)),
+            (libc::SIGCONT, on_cont as extern "C" fn(libc::c_int)),
+        ] {
+            // SAFETY: the handlers only call async-signal-safe functions (kill, raise) and
+            // atomics; the groups they signal are in a lock-free array (JOB_GROUPS), never
+            // behind a lock.
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = f as usize;
+                sa.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(sig, &sa, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+/// The running tools' groups as the signal handlers read them (no lock in a handler): kept
+/// in step with [`RUNNING`] by [`RunningGroup`].
+static JOB_GROUPS: [std::sync::atomic::AtomicI32; 64] =
+    [const { std::sync::atomic::AtomicI32::new(0) }; 64];
+
+fn job_groups_signal(sig: libc::c_int) {
+    for g in &JOB_GROUPS {
+        let pg = g.load(Ordering::SeqCst);
+        if pg > 0 {
+            // SAFETY: kill is async-signal-safe; the group is one of our running tools.
+            unsafe {
+                libc::kill(-pg, sig);
+            }
+        }
+    }
+}
+
+extern "C" fn on_tstp(_: libc::c_int) {
+    STOPS.fetch_add(1, Ordering::SeqCst);
+    job_groups_signal(libc::SIGSTOP);
+    // SAFETY: raise is async-signal-safe; SIGSTOP cannot be caught, so this stops us here.
+    unsafe {
+        libc::raise(libc::SIGSTOP);
+    }
+}
+
+extern "C" fn on_cont(_: libc::c_int) {
+    job_groups_signal(libc::SIGCONT);
+}
+
 /// A tool's group in [`RUNNING`] while its run lasts.
 struct RunningGroup(libc::pid_t);
 
 impl RunningGroup {
     fn register(pgid: libc::pid_t) -> RunningGroup {
         RUNNING.lock().unwrap_or_else(|p| p.into_inner()).push(pgid);
+        // A 65th concurrent tool is not followed by Ctrl-Z; no run starts that many.
+        let _ = JOB_GROUPS.iter().any(|s| {
+            s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
         RunningGroup(pgid)
     }
 }
 
 impl Drop for RunningGroup {
     fn drop(&mut self) {
+        for s in &JOB_GROUPS {
+            let _ = s.compare_exchange(self.0, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
         RUNNING
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -349,19 +464,12 @@ impl Drop for RunningGroup {
 /// groups are not unregistered, so their ids cannot be reused meanwhile — the leaders are not
 /// reaped). Safe from any thread; never blocks on a lock held by a stuck thread.
 pub fn end_running_tools() {
-    let groups: Vec<libc::pid_t> = match RUNNING.try_lock() {
-        Ok(g) => g.clone(),
-        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().clone(),
-        Err(std::sync::TryLockError::WouldBlock) => {
-            std::thread::sleep(Duration::from_millis(20));
-            match RUNNING.try_lock() {
-                Ok(g) => g.clone(),
-                _ => return,
-            }
-        }
-    };
+    ENDING.store(true, Ordering::SeqCst);
+    let groups = running_groups();
     for &g in &groups {
         process::signal_group(g, libc::SIGTERM);
+        // A stopped tool (Ctrl-Z, then a signal) cannot act on SIGTERM until it goes on.
+        process::signal_group(g, libc::SIGCONT);
     }
     let end = Instant::now() + Duration::from_millis(500);
     while groups.iter().any(|&g| process::group_alive(g)) && Instant::now() < end {
@@ -375,6 +483,9 @@ pub fn end_running_tools() {
 pub use crate::process::unblock_signals_in_child;
 
 fn run_process(inv: &Invocation) -> Result<Output, RunError> {
+    if ending() {
+        return Err(RunError::Ending);
+    }
     // Checked up front because exec failures are not always reported by spawn (glibc's
     // posix_spawn under qemu-user, for one, only lets the child exit with 127).
     if inv.program.components().count() > 1 && !is_executable(&inv.program) {
@@ -401,6 +512,8 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
     if !inv.cpus.is_empty() {
         pin_command(&mut cmd, &inv.cpus)?;
     }
+    // A tool never outlives boardbench, not even a `kill -9` of it.
+    process::die_with_parent(&mut cmd);
 
     let start = Instant::now();
     // Its own process group (crate::process): at the time limit we end the tool *and* whatever
@@ -417,6 +530,10 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         }
     })?;
     let _running = RunningGroup::register(child.id());
+    if ending() {
+        // end_running_tools ran between the check above and the registration.
+        process::signal_group(child.id(), libc::SIGKILL);
+    }
 
     let stdin_writer = match (inv.stdin.clone(), child.take_stdin()) {
         (Some(input), Some(mut pipe)) => Some(std::thread::spawn(move || {
@@ -460,6 +577,7 @@ fn run_process(inv: &Invocation) -> Result<Output, RunError> {
         exit_code: status.code(),
         signal: status.signal(),
         timed_out,
+        ended_by_us: !timed_out && ending() && status.code() != Some(0),
         wall,
     })
 }
@@ -577,6 +695,32 @@ pub fn format_cpu_list(cpus: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tool boardbench ended on its way out is never taken for the OOM killer's victim.
+    #[test]
+    fn a_tool_boardbench_ended_says_so() {
+        let mut o = Output {
+            stdout: String::new(),
+            stderr: String::new(),
+            exit_code: None,
+            signal: Some(9),
+            timed_out: false,
+            ended_by_us: false,
+            wall: Duration::from_secs(1),
+        };
+        assert_eq!(o.describe_end(), "killed (SIGKILL, out of memory?)");
+        o.ended_by_us = true;
+        assert_eq!(
+            o.describe_end(),
+            "ended by boardbench (signal 9) when the run was interrupted"
+        );
+        o.signal = None;
+        o.exit_code = Some(255);
+        assert_eq!(
+            o.describe_end(),
+            "ended by boardbench when the run was interrupted (exit status 255)"
+        );
+    }
 
     #[test]
     fn cpu_list_notation() {

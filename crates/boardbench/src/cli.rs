@@ -100,23 +100,13 @@ fn hide_globals(cmd: clap::Command) -> clap::Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct Globals {
     /// Read the machine from this directory instead of / (a fixture tree, a mounted image).
-    #[arg(long, global = true, value_name = "DIR", env = "BOARDBENCH_SYSROOT", value_parser = existing_dir)]
+    #[arg(long, global = true, value_name = "DIR", env = "BOARDBENCH_SYSROOT",
+          value_parser = crate::values::existing_dir)]
     pub sysroot: Option<PathBuf>,
     /// Use this file as /proc/cpuinfo (sbc-bench's CPUINFOFILE).
-    #[arg(long, global = true, value_name = "FILE", env = "CPUINFOFILE")]
+    #[arg(long, global = true, value_name = "FILE", env = "CPUINFOFILE",
+          value_parser = crate::values::cpuinfo_file)]
     pub cpuinfo_file: Option<PathBuf>,
-}
-
-/// `--sysroot` must name a directory: a typo would otherwise report every value "unknown".
-fn existing_dir(s: &str) -> Result<PathBuf, String> {
-    let p = PathBuf::from(s);
-    if p.is_dir() {
-        Ok(p)
-    } else if p.exists() {
-        Err("not a directory".into())
-    } else {
-        Err("no such directory".into())
-    }
 }
 
 impl Globals {
@@ -232,9 +222,16 @@ mod tests {
             Some(std::path::Path::new("/"))
         );
         let cli = Cli::try_parse_argv(
-            ["boardbench", "import", "--cpuinfo-file", "/c", "log.txt"]
-                .map(OsString::from)
-                .to_vec(),
+            // A readable regular file (crate::values::cpuinfo_file).
+            [
+                "boardbench",
+                "import",
+                "--cpuinfo-file",
+                "/proc/cpuinfo",
+                "log.txt",
+            ]
+            .map(OsString::from)
+            .to_vec(),
         )
         .unwrap();
         assert!(cli.globals.cpuinfo_file.is_some());

@@ -13,6 +13,7 @@ mod output;
 mod run;
 mod session;
 mod tools;
+mod values;
 
 // 32-bit ARM: this crate's own thread-locals (local-exec TLS in an executable) are read through
 // `__aeabi_read_tp`, which glibc does not export. Linked by zig (scripts/dist), the only other
@@ -35,6 +36,10 @@ std::arch::global_asm!(
 );
 
 fn main() {
+    // Which standard streams are the terminal (a hang-up later replaces them), and Ctrl-Z
+    // stops the run's tools with boardbench.
+    probe::terminal::remember();
+    adapters::tool::follow_job_control();
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The guide's lat_proc rows re-execute this program as a small process (before anything
     // else, so it stays small); everything else records that it can.

@@ -1,8 +1,9 @@
 //! The one rule for every file a command writes (`run -o`, `report --html`, `guide render -o`,
 //! `import --out` …):
 //!
-//! - **never an input**: a file the command reads (the document `report` renders, the runs
-//!   `guide render` takes) is never its output, not even with `--force`;
+//! - **never an input**: a file the command reads or writes otherwise (the document `report`
+//!   renders, the runs `guide render` takes, the results database, the log `run` appends to)
+//!   is never its output, not even with `--force` — also before it exists;
 //! - **never an existing file without `--force`**: an earlier result is not replaced silently;
 //! - **checked before the work starts**: a directory that does not exist or cannot be written
 //!   is said at once, not after a half-hour run;
@@ -34,6 +35,25 @@ fn identity(p: &Path) -> Option<(u64, u64)> {
     std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
 }
 
+/// Whether `a` and `b` are the same file: the same inode when both exist, else the same name
+/// in the same directory (`-o same.txt --log same.txt` before either exists).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (identity(a), identity(b)) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => {
+            let place = |p: &Path| {
+                let dir = match p.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                Some((std::fs::canonicalize(dir).ok()?, p.file_name()?.to_owned()))
+            };
+            place(a).is_some_and(|x| place(b) == Some(x))
+        }
+        _ => false,
+    }
+}
+
 impl OutFile {
     /// Checks `path` as an output of a command that reads `inputs`; `flag` names the option in
     /// messages (`-o`, `--html`).
@@ -42,9 +62,7 @@ impl OutFile {
         if path.as_os_str().is_empty() {
             return Err(Usage(format!("{flag}: an empty file name")));
         }
-        if let Some(out) = identity(path)
-            && inputs.iter().any(|i| identity(i) == Some(out))
-        {
+        if inputs.iter().any(|i| same_file(path, i)) {
             return Err(Usage(format!(
                 "{flag} {shown} is also an input of this command: not overwriting it"
             )));

@@ -232,6 +232,25 @@ pub fn interrupted_reason(signal: i32) -> String {
     format!("{INTERRUPTED_REASON} {signal}")
 }
 
+/// How a phase during which boardbench and its tool were stopped (SIGTSTP: Ctrl-Z) says so in
+/// its `reason`; its figures include the pause. The `stopped` finding looks for it.
+pub const STOPPED_REASON: &str = "disturbed: stopped by job control (Ctrl-Z)";
+
+/// Whether a signal cut the run short or it was stopped while a phase ran (a phase's reason
+/// says [`INTERRUPTED_REASON`] or [`STOPPED_REASON`]): such a run is marked with
+/// [`CUT_SHORT_MARK`] wherever it is listed — the summary row, `results list` and `results
+/// table`.
+pub fn cut_short(phases: &[Phase]) -> bool {
+    phases.iter().any(|p| {
+        p.reason
+            .as_deref()
+            .is_some_and(|r| r.contains(INTERRUPTED_REASON) || r.contains(STOPPED_REASON))
+    })
+}
+
+/// What follows the device name of a run that was [`cut_short`].
+pub const CUT_SHORT_MARK: &str = " (interrupted)";
+
 /// One phase of the run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -71,6 +71,15 @@ pub fn one_line(s: &str) -> String {
         .join(" ")
 }
 
+/// The one rule for a value from a document that goes to a terminal as one field (`import`'s
+/// lines, `results list`, `results show`): [`one_line`] (ANSI escapes removed, control
+/// characters and line breaks made spaces — a tab cannot split a tab-separated line) and every
+/// bidirectional control shown as U+FFFD, so a name can neither colour, move the cursor of,
+/// nor reorder what the reader sees.
+pub fn terminal_text(s: &str) -> String {
+    neutralise_bidi(&one_line(s))
+}
+
 /// A finding on one line, as every text renderer lists it — the run's terminal summary, the
 /// log, `thermal`, `env`, `graph`, `guide` and `review`: `[warning] kind: message` (the
 /// severity's [`severity_word`], then the kind and the message each made one line). The caller
@@ -127,6 +136,16 @@ pub fn format_bytes(b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 47: an imported device name with ANSI colour or U+202E reached the terminal raw.
+    #[test]
+    fn terminal_text_cannot_colour_move_or_reorder() {
+        assert_eq!(
+            terminal_text("\u{1b}[31mRed\u{1b}[0m Pi\t5\r\n\u{202e}B8 ledoM\u{7}\u{9b}2J"),
+            "Red Pi 5 \u{fffd}B8 ledoM 2J"
+        );
+        assert_eq!(terminal_text("Radxa ROCK 5B"), "Radxa ROCK 5B");
+    }
 
     #[test]
     fn ansi_and_control_characters_go() {

@@ -402,6 +402,13 @@ fn run_openssl(env: &BenchContext<'_>, p: &Planned) -> Outcome {
                 Err(e) => out.reason = Some(e),
             }
         }
+        // Ended by a signal (the running `openssl speed` was stopped): the ciphers after it
+        // are not started, and the phase is not complete.
+        if adapters::tool::ending() {
+            out.status = PhaseStatus::Failed;
+            out.reason = Some(format!("cut short at {cipher}"));
+            return out;
+        }
     }
     if out.measurements.is_empty() {
         out.status = PhaseStatus::Failed;

@@ -64,6 +64,33 @@ pub(crate) fn run(cx: &RunCx) -> Vec<Finding> {
             cut,
         ));
     }
+    let stopped: Vec<String> = cx
+        .run
+        .phases
+        .iter()
+        .filter_map(|p| {
+            let r = p.reason.as_deref()?;
+            r.contains(document::run::STOPPED_REASON).then(|| {
+                let name = if p.title.is_empty() {
+                    &p.kind
+                } else {
+                    &p.title
+                };
+                format!("{name}: {r}")
+            })
+        })
+        .collect();
+    if !stopped.is_empty() {
+        out.push(finding(
+            kinds::STOPPED,
+            Severity::Invalid,
+            format!(
+                "The run was stopped (Ctrl-Z) while {} phase(s) ran: their figures include the pause.",
+                stopped.len()
+            ),
+            stopped,
+        ));
+    }
     if let Some(machine) = cx.machine {
         let mut vm = machine_findings(machine);
         // Steal time is the hypervisor's own measure of how much the host took away.

@@ -63,6 +63,8 @@ pub const VM_GUEST: &str = "vm-guest";
 pub const BUSY_AT_START: &str = "busy-at-start";
 /// A signal ended the run: some phases were cut short or never ran.
 pub const INTERRUPTED: &str = "interrupted";
+/// The run was stopped (Ctrl-Z) while a phase ran: that phase's figures include the pause.
+pub const STOPPED: &str = "stopped";
 /// A graph sweep point whose clock fell below its cap while its workload ran.
 pub const GRAPH_POINT_THROTTLED: &str = "graph-point-throttled";
 /// The temperature source reads values no working SoC has.
@@ -87,6 +89,11 @@ pub const ALL: &[KindDoc] = &[
         kind: INTERRUPTED,
         severities: "invalid",
         rule: "a phase's reason says it was interrupted by a signal",
+    },
+    KindDoc {
+        kind: STOPPED,
+        severities: "invalid",
+        rule: "a phase's reason says it was stopped by job control (Ctrl-Z)",
     },
     KindDoc {
         kind: TEMPERATURE_IMPLAUSIBLE,

@@ -14,6 +14,7 @@
 //! |---|---|---|
 //! | `busy-at-start` | invalid | the idle gate gave up (`idle_gate.passed == false`) |
 //! | `interrupted` | invalid | a signal ended the run: a phase's reason says "interrupted by signal" |
+//! | `stopped` | invalid | a phase's reason says it was stopped by job control (Ctrl-Z) |
 //! | `graph-point-throttled` | warning | a `graph` point's monitor clock more than [`tolerances::GRAPH_POINT_CLOCK_PCT`] below the OPP it was capped to |
 //! | `temperature-implausible` | warning | a monitor temperature below [`tolerances::TEMP_PLAUSIBLE_MIN_C`] or above [`tolerances::TEMP_PLAUSIBLE_MAX_C`]: the sensor, not the SoC |
 //! | `vm-guest` | warning; info in a container | `identity.virtualization` is set: the numbers are the host's mood |

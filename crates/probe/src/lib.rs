@@ -12,6 +12,7 @@ pub mod root;
 pub mod sampler;
 pub mod soc;
 pub mod stat;
+pub mod terminal;
 
 pub use root::{Absent, Notes, Root};
 pub mod cache;

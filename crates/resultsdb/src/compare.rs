@@ -331,6 +331,7 @@ mod tests {
                     ..Default::default()
                 },
                 tags: vec![],
+                interrupted: false,
             },
             measurements: vec![document::Measurement {
                 suite: "7zip".into(),

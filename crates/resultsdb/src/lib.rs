@@ -150,13 +150,29 @@ pub struct RunListing {
     pub id: i64,
     pub columns: RunColumns,
     pub tags: Vec<String>,
+    /// A signal ended the run, or it was stopped while a phase ran: it has an `interrupted`
+    /// or `stopped` finding ([`CUT_SHORT_KINDS`]). `results list` and `results table` mark it.
+    pub interrupted: bool,
 }
+
+/// The finding kinds that mark a run as cut short in the listing and the table (findings'
+/// `interrupted` and `stopped`).
+pub const CUT_SHORT_KINDS: [&str; 2] = ["interrupted", "stopped"];
+
+/// The SQL expression (on `runs`) counting a run's [`CUT_SHORT_KINDS`] findings.
+macro_rules! cut_short_sql {
+    () => {
+        "(SELECT COUNT(*) FROM findings WHERE findings.run_id = runs.id \
+         AND findings.kind IN ('interrupted', 'stopped'))"
+    };
+}
+const CUT_SHORT_SQL: &str = cut_short_sql!();
 
 impl Serialize for RunListing {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let c = &self.columns;
-        let mut st = s.serialize_struct("RunListing", 10)?;
+        let mut st = s.serialize_struct("RunListing", 11)?;
         st.serialize_field("id", &self.id)?;
         st.serialize_field("started", &c.started)?;
         st.serialize_field("device", &c.device)?;
@@ -167,6 +183,7 @@ impl Serialize for RunListing {
         st.serialize_field("producer", &c.producer)?;
         st.serialize_field("imported", &c.imported)?;
         st.serialize_field("tags", &self.tags)?;
+        st.serialize_field("interrupted", &self.interrupted)?;
         st.end()
     }
 }
@@ -193,6 +210,8 @@ pub struct TableRow {
     pub started: Option<String>,
     pub uploader: Option<String>,
     pub worst: Option<String>,
+    /// As [`RunListing::interrupted`].
+    pub interrupted: bool,
 }
 
 /// Everything stored about one run.
@@ -222,9 +241,13 @@ impl Serialize for RunDetail {
     }
 }
 
-/// The columns [`run_listing`] reads, in its order: every column of [`RunColumns`].
-pub(crate) const RUN_COLUMNS: &str = "id, started, device, soc, arch, kernel, distro, producer, \
-     imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, memset, khs";
+/// The columns [`run_listing`] reads, in its order: every column of [`RunColumns`], then
+/// whether it was cut short.
+pub(crate) const RUN_COLUMNS: &str = concat!(
+    "id, started, device, soc, arch, kernel, distro, producer, \
+     imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, memset, khs, ",
+    cut_short_sql!()
+);
 
 impl Store {
     /// Opens (creating the SQLite file and its directory if needed) and migrates.
@@ -732,7 +755,8 @@ impl Store {
                 "SELECT id, device, clockspeed, kernel, distro, zip_multi, zip_single, aes, \
                  memcpy, memset, khs, soc, started, uploader, \
                  (SELECT MAX(CASE severity WHEN 'invalid' THEN 3 WHEN 'warning' THEN 2 \
-                  WHEN 'info' THEN 1 ELSE 0 END) FROM findings WHERE findings.run_id = runs.id) \
+                  WHEN 'info' THEN 1 ELSE 0 END) FROM findings WHERE findings.run_id = runs.id), \
+                 {CUT_SHORT_SQL} \
                  FROM runs WHERE 1=1{conditions} ORDER BY {order}{limit}"
             ),
             &params,
@@ -762,6 +786,7 @@ impl Store {
                         Some(1) => Some("info".into()),
                         _ => None,
                     },
+                    interrupted: r.get(15).and_then(Val::as_i64).unwrap_or(0) > 0,
                 }
             })
             .collect();
@@ -841,6 +866,7 @@ pub(crate) fn run_listing(r: Vec<Val>) -> RunListing {
             },
         },
         tags: Vec::new(),
+        interrupted: r.get(17).and_then(Val::as_i64).unwrap_or(0) > 0,
     }
 }
 

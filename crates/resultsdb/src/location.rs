@@ -35,6 +35,15 @@ impl Location {
                 }
             )));
         }
+        // SQLite's in-memory database: every run "stored" there is gone when the command ends.
+        if matches!(&loc, Location::Sqlite(p) if p.as_os_str() == ":memory:"
+            || p.to_string_lossy().starts_with("file:"))
+        {
+            return Err(Error::Other(format!(
+                "{s}: an in-memory or URI database keeps nothing; use a file path, sqlite:PATH \
+                 or postgres://user@host/db (--no-store runs without a database)"
+            )));
+        }
         Ok(loc)
     }
 
@@ -87,6 +96,11 @@ impl Location {
                  postgres://…) or unset it for the default"
                     .into(),
             )),
+            None if !no_home_needed() => Err(Error::Other(
+                "neither HOME nor XDG_DATA_HOME is set, so there is no default database: name \
+                 one (--db PATH or BOARDBENCH_DB=) or run with --no-store"
+                    .into(),
+            )),
             None => Ok(Location::default_sqlite()),
         }
     }
@@ -112,6 +126,15 @@ pub fn default_path(is_root: bool, xdg_data_home: Option<&Path>, home: Option<&P
         PathBuf::from(".")
     };
     dir.join("results.sqlite")
+}
+
+/// Whether the default database has a home: root's is /var/lib, a user's needs HOME or an
+/// absolute XDG_DATA_HOME (without either it would be `./results.sqlite`, wherever the
+/// command happened to start).
+fn no_home_needed() -> bool {
+    effective_uid() == Some(0)
+        || std::env::var_os("XDG_DATA_HOME").is_some_and(|x| Path::new(&x).is_absolute())
+        || std::env::var_os("HOME").is_some_and(|h| !h.is_empty())
 }
 
 /// The effective user id from /proc (no libc call needed; `None` where /proc is missing).
@@ -160,6 +183,21 @@ mod tests {
             let e = Location::parse(empty).unwrap_err().to_string();
             assert!(e.contains("no database file named"), "{empty:?}: {e}");
         }
+    }
+
+    /// `--db :memory:` said "stored as run 1" and kept nothing (issue 47).
+    #[test]
+    fn an_in_memory_database_is_an_error() {
+        for mem in [
+            ":memory:",
+            "sqlite::memory:",
+            "sqlite://:memory:",
+            "file::memory:",
+        ] {
+            let e = Location::parse(mem).unwrap_err().to_string();
+            assert!(e.contains("keeps nothing"), "{mem}: {e}");
+        }
+        assert!(Location::parse("memory.sqlite").is_ok());
     }
 
     #[test]

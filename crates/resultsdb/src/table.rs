@@ -149,7 +149,8 @@ pub fn khs_cell(v: Option<f64>) -> String {
 }
 
 /// The cells of one row: device, clockspeed, kernel, distro and the six numbers; a number
-/// not measured the way sbc-bench measures it says which profile made it (`5600 (quick)`).
+/// not measured the way sbc-bench measures it says which profile made it (`5600 (quick)`), and
+/// a run that was cut short says so after its device (`Rock 5B (interrupted)`).
 pub fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
     let t = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".to_string());
     // The figures and kernel as the run's own summary row shows them (sbc-bench's rounding).
@@ -169,8 +170,12 @@ pub fn cells(r: &TableRow, marks: &Marks) -> [String; 10] {
             cell + &marks::mark(marks, r.id, figure)
         }
     };
+    let mut device = t(&r.device);
+    if r.interrupted {
+        device.push_str(document::run::CUT_SHORT_MARK);
+    }
     [
-        t(&r.device),
+        device,
         t(&r.clockspeed),
         t(&kernel),
         t(&r.distro),
@@ -307,6 +312,7 @@ mod tests {
             started: None,
             uploader: None,
             worst: None,
+            interrupted: false,
         }
     }
 

@@ -45,12 +45,25 @@ pub fn read_log(mut r: impl Read, limit: u64) -> Result<Vec<u8>, ImportError> {
 /// `cat a.log b.log` the second header starts in the middle of the first log's last line
 /// (its summary row): a header there counts too when it has its date (`(Sat, 08 Apr 2023 …)`
 /// or `-- date`), which a sentence such as "Tested with sbc-bench v0.9.72 on …" has not.
+///
+/// Logs before v0.4 have no header: they start with `lsb_release -a`'s `Distributor ID:` line,
+/// which every log of every era has exactly once — a second one in the same log starts the
+/// next (pre-v0.4) log. A UTF-8 byte-order mark before the first log is left out (it made a
+/// log of its own: "2 logs", the first empty).
 pub fn split_logs(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
-    let mut starts = vec![0];
-    let mut pos = 0;
-    for line in bytes.split_inclusive(|b| *b == b'\n') {
-        if pos > 0 && is_header(line) {
+    let first = if bytes.starts_with(UTF8_BOM) {
+        UTF8_BOM.len()
+    } else {
+        0
+    };
+    let mut starts = vec![first];
+    let mut pos = first;
+    // Whether the log that starts last has had its `Distributor ID:` line yet.
+    let mut distributor = false;
+    for line in bytes[first..].split_inclusive(|b| *b == b'\n') {
+        if pos > first && is_header(line) {
             starts.push(pos);
+            distributor = false;
         }
         let mut from = 1;
         while let Some(i) = find(&line[from.min(line.len())..], HEADER_START) {
@@ -59,8 +72,15 @@ pub fn split_logs(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
             // indented line, "Tested with sbc-bench v…").
             if !line[at - 1].is_ascii_whitespace() && is_dated_header(&line[at..]) {
                 starts.push(pos + at);
+                distributor = false;
             }
             from = at + 1;
+        }
+        if line.starts_with(DISTRIBUTOR) {
+            if distributor && *starts.last().expect("one start") < pos {
+                starts.push(pos);
+            }
+            distributor = true;
         }
         pos += line.len();
     }
@@ -68,6 +88,12 @@ pub fn split_logs(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     out.push(*starts.last().expect("one start")..bytes.len());
     out
 }
+
+const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// `lsb_release -a`'s first line, once in every sbc-bench log (the first line of one before
+/// v0.4).
+const DISTRIBUTOR: &[u8] = b"Distributor ID:";
 
 const HEADER_START: &[u8] = b"sbc-bench v";
 
@@ -129,5 +155,40 @@ mod tests {
         assert_eq!(split_logs(glued), vec![0..16, 16..glued.len()]);
         let said = b"x\nTested with sbc-bench v0.9.72 on Tue, 11 Nov 2025.\n";
         assert_eq!(split_logs(said).len(), 1);
+    }
+
+    /// Issue 47: two logs from before v0.4 (no header line) one after another became one mixed
+    /// run; a log starting with a UTF-8 byte-order mark was split into "2 logs".
+    #[test]
+    fn headerless_logs_and_a_byte_order_mark() {
+        let old = b"Distributor ID:\tRaspbian\nRelease:\t9.4\n\nx\n\n";
+        let both = [&old[..], &old[..]].concat();
+        assert_eq!(split_logs(&both), vec![0..old.len(), old.len()..both.len()]);
+        assert_eq!(split_logs(old), vec![0..old.len()]);
+        // A headed log has its one Distributor line; a pre-v0.4 log glued after it splits.
+        let headed =
+            b"sbc-bench v0.4 -- Mon, 30 Jul 2018 06:15:21 +0000\nDistributor ID:\tDebian\n";
+        let mixed = [&headed[..], &old[..]].concat();
+        assert_eq!(
+            split_logs(&mixed),
+            vec![0..headed.len(), headed.len()..mixed.len()]
+        );
+        let bom = [b"\xef\xbb\xbf", &headed[..]].concat();
+        assert_eq!(split_logs(&bom), vec![3..bom.len()]);
+    }
+
+    /// Every fixture log is one log.
+    #[test]
+    fn every_fixture_is_one_log() {
+        let mut n = 0;
+        for e in std::fs::read_dir(testsupport::sbc_bench_logs()).unwrap() {
+            let log = e.unwrap().path();
+            if log.extension().is_some_and(|x| x == "txt") {
+                let bytes = std::fs::read(&log).unwrap();
+                assert_eq!(split_logs(&bytes).len(), 1, "{}", log.display());
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{n} logs");
     }
 }

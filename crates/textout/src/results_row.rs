@@ -31,7 +31,8 @@ pub struct ResultsRowCells {
 }
 
 /// The summary row, without a line end. A figure not measured the way sbc-bench measures it
-/// carries its profile (`5600 (quick)`), so the row never passes for a full run's.
+/// carries its profile (`5600 (quick)`), and a run a signal cut short its mark after the device
+/// (`Rock 5B (interrupted)`), so the row never passes for a full run's.
 pub fn results_row(doc: &ResultDocument) -> String {
     let c = results_row_cells(doc);
     let flags = headline::comparability::of_document(doc);
@@ -49,9 +50,17 @@ pub fn results_row(doc: &ResultDocument) -> String {
         Figure::Khs,
         c.khs.map_or_else(|| "-".to_string(), |v| format!("{v:.2}")),
     );
+    let mut device = cell(&c.device);
+    if doc
+        .run
+        .as_ref()
+        .is_some_and(|r| document::run::cut_short(&r.phases))
+    {
+        device.push_str(document::run::CUT_SHORT_MARK);
+    }
     format!(
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-        cell(&c.device),
+        device,
         cell(&c.clock),
         cell(&c.kernel),
         cell(&c.distro),

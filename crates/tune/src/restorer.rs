@@ -2,7 +2,8 @@
 //! governors, devfreq governors, boost, the PCIe ASPM policy …) is written through a
 //! [`Restorer`], which remembers the first original of each file and writes it back
 //! - when the restorer is dropped (normal end, early return, `?`),
-//! - on SIGINT, SIGTERM or SIGHUP (then the process exits with 128 + signal: 130, 143, 129),
+//! - on SIGINT, SIGTERM, SIGHUP or SIGQUIT (then the process exits with 128 + signal: 130,
+//!   143, 129, 131),
 //! - from the panic hook (before the default hook prints the panic).
 //!
 //! sbc-bench leaves `scaling_min_freq`, MaxKHz caps and devfreq governors changed and applies
@@ -138,13 +139,17 @@ fn install_hooks() {
             restore_all(false);
             prev(info);
         }));
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) {
             Ok(mut signals) => {
                 std::thread::Builder::new()
                     .name("restore-on-signal".into())
                     .spawn(move || {
                         if let Some(sig) = signals.forever().next() {
+                            // A closed terminal: what is printed from here on must not fail.
+                            if sig == SIGHUP {
+                                probe::terminal::hang_up();
+                            }
                             let hooks: Vec<fn()> =
                                 ON_SIGNAL.lock().unwrap_or_else(|p| p.into_inner()).clone();
                             for f in hooks {

@@ -39,7 +39,7 @@ use crate::session::{ExitStatus, Session};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Measure these CPUs (a list like 0,4-5) instead of the first core of each cluster.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", value_parser = crate::values::cpu_list)]
     pub cpu: Option<String>,
     /// Cap each cluster to every cpufreq OPP in turn and measure it (needs root; everything is
     /// restored afterwards, also on Ctrl-C). Honours MaxKHz and MinKHz.
@@ -178,14 +178,7 @@ fn targets(args: &Args, m: &MachineInfo) -> anyhow::Result<Vec<u32>> {
 }
 
 fn check_cpu(cpu: u32) -> anyhow::Result<()> {
-    let allowed = loops::affinity::allowed_cpus();
-    if !allowed.contains(&cpu) {
-        bail!(
-            "CPU {cpu} not online or not allowed for this process (allowed: {})",
-            loops::affinity::format_cpu_list(&allowed)
-        );
-    }
-    Ok(())
+    Ok(crate::values::allowed_cpus(&[cpu], "--cpu")?)
 }
 
 fn walk_policy(

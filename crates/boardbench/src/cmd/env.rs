@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long = "for", value_enum, value_name = "SUITE")]
     pub suite: Suite,
     /// Seconds between monitor samples.
-    #[arg(long, default_value_t = 5.0, value_name = "SEC")]
+    #[arg(long, default_value_t = 5.0, value_name = "SEC", value_parser = crate::values::interval)]
     pub interval: f64,
     /// Leave governors as they are.
     #[arg(long)]

@@ -48,7 +48,8 @@ pub const SUITE: &str = names::SUITE;
 pub struct Args {
     /// Which CPUs: `clusters` (all cores of each cluster together, the default), `cores` (the
     /// first core of each cluster), `all` (both), or a list like 0,4-5 (grouped by cluster).
-    #[arg(long, default_value = "clusters", value_name = "LIST")]
+    #[arg(long, default_value = "clusters", value_name = "LIST",
+          value_parser = crate::values::cpu_selection)]
     pub cpus: String,
     /// Skip OPPs below this clock (kHz; sbc-bench's MinKHz).
     #[arg(
@@ -67,11 +68,12 @@ pub struct Args {
     #[arg(long, value_name = "CMD")]
     pub power_cmd: Option<String>,
     /// How long the workload runs at each point.
-    #[arg(long, default_value_t = 5.0, value_name = "SEC")]
+    #[arg(long, default_value_t = 5.0, value_name = "SEC",
+          value_parser = crate::values::positive_seconds)]
     pub seconds_per_point: f64,
     /// How long the idle consumption is measured first (default: --seconds-per-point, at
     /// least 2 s).
-    #[arg(long, value_name = "SEC")]
+    #[arg(long, value_name = "SEC", value_parser = crate::values::seconds)]
     pub idle_seconds: Option<f64>,
     /// Clock measurements per point.
     #[arg(long, default_value_t = 3, value_name = "N")]

@@ -168,7 +168,8 @@ fn measure(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if args.test_sections {
         all.extend(guide::stub::sections());
     }
-    let chosen = select::sections(all, &args.sections, args.quick)?;
+    let chosen = select::sections(all, &args.sections, args.quick)
+        .map_err(|e| crate::output::Usage(format!("--sections: {e:#}")))?;
     // Signals first: Ctrl-C must still produce the document (and ends the idle wait).
     let probed = Session::probe(g.root(), Signals::Held);
     // After the signals are held: a thread the database client starts inherits the mask.

@@ -21,6 +21,7 @@ use document::imported::Headline;
 use resultsdb::{Location, Store};
 
 use crate::cli::Globals;
+use crate::output::Usage;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -52,17 +53,30 @@ enum Stored {
 }
 
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
-    let mut store = if args.no_store {
+    // As `run`: an empty tag is a mistake, not a tag.
+    if args.tags.iter().any(|t| t.trim().is_empty()) {
+        return crate::output::usage("--tag: an empty tag");
+    }
+    let loc = if args.no_store {
         None
     } else {
-        let loc = Location::resolve(args.db.as_deref())?;
-        let s = Store::open(&loc).map_err(|e| {
+        Some(Location::resolve(args.db.as_deref()).map_err(|e| Usage(format!("--db: {e}")))?)
+    };
+    // What an --out document must never replace: the logs read and the database.
+    let mut inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    if let Some(Location::Sqlite(db)) = &loc {
+        inputs.push(db);
+    }
+    let mut store = if let Some(loc) = &loc {
+        let s = Store::open(loc).map_err(|e| {
             anyhow::anyhow!(
                 "cannot open the results database {}: {e} (--no-store imports without it)",
                 loc.display()
             )
         })?;
         Some(s)
+    } else {
+        None
     };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
@@ -110,7 +124,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         };
         if let Some(dir) = &args.out {
             let path = dir.join(names.next(&file, part));
-            if let Err(reason) = write_document(&path, &doc, args.force) {
+            if let Err(reason) = write_document(&path, &doc, args.force, &inputs) {
                 eprintln!("import: {label}: {reason}");
                 failed += 1;
                 continue;
@@ -194,8 +208,15 @@ impl OutputNames {
     }
 }
 
-/// Writes a new file; an existing one is an error unless `force`.
-fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), String> {
+/// Writes a new file by the one output rule (`crate::outfile`): never one of `inputs` (the
+/// logs read, the results database), an existing one only with `force`, and whole — a
+/// temporary file renamed into place, so a full disk leaves no truncated document behind.
+fn write_document(
+    path: &Path,
+    doc: &ResultDocument,
+    force: bool,
+    inputs: &[&Path],
+) -> Result<(), String> {
     let json = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())? + "\n";
     // A document nothing could read back (a log with a line of 100 MB) is not written.
     if json.len() as u64 > resultsdb::MAX_DOCUMENT_BYTES {
@@ -205,25 +226,8 @@ fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), 
             resultsdb::MAX_DOCUMENT_BYTES / (1024 * 1024)
         ));
     }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    if force {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
-    }
-    let mut f = options.open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            format!(
-                "{} already exists (not overwritten; --force overwrites)",
-                path.display()
-            )
-        } else {
-            format!("cannot write {}: {e}", path.display())
-        }
-    })?;
-    f.write_all(json.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let out = crate::outfile::OutFile::check(path, force, inputs, "--out").map_err(|e| e.0)?;
+    out.write(json.as_bytes()).map_err(|e| format!("{e:#}"))
 }
 
 /// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |`, "-" for
@@ -243,7 +247,13 @@ fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
         Stored::Already(id) => format!("run {id} (already stored)"),
         Stored::No => "-".into(),
     };
-    let device = doc.device.as_deref().unwrap_or("-");
+    let device = doc
+        .device
+        .as_deref()
+        .map(document::text::terminal_text)
+        .unwrap_or_else(|| "-".into());
+    let version = document::text::terminal_text(version);
+    let label = document::text::terminal_text(label);
     let h = imp.map(|i| i.headline.clone()).unwrap_or_default();
     format!(
         "{label}\t{run}\t{version}{partial}\t{device}\t{}",

@@ -15,7 +15,7 @@ use crate::cli::Globals;
 pub struct Args {
     /// CPUs to pin the single-threaded tests to (taskset syntax: "1", "4-7"). Default: the last
     /// CPU this process may use (on big.LITTLE boards usually a big core).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", value_parser = crate::values::cpu_list)]
     pub cpu: Option<String>,
     /// tinymembench's full method: batches of ≥ 0.5 s re-found by doubling for every sample, up
     /// to 10 samples (minutes instead of seconds).
@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long)]
     pub list: bool,
     /// CPUs for the all-cores aggregate (default: every CPU this process may use).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", value_parser = crate::values::cpu_list)]
     pub aggregate_cpus: Option<String>,
     /// Skip the all-cores aggregate.
     #[arg(long, conflicts_with = "aggregate_cpus")]
@@ -115,18 +115,7 @@ pub fn resolve_cpus(list: Option<&str>) -> anyhow::Result<Vec<u32>> {
             .context("cannot read this process's CPU affinity");
     };
     let cpus = loops::affinity::parse_cpu_list(list).map_err(|e| anyhow::anyhow!("--cpu: {e}"))?;
-    let bad: Vec<String> = cpus
-        .iter()
-        .filter(|c| !allowed.contains(c))
-        .map(u32::to_string)
-        .collect();
-    if !bad.is_empty() {
-        bail!(
-            "CPU {} not online or not allowed for this process (allowed: {})",
-            bad.join(","),
-            loops::affinity::format_cpu_list(&allowed)
-        );
-    }
+    crate::values::allowed_cpus(&cpus, "--cpu")?;
     Ok(cpus)
 }
 

@@ -34,17 +34,9 @@ pub struct Args {
 }
 
 /// Seconds between samples (also `review --interval`).
+/// The sampling interval (`crate::values::interval`: 0.01 s to a day).
 pub(crate) fn parse_interval(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("not a number of seconds: {s:?}"))?;
-    // Below 10 ms the kernel's tick-based /proc/stat counters cannot show anything.
-    if !(0.01..=86_400.0).contains(&v) {
-        return Err(format!(
-            "interval must be between 0.01 and 86400 seconds, not {s}"
-        ));
-    }
-    Ok(v)
+    crate::values::interval(s)
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {

@@ -49,7 +49,8 @@ impl<'a> Db<'a> {
 
     pub(crate) fn get(&mut self) -> anyhow::Result<&mut Store> {
         if self.store.is_none() {
-            let loc = Location::resolve(self.url)?;
+            let loc = Location::resolve(self.url)
+                .map_err(|e| crate::output::Usage(format!("--db: {e}")))?;
             let store = Store::open_read(&loc).map_err(|e| match e {
                 resultsdb::Error::NoDatabase(_) => anyhow::anyhow!("{e}"),
                 e => anyhow::anyhow!("cannot open the results database {}: {e}", loc.display()),
@@ -112,10 +113,16 @@ pub(crate) fn load(arg: &str, db: &mut Db<'_>) -> anyhow::Result<(String, Result
 
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     let to_stdout = args.html.as_os_str() == "-";
-    let inputs: Vec<&Path> = std::iter::once(&args.run)
+    let mut inputs: Vec<&Path> = std::iter::once(&args.run)
         .chain(&args.against)
         .map(Path::new)
         .collect();
+    // The database the run ids are read from is an input too.
+    let db_file = match Location::resolve(args.db.as_deref()) {
+        Ok(Location::Sqlite(p)) => Some(p),
+        _ => None,
+    };
+    inputs.extend(db_file.as_deref());
     let out = (!to_stdout)
         .then(|| crate::outfile::OutFile::check(&args.html, args.force, &inputs, "--html"))
         .transpose()?;

@@ -128,7 +128,8 @@ pub enum Format {
 
 /// Opens the database: for writing (created and migrated if needed) only for `add`.
 fn open(args: &Args) -> anyhow::Result<Store> {
-    let loc = Location::resolve(args.db.as_deref())?;
+    let loc = Location::resolve(args.db.as_deref())
+        .map_err(|e| crate::output::Usage(format!("--db: {e}")))?;
     let store = if matches!(args.command, Sub::Add { .. }) {
         Store::open(&loc)
     } else {
@@ -187,15 +188,15 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                         dash(&r.columns.soc),
                         dash(&r.columns.arch),
                         dash(&r.columns.kernel),
-                        if r.columns.imported {
-                            "imported"
-                        } else {
-                            "native"
+                        match (r.columns.imported, r.interrupted) {
+                            (true, _) => "imported",
+                            (false, false) => "native",
+                            (false, true) => "native (interrupted)",
                         },
                         if r.tags.is_empty() {
                             String::new()
                         } else {
-                            format!("\t[{}]", r.tags.join(","))
+                            format!("\t[{}]", safe(&r.tags.join(",")))
                         }
                     )?;
                 }
@@ -244,10 +245,10 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             }
             let mut rows = store.table()?;
             let Some(col) = Column::parse(sort) else {
-                anyhow::bail!(
-                    "unknown column {sort:?}: use one of {}",
+                return crate::output::usage(format!(
+                    "--sort: unknown column {sort:?}: use one of {}",
                     Column::NAMES.join(", ")
-                );
+                ));
             };
             sort_rows(&mut rows, col, *desc);
             let marks = results_marks::load(&mut store);
@@ -349,8 +350,16 @@ fn add(
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-fn dash(s: &Option<String>) -> &str {
-    s.as_deref().unwrap_or("-")
+/// A stored value for the terminal (`document::text::terminal_text`), "-" when missing.
+fn dash(s: &Option<String>) -> String {
+    s.as_deref()
+        .map(document::text::terminal_text)
+        .unwrap_or_else(|| "-".into())
+}
+
+/// `document::text::terminal_text`.
+fn safe(s: &str) -> String {
+    document::text::terminal_text(s)
 }
 
 /// `results table --guide TABLE`: that guide table over every stored guide run, one column per
@@ -458,7 +467,7 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
     );
     let tags = &run.summary.tags;
     if !tags.is_empty() {
-        let _ = writeln!(t, "  {:<11} {}", "tags", tags.join(", "));
+        let _ = writeln!(t, "  {:<11} {}", "tags", safe(&tags.join(", ")));
     }
     let _ = writeln!(t, "measurements ({}):", run.measurements.len());
     for m in &run.measurements {
@@ -466,23 +475,23 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
         let variant = m
             .variant
             .as_deref()
-            .map_or(String::new(), |v| format!(" [{v}]"));
+            .map_or(String::new(), |v| format!(" [{}]", safe(v)));
         let _ = writeln!(
             t,
             "  {:<14} {:<28} {:>3}T {:>14} {}{spread}{variant}",
-            m.suite,
-            m.test,
+            safe(&m.suite),
+            safe(&m.test),
             m.threads,
             number(m.value),
-            m.unit
+            safe(&m.unit)
         );
     }
     let _ = writeln!(t, "findings ({}):", run.findings.len());
     for f in &run.findings {
         let sev = f.severity.name();
-        let _ = writeln!(t, "  [{sev}] {}: {}", f.kind, f.message);
+        let _ = writeln!(t, "  [{sev}] {}: {}", safe(&f.kind), safe(&f.message));
         for e in &f.evidence {
-            let _ = writeln!(t, "      {e}");
+            let _ = writeln!(t, "      {}", safe(e));
         }
     }
     if let Ok(doc) = serde_json::from_value::<document::ResultDocument>(run.document.clone()) {

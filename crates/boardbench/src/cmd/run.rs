@@ -212,26 +212,85 @@ fn check(args: &Args, modes: &[String]) -> anyhow::Result<()> {
 
 /// Whether the log can be appended to, found before the run (creating its directory, as the
 /// write would; a file that did not exist is not left behind).
-fn check_log(path: &Path, explicit: bool) -> anyhow::Result<()> {
+/// Checks the log before the run starts, leaving no file behind. An explicit `--log` is taken
+/// as `-o` is: its directory must exist (only the default log's is created), and it must be a
+/// file a log can be appended to — a regular file outside /proc and /sys, a FIFO, a terminal or
+/// /dev/null, never another device (`/dev/full` passed and the log was lost with exit 0).
+pub(crate) fn check_log(path: &Path, explicit: bool) -> anyhow::Result<()> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let shown = path.display();
+    if path.as_os_str().is_empty() {
+        return crate::output::usage("--log: an empty file name");
+    }
     if !explicit && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        anyhow::bail!("{} is a symlink: not writing the log there", path.display());
+        anyhow::bail!("{shown} is a symlink: not writing the log there");
     }
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return crate::output::usage(format!("--log {}: a directory", path.display()));
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => return crate::output::usage(format!("--log {shown}: a directory")),
+        Ok(m) if m.is_file() && on_kernel_fs(path) => {
+            return crate::output::usage(format!(
+                "--log {shown}: a kernel file (/proc, /sys), not a log"
+            ));
+        }
+        Ok(m) if m.file_type().is_char_device() && !log_device(m.rdev()) => {
+            return crate::output::usage(format!(
+                "--log {shown}: a device that takes no log (a file, a FIFO, a terminal or \
+                 /dev/null)"
+            ));
+        }
+        Ok(m) if m.file_type().is_block_device() || m.file_type().is_socket() => {
+            return crate::output::usage(format!("--log {shown}: not a file"));
+        }
+        Ok(_) => {}
+        Err(_) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if explicit && !dir.is_dir() {
+                    return crate::output::usage(format!(
+                        "--log {shown}: the directory {} does not exist",
+                        dir.display()
+                    ));
+                }
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+            }
+        }
     }
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .with_context(|| format!("cannot write the log {}", path.display()))?;
+        .with_context(|| format!("cannot write the log {shown}"))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+/// Whether `path` is on procfs or sysfs.
+fn on_kernel_fs(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+    const SYSFS_MAGIC: i64 = 0x6265_6572;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: statfs fills a zeroed struct from a valid C string.
+    unsafe {
+        let mut st: libc::statfs = std::mem::zeroed();
+        libc::statfs(c.as_ptr(), &mut st) == 0
+            && matches!(st.f_type as i64, PROC_SUPER_MAGIC | SYSFS_MAGIC)
+    }
+}
+
+/// Character devices a log may go to: /dev/null (1:3), /dev/tty (5:0), consoles and
+/// terminals (4:*, 136–143: pseudo-terminals).
+fn log_device(rdev: u64) -> bool {
+    let (major, minor) = (libc::major(rdev), libc::minor(rdev));
+    (major == 1 && minor == 3)
+        || (major == 5 && minor <= 1)
+        || major == 4
+        || (136..=143).contains(&major)
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
@@ -258,11 +317,12 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     // exits 128 + signal.
     let probed = Session::probe(g.root(), Signals::Held);
     // After the signals are held: a thread the database client starts inherits the mask.
-    let outputs = args.out.prepare()?;
-    let may_write = probed.may_write();
     let root_user = probed.root_user;
     let log = log_path(args, root_user);
     check_log(&log, args.log.is_some())?;
+    // -o is never the log, nor the log the database (`--force` or not).
+    let outputs = args.out.prepare_besides(&[&log])?;
+    let may_write = probed.may_write();
     probed.warn_unless_root("governors stay as they are, no OPP walk, no kernel messages");
     // Once, before the idle gate: the phases a missing tool skips, and how to install it.
     crate::tools::before_run(
@@ -365,16 +425,23 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         device: args.out.device.clone(),
     });
 
-    // Outputs: the log (summary row last), the document, the store, the terminal.
-    if let Err(e) = append_log(&log, &textout::log(&doc), args.log.is_some()) {
-        eprintln!("boardbench: {e:#}");
+    // Outputs: the store and the document first (a failing -o never loses the run), then the
+    // log (summary row last) and the terminal. A log that could not be written is an error
+    // (exit 1) once everything else is done.
+    let saved = outputs.save(&doc);
+    let logged = append_log(&log, &textout::log(&doc), args.log.is_some());
+    if let Err(e) = &logged {
+        eprintln!("boardbench: the log was not written: {e:#}");
     }
-    outputs.save(&doc)?;
+    saved?;
     let (reference, _) = resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
     print!(
         "{}",
         textout::terminal_summary_with(&doc, color, &reference)
     );
+    if logged.is_err() {
+        return Ok(ExitStatus::Error);
+    }
     println!("Full log: {}", log.display());
     Ok(ExitStatus::of(signal, findings::trustworthy(&doc.findings)))
 }
@@ -429,10 +496,37 @@ mod tests {
     #[test]
     fn the_log_is_checked_without_leaving_a_file() {
         let tmp = tempfile::tempdir().unwrap();
-        let log = tmp.path().join("sub/b.log");
+        let log = tmp.path().join("b.log");
         check_log(&log, true).unwrap();
         assert!(!log.exists());
         assert!(check_log(tmp.path(), true).is_err());
+        // The default log's directory is created; an explicit one is not (as -o).
+        let log = tmp.path().join("sub/b.log");
+        check_log(&log, false).unwrap();
+        assert!(!log.exists() && log.parent().unwrap().is_dir());
+    }
+
+    /// Issue 47: `--log /dev/full` or `/proc/version` passed and the run ended with exit 0 and
+    /// no log; `--log` in a missing directory created it while `-o` refused one.
+    #[test]
+    fn a_log_that_cannot_take_a_log_is_a_usage_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let usage = |p: &Path| {
+            let e = check_log(p, true).unwrap_err();
+            assert!(
+                e.downcast_ref::<crate::output::Usage>().is_some(),
+                "{}: {e}",
+                p.display()
+            );
+            e.to_string()
+        };
+        assert!(usage(Path::new("/dev/full")).contains("a device"));
+        assert!(usage(Path::new("/proc/version")).contains("kernel file"));
+        let missing = tmp.path().join("no/such/dir/b.log");
+        assert!(usage(&missing).contains("does not exist"));
+        assert!(!tmp.path().join("no").exists());
+        assert!(usage(Path::new("")).contains("empty"));
+        check_log(Path::new("/dev/null"), true).unwrap();
     }
 
     #[test]

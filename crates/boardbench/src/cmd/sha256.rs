@@ -28,24 +28,28 @@ use crate::cli::Globals;
 pub struct Args {
     /// Recursive hashes per run of Fast and Reference: a count with an optional k/M/G suffix
     /// (10M, 50M, 100M, 200M, 500M …).
-    #[arg(short = 'i', long, default_value = "100M", value_name = "N")]
+    #[arg(short = 'i', long, default_value = "100M", value_name = "N",
+          value_parser = crate::values::count)]
     pub iterations: String,
     /// Normalise to this clock (GHz) instead of measuring it.
-    #[arg(short = 's', long, value_name = "GHZ")]
+    #[arg(short = 's', long, value_name = "GHZ", value_parser = crate::values::ghz)]
     pub ghz: Option<f64>,
     /// Unit of the results: MH (MH/s), MB (MB/s, 64-byte blocks), MiB (MiB/s) or cpb (cycles per
     /// block and per byte).
-    #[arg(short = 'm', long, default_value = "MH", value_name = "UNIT")]
+    #[arg(short = 'm', long, default_value = "MH", value_name = "UNIT",
+          value_parser = unit_name)]
     pub unit: String,
     /// Pin to this CPU (default: the first core of the last cluster).
     #[arg(long, value_name = "CPU")]
     pub cpu: Option<u32>,
     /// Timed runs of each implementation (the best counts). One by default, as the
     /// original (the rate of a dependent chain hardly varies); 3 on a noisy machine.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Iterations of Portable (default: a tenth of --iterations).
-    #[arg(long, value_name = "N", alias = "reference-iterations")]
+    #[arg(long, value_name = "N", alias = "reference-iterations",
+          value_parser = crate::values::count)]
     pub portable_iterations: Option<String>,
     /// Skip the Portable row when the CPU has the SHA extension.
     #[arg(long)]
@@ -55,29 +59,14 @@ pub struct Args {
     pub json: bool,
 }
 
-/// A count like 100M, 2.5M, 500k, 1G or 12345 (decimal suffixes, as the original's table).
+/// `-m`: a unit `Unit::parse` knows, kept as given.
+fn unit_name(s: &str) -> Result<String, String> {
+    Unit::parse(s).map(|_| s.to_string())
+}
+
+/// A count like 100M, 2.5M, 500k, 1G or 12345 (`crate::values::parse_count`).
 pub fn parse_count(s: &str) -> anyhow::Result<u64> {
-    let t = s.trim();
-    let (num, mult) = match t.char_indices().last() {
-        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
-        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
-        Some((i, 'g' | 'G')) => (&t[..i], 1e9),
-        _ => (t, 1.0),
-    };
-    let bad = || anyhow::anyhow!("bad iteration count {s:?} (a number like 100M, 500k or 12345)");
-    let n = if mult == 1.0 {
-        num.parse::<u64>().map_err(|_| bad())?
-    } else {
-        let x: f64 = num.parse().map_err(|_| bad())?;
-        if !x.is_finite() || x < 0.0 || x * mult > 1e15 {
-            return Err(bad());
-        }
-        (x * mult).round() as u64
-    };
-    if n == 0 {
-        bail!("iterations must be at least 1 (got {s:?})");
-    }
-    Ok(n)
+    crate::values::parse_count(s).map_err(anyhow::Error::msg)
 }
 
 fn default_cpu(root: &probe::Root) -> Option<u32> {
@@ -108,7 +97,10 @@ fn options(args: &Args, g: &Globals) -> anyhow::Result<Sha256Options> {
         bail!("--runs must be at least 1");
     }
     let cpu = match args.cpu {
-        Some(c) => c,
+        Some(c) => {
+            crate::values::allowed_cpus(&[c], "--cpu")?;
+            c
+        }
         None => default_cpu(&g.root()).ok_or_else(|| anyhow::anyhow!("no CPU to run on"))?,
     };
     let mut o = Sha256Options::new(cpu, n);

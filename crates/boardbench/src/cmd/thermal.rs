@@ -49,16 +49,16 @@ pub struct Args {
     #[arg(long)]
     pub long: bool,
     /// Seconds of load (default 300, 900 with --long).
-    #[arg(long, value_name = "SEC")]
+    #[arg(long, value_name = "SEC", value_parser = crate::values::positive_seconds)]
     pub duration: Option<f64>,
     /// Seconds between samples (clocks, temperature, score).
-    #[arg(long, default_value_t = 2.0, value_name = "SEC")]
+    #[arg(long, default_value_t = 2.0, value_name = "SEC", value_parser = crate::values::interval)]
     pub interval: f64,
     /// First wait until the SoC has cooled to this temperature (°C; sbc-bench -t C).
-    #[arg(long, value_name = "CELSIUS")]
+    #[arg(long, value_name = "CELSIUS", value_parser = crate::values::celsius)]
     pub target_temp: Option<f64>,
     /// Give up waiting for --target-temp after this many seconds (the test then starts anyway).
-    #[arg(long, default_value_t = 900.0, value_name = "SEC")]
+    #[arg(long, default_value_t = 900.0, value_name = "SEC", value_parser = crate::values::seconds)]
     pub cool_timeout: f64,
     /// Heat with this shell command instead of the built-in load (no score then); it is ended
     /// after --duration.
@@ -131,6 +131,11 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         args.interval > 0.0 && args.interval.is_finite(),
         "--interval must be positive"
     );
+    // The report's log is checked as run's is, before the test (it was found bad only after
+    // the whole test had run).
+    if let Some(log) = &args.log {
+        crate::cmd::run::check_log(log, true)?;
+    }
     // Signals first (see session::signals): Ctrl-C must still produce the document.
     let probed = Session::probe(g.root(), Signals::Held);
     // After the signals are held: a thread the database client starts inherits the mask.

@@ -82,10 +82,7 @@ pub struct Args {
 }
 
 fn seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && (0.0..=3600.0).contains(&v) => Ok(v),
-        _ => Err("seconds between 0 and 3600".into()),
-    }
+    crate::values::seconds_between(s, 0.0, 3600.0)
 }
 
 /// One run to send.
@@ -214,13 +211,14 @@ fn file_name_of(label: &str) -> String {
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
     let service = upload::service_root(&args.url);
     if !(service.starts_with("http://") || service.starts_with("https://")) {
-        bail!("{}: not an http:// or https:// URL", args.url);
+        return crate::output::usage(format!("{}: not an http:// or https:// URL", args.url));
     }
     let token = token(args)?;
     if token.is_none() && !args.dry_run {
         bail!("no token: give --token, --token-file or BOARDBENCH_TOKEN");
     }
-    let loc = Location::resolve(args.db.as_deref())?;
+    let loc = Location::resolve(args.db.as_deref())
+        .map_err(|e| crate::output::Usage(format!("--db: {e}")))?;
     let state_path = args.state.clone().unwrap_or_else(|| {
         upload::default_state_path(match &loc {
             Location::Sqlite(p) => Some(p.as_path()),

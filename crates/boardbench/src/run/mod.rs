@@ -18,7 +18,7 @@ use probe::sampler::SamplerConfig;
 
 use crate::session::signals::Stop;
 use crate::session::{phase, phase_recorder::PhaseRecorder, stamp};
-use document::run::{INTERRUPTED_REASON, interrupted_reason};
+use document::run::{INTERRUPTED_REASON, STOPPED_REASON, interrupted_reason};
 
 /// Runs the planned phases. `on_phase(i, n, planned)` is called before each (progress).
 /// After a signal (`stop`; the running tool has been ended by then) the phase it cut short
@@ -61,6 +61,7 @@ pub fn execute(
             env.root,
             Duration::from_secs_f64(p.monitor_interval_s),
         );
+        let stops = adapters::tool::stops();
         let outcome = benchmarks::run(env, p, &phases, &measurements);
         let samples =
             if outcome.status == PhaseStatus::Skipped && t0.elapsed() < Duration::from_secs(1) {
@@ -78,6 +79,15 @@ pub fn execute(
             reason = Some(match reason {
                 Some(r) => format!("{INTERRUPTED_REASON} {sig} ({r})"),
                 None => interrupted_reason(sig),
+            });
+        }
+        // Stopped (Ctrl-Z) while it ran: the tool was stopped with boardbench, but its
+        // figures include the pause.
+        let stopped = adapters::tool::stops() - stops;
+        if stopped > 0 && status != PhaseStatus::Skipped {
+            reason = Some(match reason {
+                Some(r) => format!("{STOPPED_REASON} {stopped} time(s) ({r})"),
+                None => format!("{STOPPED_REASON} {stopped} time(s)"),
             });
         }
         let first = measurements.len();

@@ -380,41 +380,24 @@ pub struct IdleArgs {
     pub no_idle_gate: bool,
     /// Idle when the 1-minute load is below this …
     #[arg(long, default_value_t = 0.1, value_name = "LOAD", allow_negative_numbers = true,
-          value_parser = non_negative)]
+          value_parser = crate::values::non_negative)]
     pub idle_load: f64,
     /// … or total CPU use (percent of all CPUs) stays below this for --idle-window seconds.
     #[arg(long, default_value_t = 2.5, value_name = "PERCENT", allow_negative_numbers = true,
-          value_parser = percent)]
+          value_parser = crate::values::percent)]
     pub idle_cpu: f64,
     #[arg(long, default_value_t = 30.0, value_name = "SEC", allow_negative_numbers = true,
-          value_parser = non_negative)]
+          value_parser = crate::values::seconds)]
     pub idle_window: f64,
     /// Give up waiting after this many seconds (exit code 3). Unattended runs give up after
     /// 600 s unless told otherwise; interactive ones wait until idle or Ctrl-C.
-    #[arg(long, value_name = "SEC", allow_negative_numbers = true, value_parser = non_negative)]
+    #[arg(long, value_name = "SEC", allow_negative_numbers = true,
+          value_parser = crate::values::seconds)]
     pub idle_timeout: Option<f64>,
     /// Seconds between idle checks.
     #[arg(long, default_value_t = 5.0, value_name = "SEC", hide = true,
-          allow_negative_numbers = true, value_parser = non_negative)]
+          allow_negative_numbers = true, value_parser = crate::values::seconds)]
     pub idle_step: f64,
-}
-
-/// A finite number, 0 or more.
-fn non_negative(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        Ok(_) => Err("must be a number of 0 or more".into()),
-        Err(_) => Err("not a number".into()),
-    }
-}
-
-/// A percentage, 0 to 100.
-fn percent(s: &str) -> Result<f64, String> {
-    let v = non_negative(s)?;
-    if v > 100.0 {
-        return Err("a percentage: 0 to 100".into());
-    }
-    Ok(v)
 }
 
 /// How long an unattended run waits for an idle box by default.

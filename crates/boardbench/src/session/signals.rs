@@ -12,14 +12,20 @@
 //! unblocks them in the command.
 //! The idle gate waits through the held signals too, so Ctrl-C while waiting ends the mode with
 //! 128 + signal before anything was changed.
+//! SIGQUIT (Ctrl-\) is held as SIGTERM is (exit 131): its default, a core dump, would leave
+//! the running tool orphaned and the settings changed. A hang-up (SIGHUP: the ssh session or
+//! terminal closed) ends the mode the same way (exit 129, the run marked interrupted); the
+//! standard streams that were the terminal go to /dev/null first
+//! ([`probe::terminal::hang_up`]), so nothing written afterwards fails or panics.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Duration;
 
-const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+pub const SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
-/// SIGINT, SIGTERM and SIGHUP held for [`Held::wait`]. Create it before any thread is started.
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT held for [`Held::wait`]. Create it before any thread
+/// is started.
 #[derive(Clone, Copy)]
 pub struct Held {
     set: libc::sigset_t,
@@ -41,6 +47,7 @@ impl Held {
     }
 
     /// Sleeps up to `timeout`; returns the signal when one arrived meanwhile (or was pending).
+    /// A hang-up first points the standard streams that were the terminal at /dev/null.
     pub fn wait(&self, timeout: Duration) -> Option<i32> {
         let ts = libc::timespec {
             tv_sec: timeout.as_secs() as libc::time_t,
@@ -50,6 +57,10 @@ impl Held {
             // SAFETY: set is initialised; a null siginfo pointer is allowed.
             let r = unsafe { libc::sigtimedwait(&self.set, std::ptr::null_mut(), &ts) };
             if r > 0 {
+                // The terminal is gone: what the mode prints from now on must not fail.
+                if r == libc::SIGHUP {
+                    probe::terminal::hang_up();
+                }
                 return Some(r);
             }
             // EINTR (another signal's handler ran): the remaining time is lost, which only

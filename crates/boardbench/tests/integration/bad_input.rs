@@ -261,7 +261,8 @@ fn unknown_database_url_schemes_are_errors() {
                 .args(["--db", url])
                 .output()
                 .unwrap();
-            assert_eq!(o.status.code(), Some(1));
+            // A value error (issue 47: it was exit 1 outside `run`).
+            assert_eq!(o.status.code(), Some(64));
             assert!(
                 err(&o).contains("unknown database URL scheme"),
                 "{}",
@@ -571,7 +572,7 @@ fn an_existing_output_is_never_overwritten_without_force() {
 /// after it.
 #[test]
 fn a_database_that_cannot_be_written_is_found_before_the_run() {
-    let (o, took) = run_refused(&["--db", "/proc/boardbench/r.sqlite"], &[]);
+    let (o, took) = run_refused(&["--db", "/proc/r.sqlite"], &[]);
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     assert!(
         err(&o).contains("cannot open the results database"),
@@ -741,4 +742,288 @@ fn report_refuses_impossible_values() {
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     assert!(err(&o).contains("is negative"), "{}", err(&o));
     assert!(o.stdout.is_empty());
+}
+
+// ---- issue 47: one answer to a bad value, nothing lost at the end ----
+
+/// Exit 64 and clap's one error form (`error: invalid value …`) or boardbench's usage line.
+fn usage(o: &Output) -> String {
+    let e = err(o);
+    assert_eq!(o.status.code(), Some(64), "stderr: {e}");
+    assert!(!e.contains("panicked"), "{e}");
+    e
+}
+
+#[test]
+fn bad_values_of_every_command_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    for args in [
+        &["sha256", "-i", "abc"][..],
+        &["sha256", "-s", "0"],
+        &["clock", "--cpu", "abc"],
+        &["membw", "--cpu", "abc"],
+        &["graph", "--cpus", "abc"],
+        &[
+            "guide",
+            "--sections",
+            "bogus",
+            "--no-idle-gate",
+            "--no-store",
+        ],
+        &["upload", "notaurl", "--dry-run"],
+        &["thermal", "--duration", "1e30"],
+        &["thermal", "--target-temp", "500"],
+        &["thermal", "--interval", "0"],
+        &["run", "--idle-window", "1e30"],
+        &["run", "--idle-timeout", "1e30"],
+        &["env", "--idle-timeout", "1e30", "--for", "geekbench"],
+        &["guide", "--idle-window", "1e30"],
+        &["review", "--idle-timeout", "1e30"],
+        &["results", "list", "--db", ""],
+        &["report", "1", "--db", "", "--html", "-"],
+        &[
+            "run",
+            "--db",
+            ":memory:",
+            "--no-idle-gate",
+            "--log",
+            "/dev/null",
+        ],
+        &[
+            "run",
+            "--db",
+            "sqlite::memory:",
+            "--no-idle-gate",
+            "--log",
+            "/dev/null",
+        ],
+        &["import", "--db", ":memory:", "/dev/null"],
+    ] {
+        let o = bb(args);
+        let e = usage(&o);
+        assert!(!e.contains("stored as run"), "{args:?}: {e}");
+    }
+    let _ = db;
+    let db = db_with(dir.path(), &["1BsF.txt"]);
+    let o = bb(&["results", "table", "--db", p(&db), "--sort", "bogus"]);
+    assert!(usage(&o).contains("--sort"));
+}
+
+#[test]
+fn a_cpuinfo_file_that_is_no_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for bad in [
+        dir.path().to_str().unwrap(),
+        "/dev/zero",
+        "/no/such/cpuinfo",
+    ] {
+        let o = testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))
+            .env("CPUINFOFILE", bad)
+            .arg("info")
+            .output()
+            .unwrap();
+        usage(&o);
+        let o = bb(&["info", "--cpuinfo-file", bad]);
+        usage(&o);
+    }
+}
+
+#[test]
+fn the_log_the_database_and_the_output_are_never_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_with(dir.path(), &["1BsF.txt"]);
+    let before = std::fs::read(&db).unwrap();
+    let same = dir.path().join("same.txt");
+    for args in [
+        vec!["report", "1", "--db", p(&db), "--html", p(&db), "--force"],
+        vec![
+            "run",
+            "--no-idle-gate",
+            "-o",
+            p(&db),
+            "--force",
+            "--db",
+            p(&db),
+            "--log",
+            "/dev/null",
+        ],
+        vec!["run", "--no-idle-gate", "--log", p(&db), "--db", p(&db)],
+        vec![
+            "run",
+            "--no-idle-gate",
+            "--no-store",
+            "-o",
+            p(&same),
+            "--log",
+            p(&same),
+        ],
+    ] {
+        let o = bb(&args);
+        usage(&o);
+    }
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the database was changed"
+    );
+    assert!(!same.exists());
+    // import --out . --force never replaces the log it reads.
+    let log = dir.path().join("1BsF.json");
+    std::fs::copy(sbc_bench_logs().join("1BsF.txt"), &log).unwrap();
+    let text = std::fs::read(&log).unwrap();
+    let o = bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(dir.path()),
+        "--force",
+        p(&log),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("also an input"), "{}", err(&o));
+    assert_eq!(std::fs::read(&log).unwrap(), text);
+}
+
+#[test]
+fn a_log_that_takes_no_log_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for log in ["/dev/full", "/proc/version"] {
+        let t = std::time::Instant::now();
+        let o = bb(&["run", "--no-idle-gate", "--no-store", "--log", log]);
+        usage(&o);
+        assert!(t.elapsed().as_secs() < 10);
+    }
+    // A missing directory is refused as -o refuses one, and not created.
+    let missing = dir.path().join("no/such/run.log");
+    usage(&bb(&[
+        "run",
+        "--no-idle-gate",
+        "--no-store",
+        "--log",
+        p(&missing),
+    ]));
+    let db = dir.path().join("nodir/r.sqlite");
+    usage(&bb(&[
+        "run",
+        "--no-idle-gate",
+        "--db",
+        p(&db),
+        "--log",
+        "/dev/null",
+    ]));
+    assert!(!dir.path().join("no").exists() && !dir.path().join("nodir").exists());
+    // thermal checks its --log before the test, as run does.
+    let t = std::time::Instant::now();
+    usage(&bb(&[
+        "thermal",
+        "--no-store",
+        "--duration",
+        "60",
+        "--log",
+        "/dev/full",
+    ]));
+    assert!(t.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn import_refuses_an_empty_tag_as_run_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let log = sbc_bench_logs().join("1BsF.txt");
+    usage(&bb(&["import", "--db", p(&db), "--tag", "", p(&log)]));
+    usage(&bb(&[
+        "run",
+        "--no-idle-gate",
+        "--db",
+        p(&db),
+        "--tag",
+        "",
+        "--log",
+        "/dev/null",
+    ]));
+}
+
+#[test]
+fn without_home_there_is_no_default_database() {
+    // Root's default is /var/lib/boardbench, HOME or not.
+    let root = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"));
+    if root {
+        eprintln!("skipped as root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let o = testsupport::cli::command(env!("CARGO_BIN_EXE_boardbench"))
+        .env_remove("HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("BOARDBENCH_DB")
+        .current_dir(dir.path())
+        .args(["results", "list"])
+        .output()
+        .unwrap();
+    assert!(usage(&o).contains("HOME"), "{}", err(&o));
+    assert!(!dir.path().join("results.sqlite").exists());
+}
+
+/// An imported device name with ANSI colour or U+202E is never printed raw by `import`,
+/// `results list` or `results show`.
+#[test]
+fn control_characters_of_a_document_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(sbc_bench_logs().join("1BsF.txt")).unwrap();
+    let hostile = "\u{1b}[31mEvil\u{1b}[0m \u{202e}B8 ledoM\u{7}";
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // The device is read from the header line ("sbc-bench vX DEVICE (date)").
+    let h = &lines[0];
+    let (ver, rest) = h.split_at(h.find(' ').unwrap() + 1);
+    let (v, _) = rest.split_at(rest.find(' ').unwrap() + 1);
+    let date = &h[h.rfind(" (").unwrap()..];
+    lines[0] = format!("{ver}{v}{hostile}{date}");
+    let log = dir.path().join("hostile.txt");
+    std::fs::write(&log, lines.join("\n")).unwrap();
+    let db = dir.path().join("r.sqlite");
+    let raw = |s: &str| s.contains('\u{1b}') || s.contains('\u{202e}') || s.contains('\u{7}');
+    let o = bb(&[
+        "import",
+        "--db",
+        p(&db),
+        "--out",
+        p(&dir.path().join("o")),
+        p(&log),
+    ]);
+    let out = ok(&o);
+    assert!(!raw(&out) && !raw(&err(&o)), "{out:?}");
+    let list = ok(&bb(&["results", "list", "--db", p(&db)]));
+    assert!(!raw(&list), "{list:?}");
+    assert!(list.contains("Evil"), "{list:?}");
+    let show = ok(&bb(&["results", "show", "1", "--db", p(&db)]));
+    assert!(!raw(&show), "{show:?}");
+}
+
+/// Glued pre-v0.4 logs (no header line) are two runs; a log behind a UTF-8 BOM is one.
+#[test]
+fn headerless_glued_logs_and_a_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = std::fs::read(sbc_bench_logs().join("1isD.txt")).unwrap();
+    let b = std::fs::read(sbc_bench_logs().join("1ixi.txt")).unwrap();
+    let glued = dir.path().join("glued.txt");
+    std::fs::write(&glued, [&a[..], &b[..]].concat()).unwrap();
+    let o = bb(&[
+        "import",
+        "--no-store",
+        "--out",
+        p(&dir.path().join("g")),
+        p(&glued),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).contains("holds 2 sbc-bench logs"), "{}", err(&o));
+    let bom = dir.path().join("bom.txt");
+    let one = std::fs::read(sbc_bench_logs().join("1BsF.txt")).unwrap();
+    std::fs::write(&bom, [&b"\xef\xbb\xbf"[..], &one[..]].concat()).unwrap();
+    let o = bb(&["import", "--no-store", p(&bom)]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(!err(&o).contains("logs"), "{}", err(&o));
 }

@@ -195,7 +195,8 @@ fn unknown_sections_and_cpus_are_refused_before_anything_changes() {
         .args(["guide", "--sections", "nonsense", "--no-store"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // A usage error (issue 47: it was exit 1).
+    assert_eq!(out.status.code(), Some(64));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown guide section \"nonsense\""));
     let out = guide_cmd(tmp.path())
         .arg("--sysroot")

@@ -37,6 +37,7 @@ mod review_cli;
 mod review_session;
 mod row_names;
 mod run_e2e;
+mod run_signals;
 mod schema;
 mod serve_api;
 mod serve_limits;

@@ -590,3 +590,52 @@ fn sbc_bench_name_and_regression_pipe() {
     // The cpuminer phase of -c ran (stub cpuminer) and the document says how it was started.
     assert!(text.contains("cpuminer"), "no cpuminer in the log");
 }
+
+/// Issue 47: a `-o` that fails at the end (a full disk; here /dev/full, which passes the
+/// check as a device) lost the run from the database. The run is stored first, the document
+/// kept beside the default database, and the error says both.
+#[test]
+fn a_failing_output_at_the_end_never_loses_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = common::fixture_machine("rk3588", tmp.path());
+    let bin = common::stub_tools(tmp.path(), common::ALL_TOOLS);
+    let db = tmp.path().join("r.sqlite");
+    let out = run_cmd(&root, &bin, tmp.path())
+        .env("XDG_DATA_HOME", tmp.path().join("data"))
+        .args(["run", "--quick", "--no-idle-gate", "--phases", "openssl"])
+        .arg("--log")
+        .arg(tmp.path().join("log"))
+        .arg("--db")
+        .arg(&db)
+        .args(["-o", "/dev/full"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("stored as run 1"), "{stderr}");
+    // Beside the default database (XDG_DATA_HOME for a user, /var/lib/boardbench as root).
+    let kept = std::path::PathBuf::from(
+        stderr
+            .split("the document kept in ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .trim(),
+    );
+    assert!(
+        kept.parent().unwrap().ends_with("boardbench/unstored"),
+        "{stderr}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&kept).unwrap()).unwrap();
+    assert!(doc["run"]["phases"].is_array());
+    std::fs::remove_file(&kept).unwrap();
+    let listed = common::boardbench_cmd()
+        .unwrap()
+        .args(["results", "list", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).lines().count(), 1);
+    // The log has the run too, its summary row last.
+    let log = std::fs::read_to_string(tmp.path().join("log")).unwrap();
+    assert!(log.trim_end().lines().last().unwrap().starts_with('|'));
+}

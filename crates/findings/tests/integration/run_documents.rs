@@ -689,3 +689,18 @@ fn graph_points_measure_fake_clocks_like_the_opp_walk() {
     assert_eq!(f.len(), 1, "{f:#?}");
     assert!(f[0].evidence.iter().any(|e| e.contains("1800")), "{f:#?}");
 }
+
+/// Issue 47: a phase during which the run was stopped (Ctrl-Z) says so, and the `stopped`
+/// finding makes the run not to be trusted.
+#[test]
+fn a_phase_stopped_by_job_control_is_disturbed() {
+    let mut doc = clean_run();
+    let run = doc.run.as_mut().unwrap();
+    let p = run.phases.last_mut().unwrap();
+    p.reason = Some(format!("{} 1 time(s)", document::run::STOPPED_REASON));
+    let f = analyse(&doc);
+    let stopped: Vec<_> = f.iter().filter(|f| f.kind == kinds::STOPPED).collect();
+    assert_eq!(stopped.len(), 1, "{f:#?}");
+    assert_eq!(stopped[0].severity, Severity::Invalid);
+    assert!(!trustworthy(&f));
+}

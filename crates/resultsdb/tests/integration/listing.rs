@@ -80,16 +80,18 @@ fn listing() -> RunListing {
             },
         },
         tags: vec!["lab".into()],
+        interrupted: false,
     }
 }
 
 /// The fields and their order as they were when the listing had its own copy of the columns:
-/// the clock and the headline figures are not part of a listing, a missing value is `null`.
+/// the clock and the headline figures are not part of a listing, a missing value is `null`;
+/// whether the run was cut short came last.
 #[test]
 fn a_listing_serialises_as_before() {
     assert_eq!(
         serde_json::to_string(&listing()).unwrap(),
-        r#"{"id":3,"started":"2026-01-02T03:04:05Z","device":"Radxa ROCK 5B","soc":"RK3588","arch":"arm64","kernel":"6.1.43","distro":null,"producer":"boardbench 0.1.0","imported":false,"tags":["lab"]}"#
+        r#"{"id":3,"started":"2026-01-02T03:04:05Z","device":"Radxa ROCK 5B","soc":"RK3588","arch":"arm64","kernel":"6.1.43","distro":null,"producer":"boardbench 0.1.0","imported":false,"tags":["lab"],"interrupted":false}"#
     );
 }
 
@@ -110,4 +112,29 @@ fn a_run_serialises_as_before() {
             r#"{{"summary":{summary},"clockspeed":"2350/1800 MHz","clock_mhz":2350.0,"measurements":[],"findings":[],"document":null}}"#
         )
     );
+}
+
+/// Issue 47: an interrupted run (its `interrupted` finding) is marked in the listing and in
+/// the table, and a complete one is not.
+#[test]
+fn an_interrupted_run_is_marked_in_the_listing_and_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&Location::Sqlite(dir.path().join("r.db"))).unwrap();
+    let whole = s.add_document(&doc(), &[]).unwrap().id();
+    let mut cut = doc();
+    cut.started = Some("2026-01-03T03:04:05+00:00".into());
+    cut.findings.push(document::Finding {
+        kind: "interrupted".into(),
+        severity: document::Severity::Invalid,
+        message: "The run was interrupted".into(),
+        evidence: vec![],
+    });
+    let cut = s.add_document(&cut, &[]).unwrap().id();
+    let listed = s.list(&Filter::default()).unwrap();
+    let mark = |id: i64| listed.iter().find(|r| r.id == id).unwrap().interrupted;
+    assert!(!mark(whole) && mark(cut));
+    assert!(s.run(cut).unwrap().unwrap().summary.interrupted);
+    let rows = s.table().unwrap();
+    let md = resultsdb::table::table_markdown(&rows, &Default::default());
+    assert_eq!(md.matches("Radxa ROCK 5B (interrupted)").count(), 1, "{md}");
 }

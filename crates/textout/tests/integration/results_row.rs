@@ -226,3 +226,19 @@ fn a_quick_run_never_passes_for_a_full_one() {
     run.comparability[2].comparable_with_sbc_bench = false;
     assert_eq!(cells(&results_row(&doc))[6], "1284070 (fast)");
 }
+
+/// Issue 47: an interrupted run carried no mark in the summary row (the log's last line).
+#[test]
+fn an_interrupted_run_is_marked_after_its_device() {
+    let mut doc = run_doc(machine("rk3399"), &Figures::default());
+    let plain = cells(&results_row(&doc))[0].clone();
+    assert!(!plain.contains("interrupted"), "{plain}");
+    let run = doc.run.as_mut().unwrap();
+    run.phases.push(document::run::Phase {
+        reason: Some(document::run::interrupted_reason(15)),
+        ..Default::default()
+    });
+    let line = results_row(&doc);
+    assert_eq!(cells(&line).len(), 10, "{line}");
+    assert_eq!(cells(&line)[0], format!("{plain} (interrupted)"));
+}

@@ -37,6 +37,7 @@ mod review_cli;
 mod review_session;
 mod row_names;
 mod run_e2e;
+mod sbc_logs_soc;
 mod schema;
 mod serve_api;
 mod serve_limits;

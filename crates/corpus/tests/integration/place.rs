@@ -177,6 +177,7 @@ fn not_comparable_rows_are_excluded_unless_asked() {
     );
     let opts = PlaceOptions {
         include_not_comparable: true,
+        ..PlaceOptions::default()
     };
     let p = place_with(
         &c,

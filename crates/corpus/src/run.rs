@@ -247,6 +247,14 @@ pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
             return found(s.to_string(), format!("a Raspberry Pi's for the kernel \"{release}\" and its cores"));
         }
     }
+    if let Some(i) = imp
+        && let Some(s) = document::socs::of_cores(&i.core_types, i.cpu_count)
+    {
+        return found(
+            s.name.to_string(),
+            format!("the one its cores ({}) single out", i.core_types.join(", ")),
+        );
+    }
     // x86: the CPU model name is the chip.
     let (userland, kernel) = arches(doc);
     let x86 = userland.or(kernel).and_then(|a| class_of_arch(&a)) == Some(ArchClass::X86);

@@ -163,13 +163,13 @@ pub static CATALOGUE: &[Soc] = &[
     // NXP
     // The table's "NXP i.MX6" is the Cubox-i4, a Quad.
     soc!("NXP i.MX6 Quad", "NXP", ["i.MX6", "i.MX6Q", "imx6q"], [(4, "Cortex-A9")]),
-    soc!("NXP i.MX8MQ", "NXP", ["i.MX8MQ", "i.MX8M Quad", "i.MX8M"], [(4, "Cortex-A53")]),
+    soc!("NXP i.MX8MQ", "NXP", ["i.MX8MQ", "i.MX8M Quad"], [(4, "Cortex-A53")]),
     soc!("NXP i.MX8MP", "NXP", ["i.MX8MP", "i.MX8MPlus", "i.MX8M Plus"], [(4, "Cortex-A53")]),
     soc!("NXP LX2160A", "NXP", ["LX2160A"], [(16, "Cortex-A72")]),
     // Servers, cloud, desktop ARM
     soc!("Ampere Altra", "Ampere", ["Altra"], []),
     soc!("Ampere Altra Max", "Ampere", ["Altra Max"], []),
-    soc!("AmpereOne", "Ampere", ["AmpereOne"], []),
+    soc!("AmpereOne", "Ampere", ["AmpereOne", "Ampere-1", "Ampere-1a", "Ampere Ampere-1", "Ampere Ampere-1a"], []),
     soc!("AWS Graviton", "Amazon", ["Graviton", "Amazon a1.xlarge"], []),
     soc!("Cavium ThunderX CN88xx", "Cavium", ["ThunderX CN8890", "ThunderX CN88xx", "CN8890"], []),
     soc!("AMD Opteron A1100", "AMD", ["Opteron A1100"], [(8, "Cortex-A57")]),
@@ -448,8 +448,30 @@ static BOARDS: &[(&str, &str)] = &[
     ("Helios4", "Armada 388"), ("Clearfog", "Armada 388"), ("ESPRESSObin", "Armada 3720"),
     ("MACCHIATObin", "Armada 8040"), ("VisionFive 2 Lite", "JH7110S"), ("VisionFive 2", "JH7110"),
     ("Lichee Pi 4A", "TH1520"), ("Milk-V Jupiter", "SpacemiT K1"), ("Banana Pi BPI-F3", "SpacemiT K1"), ("LPi3A", "SpacemiT K1"), ("Milk-V DuoS", "SG2000"),
-    ("Radxa Orion O6", "CD8180"), ("MS-R1", "CD8180"), ("Libre Technology CC", "S905X"), ("HummingBoard Pulse", "i.MX8MQ"), ("Minisforum MS-R1", "CD8180"),
+    ("Radxa Orion O6", "CD8180"), ("Hugsun X99", "RK3399"), ("MacBook Pro (14-inch, M1 Pro", "M1 Pro"),
+    ("Nintendo Switch", "Tegra X1"), ("OnePlus 5", "MSM8998"), ("BM1684X", "SG2300X"), ("Milk-V(M1) Jupiter", "SpacemiT K1"), ("MS-R1", "CD8180"), ("Libre Technology CC", "S905X"), ("HummingBoard Pulse", "i.MX8MQ"), ("Minisforum MS-R1", "CD8180"),
 ];
+
+/// The SoC a core type (and count) singles out, where no other chip has it: Phytium's FTC cores,
+/// AmpereOne's own core, Loongson model names, Neoverse-N1 in the core counts only Ampere's
+/// Altra Max has (96-128 a socket; two sockets up to 256). `None` otherwise.
+pub fn of_cores(core_types: &[String], count: Option<u32>) -> Option<&'static Soc> {
+    let t = core_types.join(" ").to_ascii_lowercase();
+    if let Some(s) = core_types.iter().find_map(|c| lookup(c.trim())) {
+        return Some(s);
+    }
+    let name = match (t.as_str(), count) {
+        (t, Some(4)) if t.contains("ftc663") => "FT-2000/4",
+        (t, Some(8)) if t.contains("ftc663") => "D2000",
+        (t, Some(8)) if t.contains("ftc862") => "D3000",
+        (t, _) if t.contains("ampere-1") => "AmpereOne",
+        (t, Some(n)) if t.trim() == "neoverse-n1" && ((96..=128).contains(&n) || (161..=256).contains(&n)) => {
+            "Altra Max"
+        }
+        _ => return None,
+    };
+    lookup(name)
+}
 
 /// An x86 CPU model name, cleaned to one name per chip ("Intel(R) Celeron(R) J4105 CPU @
 /// 1.50GHz" → "Intel Celeron J4105", "Pentium(R) Silver J5005" → "Intel Pentium J5005",

@@ -245,11 +245,7 @@ impl Placement {
         let mut s = format!("{} {} {unit}: ", self.figure.label(), number(self.value));
         match self.all {
             Some(r) if r.rank > r.of => {
-                s += &format!(
-                    "below all {} {} rows (last)",
-                    r.of,
-                    self.class.name()
-                );
+                s += &format!("below all {} {} rows (last)", r.of, self.class.name());
             }
             Some(r) => {
                 let top = (100.0 * r.rank as f64 / r.of as f64)

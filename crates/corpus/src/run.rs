@@ -134,7 +134,6 @@ fn version_of(v: &str) -> (u32, u32) {
     (it.next().unwrap_or(0), it.next().unwrap_or(0))
 }
 
-
 /// The file name of an imported log ("1iZq.txt"): the table row it is, when a row links it.
 pub fn own_log(doc: &ResultDocument) -> Option<String> {
     let src = &doc.imported.as_ref()?.source;
@@ -202,9 +201,13 @@ pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
     let cols = headline::columns::columns(doc);
     let guess = cols.soc.as_deref().map(str::trim).filter(|g| !g.is_empty());
     if let Some(s) = guess.and_then(crate::known_soc) {
-        return SocFound { soc: Some(s), note: None };
+        return SocFound {
+            soc: Some(s),
+            note: None,
+        };
     }
-    let unknown_guess = guess.map(|g| format!("its SoC guess \"{g}\" is not in boardbench's SoC catalogue"));
+    let unknown_guess =
+        guess.map(|g| format!("its SoC guess \"{g}\" is not in boardbench's SoC catalogue"));
     let found = |soc: String, how: String| SocFound {
         note: Some(match &unknown_guess {
             Some(u) => format!("{u}; {soc} is {how}"),
@@ -217,7 +220,11 @@ pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
     {
         return found(s.clone(), "its own table row's".into());
     }
-    let device = cols.device.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let device = cols
+        .device
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
     if let Some(d) = device {
         // "RPi 4 Model B Rev 1.4 / BCM2711 rev B0", "Dell Inspiron / Atom(TM) N270": each part.
         for part in std::iter::once(d).chain(d.split(" / ").map(str::trim)) {
@@ -229,7 +236,10 @@ pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
             }
         }
         if let Some((soc, row)) = soc_of_device(c, d) {
-            return found(soc, format!("that of the table's \"{row}\" (same device name)"));
+            return found(
+                soc,
+                format!("that of the table's \"{row}\" (same device name)"),
+            );
         }
     }
     let imp = doc.imported.as_ref();
@@ -240,11 +250,17 @@ pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
                 && tok.chars().any(|c| c.is_ascii_alphabetic())
                 && let Some(s) = document::socs::lookup(tok)
             {
-                return found(s.name.to_string(), format!("named by the kernel release \"{release}\""));
+                return found(
+                    s.name.to_string(),
+                    format!("named by the kernel release \"{release}\""),
+                );
             }
         }
         if let Some(s) = raspberry_pi_kernel(release, doc) {
-            return found(s.to_string(), format!("a Raspberry Pi's for the kernel \"{release}\" and its cores"));
+            return found(
+                s.to_string(),
+                format!("a Raspberry Pi's for the kernel \"{release}\" and its cores"),
+            );
         }
     }
     if let Some(i) = imp
@@ -271,7 +287,9 @@ pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
     }
     let what = match (&unknown_guess, device) {
         (Some(u), _) => u.clone(),
-        (None, Some(d)) => format!("the document names no SoC and its device \"{d}\" is no board boardbench's SoC catalogue knows"),
+        (None, Some(d)) => format!(
+            "the document names no SoC and its device \"{d}\" is no board boardbench's SoC catalogue knows"
+        ),
         (None, None) => "the document names neither a SoC nor a device".into(),
     };
     SocFound {
@@ -375,8 +393,12 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
             ));
             for m in &e.marks {
                 if let crate::Mark::NotComparable { reason } = m {
-                    own_not_comparable = Some(format!("the table marks this log's own row not comparable: {reason}"));
-                    notes.push(format!("the table marks this log's own row not comparable: {reason}"));
+                    own_not_comparable = Some(format!(
+                        "the table marks this log's own row not comparable: {reason}"
+                    ));
+                    notes.push(format!(
+                        "the table marks this log's own row not comparable: {reason}"
+                    ));
                 }
             }
             trimmed = t;

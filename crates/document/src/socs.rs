@@ -200,11 +200,44 @@ pub static CATALOGUE: &[Soc] = &[
 /// Vendor words a spelling may start with; a guess's vendor may differ from the catalogue's
 /// ("Nvidia", "Samsung/Nexell", "Kendryte").
 static VENDOR_WORDS: &[&str] = &[
-    "rockchip", "broadcom", "allwinner", "amlogic", "samsung", "nexell", "samsung/nexell",
-    "marvell", "nvidia", "qualcomm", "mediatek", "nxp", "freescale", "ampere", "amazon",
-    "cavium", "amd", "apple", "phytium", "cix", "ti", "realtek", "sigmastar", "sophgo",
-    "t-head", "spacemit", "starfive", "eswin", "canaan", "kendryte", "loongson", "raspberry",
-    "pi", "spreadtrum", "unisoc", "hisilicon", "meson", "amlogic meson",
+    "rockchip",
+    "broadcom",
+    "allwinner",
+    "amlogic",
+    "samsung",
+    "nexell",
+    "samsung/nexell",
+    "marvell",
+    "nvidia",
+    "qualcomm",
+    "mediatek",
+    "nxp",
+    "freescale",
+    "ampere",
+    "amazon",
+    "cavium",
+    "amd",
+    "apple",
+    "phytium",
+    "cix",
+    "ti",
+    "realtek",
+    "sigmastar",
+    "sophgo",
+    "t-head",
+    "spacemit",
+    "starfive",
+    "eswin",
+    "canaan",
+    "kendryte",
+    "loongson",
+    "raspberry",
+    "pi",
+    "spreadtrum",
+    "unisoc",
+    "hisilicon",
+    "meson",
+    "amlogic meson",
 ];
 
 /// Lower-case letters, digits and `+` only ("H2+" must stay apart from "H2").
@@ -244,7 +277,8 @@ pub fn lookup(spelling: &str) -> Option<&'static Soc> {
         let Some(v) = VENDOR_WORDS
             .iter()
             .filter(|v| {
-                lower.starts_with(*v) && lower[v.len()..].starts_with(|c: char| c == ' ' || c == '-')
+                lower.starts_with(*v)
+                    && lower[v.len()..].starts_with(|c: char| c == ' ' || c == '-')
             })
             .max_by_key(|v| v.len())
         else {
@@ -389,7 +423,10 @@ fn of_part(p: &str) -> Option<&'static Soc> {
 /// device tree writes it ("Raspberry Pi 4 Model B Rev 1.4", "RPi 4 Model B Rev 1.1 / BCM2711 Rev
 /// B0", "Radxa ROCK Pi 4B", "Pine64 RockPro64 v2.1", "Hardkernel ODROID-N2Plus").
 pub fn of_board(device: &str) -> Option<&'static Soc> {
-    let d = format!(" {} ", device.to_ascii_lowercase().replace("rpi ", "raspberry pi "));
+    let d = format!(
+        " {} ",
+        device.to_ascii_lowercase().replace("rpi ", "raspberry pi ")
+    );
     let sq = squash(device).replace("rpi", "raspberrypi");
     // Raspberry Pi: the model number decides (a Pi 2 v1.2 has the BCM2837).
     if d.contains("raspberry pi") {
@@ -444,7 +481,7 @@ static BOARDS: &[(&str, &str)] = &[
     ("Jetson Nano", "Tegra X1"), ("Jetson Xavier", "Xavier"), ("Jetson AGX Orin", "Orin"), ("Orin Nano", "Orin"),
     ("Le Potato", "S905X"), ("AML-S905X-CC", "S905X"), ("AML-S912-PC", "S912"),
     ("Cubietruck", "A20"), ("Banana Pi BPI-M5", "S905X3"), ("Banana Pi BPI-M2-Ultra", "R40"),
-    ("LeMaker Banana Pi", "A20"), ("A20-OLinuXino", "A20"), ("A10-OLinuXino", "A10"),
+    ("LeMaker Banana Pi", "A20"), ("A20-OLinuXino", "A20"), ("A20-Lime2", "A20"), ("A10-OLinuXino", "A10"),
     ("Helios4", "Armada 388"), ("Clearfog", "Armada 388"), ("ESPRESSObin", "Armada 3720"),
     ("MACCHIATObin", "Armada 8040"), ("VisionFive 2 Lite", "JH7110S"), ("VisionFive 2", "JH7110"),
     ("Lichee Pi 4A", "TH1520"), ("Milk-V Jupiter", "SpacemiT K1"), ("Banana Pi BPI-F3", "SpacemiT K1"), ("LPi3A", "SpacemiT K1"), ("Milk-V DuoS", "SG2000"),
@@ -465,7 +502,10 @@ pub fn of_cores(core_types: &[String], count: Option<u32>) -> Option<&'static So
         (t, Some(8)) if t.contains("ftc663") => "D2000",
         (t, Some(8)) if t.contains("ftc862") => "D3000",
         (t, _) if t.contains("ampere-1") => "AmpereOne",
-        (t, Some(n)) if t.trim() == "neoverse-n1" && ((96..=128).contains(&n) || (161..=256).contains(&n)) => {
+        (t, Some(n))
+            if t.trim() == "neoverse-n1"
+                && ((96..=128).contains(&n) || (161..=256).contains(&n)) =>
+        {
             "Altra Max"
         }
         _ => return None,
@@ -485,27 +525,51 @@ pub fn x86_model(model: &str) -> Option<String> {
         .replace("(tm)", " ");
     let cleaned = cleaned.split('@').next().unwrap_or(&cleaned);
     let noise = [
-        "intel", "amd", "cpu", "processor", "silver", "gold", "embedded", "apu", "with", "radeon",
-        "graphics", "mobile", "dual-core", "quad-core", "core",
+        "intel",
+        "amd",
+        "cpu",
+        "processor",
+        "silver",
+        "gold",
+        "embedded",
+        "apu",
+        "with",
+        "radeon",
+        "graphics",
+        "mobile",
+        "dual-core",
+        "quad-core",
+        "core",
     ];
     let words: Vec<&str> = cleaned
         .split_whitespace()
         .filter(|w| w.chars().any(|c| c.is_ascii_alphanumeric()))
         .filter(|w| !noise.contains(&w.to_ascii_lowercase().as_str()))
         .collect();
-    let model_at = words.iter().rposition(|w| w.chars().any(|c| c.is_ascii_digit()))?;
+    let model_at = words
+        .iter()
+        .rposition(|w| w.chars().any(|c| c.is_ascii_digit()))?;
     let family: Vec<&str> = words[..model_at].to_vec();
     let m = words[model_at];
     let lower = m.to_ascii_lowercase();
     let fam_lower: Vec<String> = family.iter().map(|w| w.to_ascii_lowercase()).collect();
     let has = |w: &str| fam_lower.iter().any(|f| f == w);
-    let (vendor, fam) = if has("ryzen") || has("athlon") || has("opteron") || has("epyc") || lower.starts_with("e-") {
+    let (vendor, fam) = if has("ryzen")
+        || has("athlon")
+        || has("opteron")
+        || has("epyc")
+        || lower.starts_with("e-")
+    {
         ("AMD", family.join(" "))
     } else if has("atom") || has("celeron") || has("pentium") || has("xeon") {
         ("Intel", family.join(" "))
     } else if lower.starts_with("x5-") || lower.starts_with("x7-") {
         ("Intel", "Atom".to_string())
-    } else if lower.starts_with("i3-") || lower.starts_with("i5-") || lower.starts_with("i7-") || lower.starts_with("i9-") {
+    } else if lower.starts_with("i3-")
+        || lower.starts_with("i5-")
+        || lower.starts_with("i7-")
+        || lower.starts_with("i9-")
+    {
         ("Intel", "Core".to_string())
     } else if family.is_empty()
         && (lower.starts_with('n') || lower.starts_with('j'))
@@ -542,9 +606,18 @@ mod tests {
 
     #[test]
     fn every_spelling_class_maps() {
-        assert_eq!(name("Amlogic Meson G12B (S922X) Revision 29:a (40:2)"), Some("Amlogic S922X"));
-        assert_eq!(name("Amlogic Meson8m2 (S812) RevA (1d - 0:74E) detected"), Some("Amlogic S812"));
-        assert_eq!(name("Amlogic Meson SM1 (Unknown) Revision 2b:b (40:2)"), None);
+        assert_eq!(
+            name("Amlogic Meson G12B (S922X) Revision 29:a (40:2)"),
+            Some("Amlogic S922X")
+        );
+        assert_eq!(
+            name("Amlogic Meson8m2 (S812) RevA (1d - 0:74E) detected"),
+            Some("Amlogic S812")
+        );
+        assert_eq!(
+            name("Amlogic Meson SM1 (Unknown) Revision 2b:b (40:2)"),
+            None
+        );
         assert_eq!(name("Allwinner H3/H2+"), Some("Allwinner H3"));
         assert_eq!(name("Allwinner H616/H313"), Some("Allwinner H616"));
         assert_eq!(name("Marvell Armada 375/38x"), None);
@@ -554,13 +627,25 @@ mod tests {
         assert_eq!(name("BCM2711C1"), Some("Broadcom BCM2711"));
         assert_eq!(name("BCM2710"), Some("Broadcom BCM2837"));
         assert_eq!(name("BCM2837B0"), Some("Broadcom BCM2837"));
-        assert_eq!(name("Rockchip RK3588/RK3588s (35881000)"), Some("Rockchip RK3588"));
-        assert_eq!(name("Rockchip RK3588S2 (35881000 / 35 88 12 fe)"), Some("Rockchip RK3588"));
-        assert_eq!(name("Ampere Altra / guessing impossible since running in kvm"), Some("Ampere Altra"));
+        assert_eq!(
+            name("Rockchip RK3588/RK3588s (35881000)"),
+            Some("Rockchip RK3588")
+        );
+        assert_eq!(
+            name("Rockchip RK3588S2 (35881000 / 35 88 12 fe)"),
+            Some("Rockchip RK3588")
+        );
+        assert_eq!(
+            name("Ampere Altra / guessing impossible since running in kvm"),
+            Some("Ampere Altra")
+        );
         assert_eq!(name("1 x Ampere Altra AADP-80"), Some("Ampere Altra"));
         assert_eq!(name("2 x Ampere Altra Max"), Some("Ampere Altra Max"));
         assert_eq!(name("Nvidia Tegra X1/TX1"), Some("NVIDIA Tegra X1 (T210)"));
-        assert_eq!(name("Qualcomm QCM6490/QCS6490 / guessing impossible since running in vm-other"), Some("Qualcomm QCS6490"));
+        assert_eq!(
+            name("Qualcomm QCM6490/QCS6490 / guessing impossible since running in vm-other"),
+            Some("Qualcomm QCS6490")
+        );
         assert_eq!(name("one of: RK3566, RK3568"), None);
         assert_eq!(name("https://example.com/soc"), None);
         assert_eq!(name("Spreadtrum UMS9620"), None);
@@ -574,25 +659,61 @@ mod tests {
     #[test]
     fn boards_and_x86() {
         let b = |d: &str| of_board(d).map(|s| s.name);
-        assert_eq!(b("Raspberry Pi 4 Model B Rev 1.4"), Some("Broadcom BCM2711"));
-        assert_eq!(b("Raspberry Pi 5 Model B Rev 1.0"), Some("Broadcom BCM2712"));
-        assert_eq!(b("Raspberry Pi Zero 2 Rev 1.0"), Some("Broadcom BCM2710A1 (RP3A0)"));
-        assert_eq!(b("Raspberry Pi 2 Model B Rev 1.2"), Some("Broadcom BCM2837"));
-        assert_eq!(b("Raspberry Pi 2 Model B Rev 1.1"), Some("Broadcom BCM2836"));
+        assert_eq!(
+            b("Raspberry Pi 4 Model B Rev 1.4"),
+            Some("Broadcom BCM2711")
+        );
+        assert_eq!(
+            b("Raspberry Pi 5 Model B Rev 1.0"),
+            Some("Broadcom BCM2712")
+        );
+        assert_eq!(
+            b("Raspberry Pi Zero 2 Rev 1.0"),
+            Some("Broadcom BCM2710A1 (RP3A0)")
+        );
+        assert_eq!(
+            b("Raspberry Pi 2 Model B Rev 1.2"),
+            Some("Broadcom BCM2837")
+        );
+        assert_eq!(
+            b("Raspberry Pi 2 Model B Rev 1.1"),
+            Some("Broadcom BCM2836")
+        );
         assert_eq!(b("Radxa ROCK PI 4B"), Some("Rockchip RK3399"));
         assert_eq!(b("Pine64 RockPro64 v2.1"), Some("Rockchip RK3399"));
         assert_eq!(b("Radxa ROCK 5B"), Some("Rockchip RK3588"));
         assert_eq!(b("Some Unknown Board"), None);
-        assert_eq!(x86_model("Intel(R) Celeron(R) J4105 CPU @ 1.50GHz").as_deref(), Some("Intel Celeron J4105"));
-        assert_eq!(x86_model("Celeron J4105").as_deref(), Some("Intel Celeron J4105"));
-        assert_eq!(x86_model("Intel(R) Pentium(R) Silver J5005 CPU @ 1.50GHz").as_deref(), Some("Intel Pentium J5005"));
-        assert_eq!(x86_model("Ryzen Embedded R1505G").as_deref(), Some("AMD Ryzen R1505G"));
+        assert_eq!(
+            x86_model("Intel(R) Celeron(R) J4105 CPU @ 1.50GHz").as_deref(),
+            Some("Intel Celeron J4105")
+        );
+        assert_eq!(
+            x86_model("Celeron J4105").as_deref(),
+            Some("Intel Celeron J4105")
+        );
+        assert_eq!(
+            x86_model("Intel(R) Pentium(R) Silver J5005 CPU @ 1.50GHz").as_deref(),
+            Some("Intel Pentium J5005")
+        );
+        assert_eq!(
+            x86_model("Ryzen Embedded R1505G").as_deref(),
+            Some("AMD Ryzen R1505G")
+        );
         assert_eq!(x86_model("i3-N305").as_deref(), Some("Intel Core i3-N305"));
-        assert_eq!(x86_model("Intel i3-N305").as_deref(), Some("Intel Core i3-N305"));
+        assert_eq!(
+            x86_model("Intel i3-N305").as_deref(),
+            Some("Intel Core i3-N305")
+        );
         assert_eq!(x86_model("Intel(R) N100").as_deref(), Some("Intel N100"));
         assert_eq!(x86_model("N100").as_deref(), Some("Intel N100"));
-        assert_eq!(x86_model("Intel(R) Atom(TM) x5-Z8350  CPU @ 1.44GHz").as_deref(), Some("Intel Atom x5-Z8350"));
-        assert_eq!(x86_model("x5-Z8350").as_deref(), Some("Intel Atom x5-Z8350"));
+        assert_eq!(
+            x86_model("Intel(R) Atom(TM) x5-Z8350  CPU @ 1.44GHz").as_deref(),
+            Some("Intel Atom x5-Z8350")
+        );
+        assert_eq!(
+            x86_model("x5-Z8350").as_deref(),
+            Some("Intel Atom x5-Z8350")
+        );
         assert_eq!(x86_model("Cortex-A53"), None);
     }
 

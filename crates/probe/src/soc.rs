@@ -63,7 +63,8 @@ pub fn guess(h: &SocHints) -> Option<SocGuess> {
 /// catalogue does not know stay as the tables below write them.
 pub fn canonical(mut g: SocGuess) -> SocGuess {
     let one = |n: &str| {
-        document::socs::lookup(n.trim()).map_or_else(|| n.trim().to_string(), |s| s.name.to_string())
+        document::socs::lookup(n.trim())
+            .map_or_else(|| n.trim().to_string(), |s| s.name.to_string())
     };
     if let Some(list) = g.name.strip_prefix("one of: ") {
         let mut names: Vec<String> = Vec::new();

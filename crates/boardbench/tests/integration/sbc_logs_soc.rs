@@ -54,12 +54,20 @@ fn import_all(files: &[PathBuf], out: &Path, limit: Duration) -> String {
         if t0.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("boardbench import of {} logs took over {limit:?}", files.len());
+            panic!(
+                "boardbench import of {} logs took over {limit:?}",
+                files.len()
+            );
         }
         std::thread::sleep(Duration::from_millis(50));
     };
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(status.success(), "import failed: {status}\n{err}");
     std::fs::read_to_string(out).unwrap()
 }
@@ -83,12 +91,18 @@ fn check(label: &str, rows: &[(PathBuf, String, Option<String>)], stdout: &str) 
             .find(|l| l.split('\t').next() == Some(shown.as_str()))
             .unwrap_or_else(|| panic!("{label}: no summary line for {shown}"));
         let cell = line.split('\t').nth(4).unwrap_or_default();
-        let got = cell.strip_prefix("SoC ").filter(|_| cell != "SoC not known");
+        let got = cell
+            .strip_prefix("SoC ")
+            .filter(|_| cell != "SoC not known");
         let name = file.file_name().unwrap().to_string_lossy();
         match (got, want) {
             (Some(g), Some(w)) if g == w => c.right += 1,
-            (Some(g), _) => c.wrong.push(format!("{name} ({device}): {g}, want {want:?}")),
-            (None, _) => c.none.push(format!("{name} ({device}): none, want {want:?}")),
+            (Some(g), _) => c
+                .wrong
+                .push(format!("{name} ({device}): {g}, want {want:?}")),
+            (None, _) => c
+                .none
+                .push(format!("{name} ({device}): none, want {want:?}")),
         }
     }
     let n = rows.len();
@@ -112,8 +126,7 @@ fn check(label: &str, rows: &[(PathBuf, String, Option<String>)], stdout: &str) 
 fn every_shared_log_gets_its_tables_soc_through_the_cli() {
     let dir = testsupport::sbc_bench_logs();
     let expected: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
     let rows = expected.as_array().unwrap();
     assert_eq!(rows.len(), 155, "the shared set has 155 logs");
     let tmp = tempfile::tempdir().unwrap();
@@ -122,11 +135,8 @@ fn every_shared_log_gets_its_tables_soc_through_the_cli() {
     for (i, r) in rows.iter().enumerate() {
         let log = r["log"].as_str().unwrap();
         let device = r["device"].as_str().unwrap().to_string();
+        // A row the catalogue cannot name counts as wrong whatever the log gets.
         let want = expected_soc(&device);
-        assert!(
-            want.is_some(),
-            "the catalogue names no SoC for the table's row {device:?}"
-        );
         let new = tmp.path().join(format!("log-{i:03}.txt"));
         std::fs::copy(dir.join(log), &new).unwrap();
         own.push((dir.join(log), device.clone(), want.clone()));

@@ -241,7 +241,10 @@ fn soc_aliases() {
         .filter(|e| e.soc_table.is_some() && e.soc.is_none())
         .map(|e| e.device.as_str())
         .collect();
-    assert!(unnamed.is_empty(), "rows without a catalogue SoC: {unnamed:?}");
+    assert!(
+        unnamed.is_empty(),
+        "rows without a catalogue SoC: {unnamed:?}"
+    );
     assert_eq!(corpus().by_soc("Cix P1").count(), 2);
 }
 

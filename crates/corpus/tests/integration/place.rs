@@ -287,7 +287,8 @@ fn real_corpus_invariants() {
     assert!(p.scope.contains("ARM rows") && p.scope.contains("v0.9.72"));
     let line = p.summary();
     assert!(
-        line.starts_with("7-Zip multi 7,520 MIPS: ") && line.contains("Rockchip RK3588, 8 cores 4+4: "),
+        line.starts_with("7-Zip multi 7,520 MIPS: ")
+            && line.contains("Rockchip RK3588, 8 cores 4+4: "),
         "{line}"
     );
     assert!(line.ends_with(&format!("[{SOURCE}, {DATE}]")), "{line}");

@@ -276,10 +276,7 @@ pub fn lookup(spelling: &str) -> Option<&'static Soc> {
         let lower = rest.to_ascii_lowercase();
         let Some(v) = VENDOR_WORDS
             .iter()
-            .filter(|v| {
-                lower.starts_with(*v)
-                    && lower[v.len()..].starts_with(|c: char| c == ' ' || c == '-')
-            })
+            .filter(|v| lower.starts_with(*v) && lower[v.len()..].starts_with([' ', '-']))
             .max_by_key(|v| v.len())
         else {
             break;
@@ -374,10 +371,10 @@ pub fn of_guess(guess: &str) -> Option<&'static Soc> {
     }
     let mut found: Vec<&'static Soc> = Vec::new();
     for p in &parts {
-        if let Some(s) = of_part(p) {
-            if !found.contains(&s) {
-                found.push(s);
-            }
+        if let Some(s) = of_part(p)
+            && !found.contains(&s)
+        {
+            found.push(s);
         }
     }
     // The parenthesised model is the chip where the family name before it is not known
@@ -436,9 +433,10 @@ pub fn of_board(device: &str) -> Option<&'static Soc> {
             "BCM2711"
         } else if d.contains(" pi zero 2") {
             "RP3A0"
-        } else if d.contains(" pi 3") || d.contains("compute module 3") {
-            "BCM2837"
-        } else if d.contains(" pi 2 model b rev 1.2") {
+        } else if d.contains(" pi 3")
+            || d.contains("compute module 3")
+            || d.contains(" pi 2 model b rev 1.2")
+        {
             "BCM2837"
         } else if d.contains(" pi 2") {
             "BCM2836"

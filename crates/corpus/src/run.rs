@@ -5,11 +5,14 @@
 //! - The class a run is ranked in comes from its userland (or kernel) architecture; without
 //!   one it is not placed. x86 runs are ranked among the table's x86 rows only, and
 //!   [`RunPlacement::comparison`] says so ("the page keeps x86 rows as comparison numbers").
-//! - Figures the document marks not comparable with sbc-bench (a quick run's, 7-Zip newer than
+//! - Figures the document marks not comparable with sbc-bench (a quick run's, 7-Zip other than
 //!   16.02 …) are still placed, but each carries [`RunFigure::not_comparable`] and every line
 //!   shows it.
-//! - An imported log that is itself a row of the table (its file name is a row's log) is placed
-//!   among the others: its own row is left out and [`RunPlacement::notes`] says so.
+//! - An imported log that is itself a row of the table (its file name is a row's log, letter
+//!   case aside) is placed among the others: its own row is left out and
+//!   [`RunPlacement::notes`] says so; a row the page marks not comparable marks every figure.
+//! - The SoC is [`soc_of_document`]'s (the SoC catalogue, `document::socs`); the same-SoC group
+//!   is also the run's core count.
 
 use document::ResultDocument;
 use headline::Figure as HFigure;

@@ -18,7 +18,7 @@ pub use local::{LocalLayer, LocalRun};
 pub use parse::{ParseError, RowError};
 pub use place::{Neighbour, PlaceOptions, Placement, Rank, SocStats, place, place_with};
 pub use run::{LICENSE_LINE, RunFigure, RunPlacement, place_run};
-pub use soc::{SOC_ALIASES, normalise_soc};
+pub use soc::{SOC_ALIASES, known_soc, normalise_soc};
 
 /// Where the built-in rows come from.
 pub const SOURCE: &str =
@@ -173,8 +173,12 @@ pub struct Entry {
     pub log: Option<String>,
     /// The SoC as the table spells it (parenthesised, or the device name where that is the SoC).
     pub soc_table: Option<String>,
-    /// The SoC normalised to boardbench's SoC guess names ([`normalise_soc`]).
+    /// The SoC's name in the SoC catalogue ([`document::socs`]); `None` where the catalogue
+    /// does not know the table's spelling (such a row is in no same-SoC group).
     pub soc: Option<String>,
+    /// The row's core count: the SoC's fixed layout, else what the device name says (Ampere
+    /// SKU, cloud instance); `None` where neither says.
+    pub cores: Option<u32>,
     /// The clock cell as written ("2400/1800 MHz", "UV/normal").
     pub clock_text: String,
     /// Clocks in MHz per cluster, in the order written (usually the big cluster first; ODROID-N2
@@ -247,11 +251,19 @@ impl Corpus {
     pub fn provenance(&self) -> String {
         format!("{}, {}", self.source, self.date)
     }
+    /// The rows of a SoC, by any spelling the SoC catalogue knows ("Cix P1", "RK3588s",
+    /// "BCM2711B0"); a spelling it does not know matches the rows whose table cell is written
+    /// that way (case aside).
     pub fn by_soc<'a>(&'a self, soc: &'a str) -> impl Iterator<Item = &'a Entry> + 'a {
-        let soc = normalise_soc(soc);
-        self.entries
-            .iter()
-            .filter(move |e| e.soc.as_deref() == Some(soc.as_str()))
+        let known = known_soc(soc);
+        let written = soc.trim().to_ascii_lowercase();
+        self.entries.iter().filter(move |e| match &known {
+            Some(k) => e.soc.as_deref() == Some(k.as_str()),
+            None => e
+                .soc_table
+                .as_deref()
+                .is_some_and(|t| t.to_ascii_lowercase() == written),
+        })
     }
 }
 

@@ -66,10 +66,12 @@ impl LocalRun {
     /// none) the SoC of the published rows whose device name ends the run's, when they agree
     /// ([`crate::run::soc_of_device`], as placement does).
     pub fn soc_name(&self, published: &Corpus) -> Option<String> {
-        match self.soc.as_deref() {
-            Some(s) => soc_of_guess(published, s),
-            None => crate::run::soc_of_device(published, self.device.as_deref()?).map(|(s, _)| s),
-        }
+        self.soc
+            .as_deref()
+            .and_then(|s| soc_of_guess(published, s))
+            .or_else(|| {
+                crate::run::soc_of_device(published, self.device.as_deref()?).map(|(s, _)| s)
+            })
     }
 
     /// The row this run is in the local layer: `None` without an architecture class (it could
@@ -103,6 +105,7 @@ impl LocalRun {
             device: self.device.clone().unwrap_or_else(|| "-".into()),
             log: Some(self.key.clone()),
             soc_table: self.soc.clone(),
+            cores: crate::parse::row_cores(self.device.as_deref().unwrap_or(""), soc.as_deref()),
             soc,
             clock_text,
             clocks_mhz,

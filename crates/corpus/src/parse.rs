@@ -1,7 +1,6 @@
 //! Results.md → entries. A table row is a line starting with "| [" (a linked device) or any
 //! "|" line after the header separator that is not the separator; every one must parse.
 
-use crate::soc::normalise_soc;
 use crate::{Arch, ArchClass, Entry, Figure, Mark};
 use serde::Serialize;
 use std::fmt;
@@ -165,7 +164,8 @@ fn row(line: usize, l: &str, footnotes: &[(String, String)]) -> Result<Entry, St
     let distro = c[3].replace("**", "");
     let arch = arch(&distro);
     let soc_table = soc_of(&device);
-    let soc = soc_table.as_deref().map(normalise_soc);
+    let soc = soc_table.as_deref().and_then(soc_name);
+    let cores = row_cores(&device, soc.as_deref());
     let mut figures = [None; 6];
     for f in Figure::ALL {
         let cell = c[4 + f.index()].replace("**", "");
@@ -222,6 +222,7 @@ fn row(line: usize, l: &str, footnotes: &[(String, String)]) -> Result<Entry, St
         log,
         soc_table,
         soc,
+        cores,
         clock_text,
         clocks_mhz,
         kernel,
@@ -265,8 +266,9 @@ fn device(cell: &str) -> Result<(String, Option<String>), String> {
     Ok((name, log))
 }
 
-/// The last parenthesised part that is a SoC, else the device name itself when it names one
-/// (an alias, or an x86 model).
+/// The last parenthesised part that is a SoC, else the device name itself when the SoC
+/// catalogue reads a SoC in it (a SoC name with product words, "RK3228A TV Box", a board the
+/// catalogue knows, an x86 model).
 fn soc_of(device: &str) -> Option<String> {
     let mut found = None;
     let mut rest = device;
@@ -283,20 +285,58 @@ fn soc_of(device: &str) -> Option<String> {
         return found;
     }
     let base = device.split(" (").next().unwrap_or(device).trim();
-    // "RK3228A TV Box", "RK3568-ROC-PC": the SoC is the name's first part.
-    if base.starts_with("RK") && base[2..].starts_with(|c: char| c.is_ascii_digit()) {
-        let model: String = base
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        return Some(model);
-    }
-    if crate::SOC_ALIASES
-        .iter()
-        .any(|(a, _)| a.eq_ignore_ascii_case(base))
-        || X86_NAMES.iter().any(|n| base.starts_with(n))
+    let known = document::socs::lookup_prefix(base).is_some()
+        || document::socs::of_board(base).is_some()
+        || (X86_NAMES.iter().any(|n| base.starts_with(n))
+            && document::socs::x86_model(base).is_some());
+    known.then(|| base.to_string())
+}
+
+/// The catalogue's name of a row's SoC spelling; `None` when it does not know it.
+fn soc_name(spelling: &str) -> Option<String> {
+    document::socs::of_guess(spelling)
+        .or_else(|| document::socs::lookup_prefix(spelling))
+        .or_else(|| document::socs::of_board(spelling))
+        .map(|s| s.name.to_string())
+        .or_else(|| document::socs::x86_model(spelling))
+}
+
+/// The row's core count: the SoC's fixed layout, else what the device name says (an Ampere
+/// SKU "Q80-26", a Hetzner instance, a Jetson module); `None` where neither says.
+pub(crate) fn row_cores(device: &str, soc: Option<&str>) -> Option<u32> {
+    if let Some(n) = soc
+        .and_then(document::socs::lookup)
+        .and_then(|s| s.core_count())
     {
-        return Some(base.to_string());
+        return Some(n);
+    }
+    let d = device.to_ascii_lowercase();
+    for (needle, n) in [
+        ("cax11", 2),
+        ("cax21", 4),
+        ("cax31", 8),
+        ("cax41", 16),
+        ("a1.xlarge", 4),
+        ("agx orin", 12),
+        ("orin nano", 6),
+        ("xavier agx", 8),
+        ("xavier nx", 6),
+    ] {
+        if d.contains(needle) {
+            return Some(n);
+        }
+    }
+    // Ampere SKUs: "Q80-26", "M96-28", "A192-32X", "M128-30".
+    for w in device.split_whitespace() {
+        let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        if let Some(rest) = w.strip_prefix(['Q', 'M', 'A'])
+            && let Some((n, _)) = rest.split_once('-')
+            && let Ok(n) = n.parse::<u32>()
+            && d.contains("ampere")
+        {
+            let times = if d.contains("2 x ") { 2 } else { 1 };
+            return Some(n * times);
+        }
     }
     None
 }

@@ -12,6 +12,9 @@ use serde::Serialize;
 pub struct PlaceOptions {
     /// Also rank among rows the page marks not comparable (undervolted, overclocked, WSL2 …).
     pub include_not_comparable: bool,
+    /// The run's core count: same-SoC rows of another core count are left out of the group
+    /// (a 96-core Altra is no comparison for a 2-vCPU slice). `None`: every same-SoC row.
+    pub cores: Option<u32>,
 }
 
 /// A rank among `of` published rows: 1 + the number of rows with a higher value, so it is
@@ -31,6 +34,11 @@ pub struct Rank {
 pub struct SocStats {
     /// The normalised SoC name.
     pub soc: String,
+    /// The group in words: "Rockchip RK3588, 8 cores 4+4" (the SoC and, where known, the
+    /// core count and layout the rows share with the run).
+    pub group: String,
+    /// Same-SoC rows left out because their core count differs from the run's.
+    pub other_cores: usize,
     pub count: usize,
     pub median: f64,
     pub min: f64,
@@ -100,11 +108,21 @@ pub fn place_with(
     let all = rank(rows.iter().map(|(_, v)| *v), value);
     let soc_name = soc.map(normalise_soc);
     let same_soc = soc_name.as_ref().and_then(|s| {
-        let vals: Vec<f64> = rows
+        let same: Vec<&(&Entry, f64)> = rows
             .iter()
             .filter(|(e, _)| e.soc.as_deref() == Some(s.as_str()))
+            .collect();
+        let fits = |e: &Entry| match (opts.cores, e.cores) {
+            (Some(run), Some(row)) => run == row,
+            _ => true,
+        };
+        let other_cores = same.iter().filter(|(e, _)| !fits(e)).count();
+        let vals: Vec<f64> = same
+            .iter()
+            .filter(|(e, _)| fits(e))
             .map(|(_, v)| *v)
             .collect();
+        let group = group_name(s, opts.cores);
         let r = rank(vals.iter().copied(), value)?;
         let mut sorted = vals.clone();
         sorted.sort_by(f64::total_cmp);
@@ -116,6 +134,8 @@ pub fn place_with(
         };
         Some(SocStats {
             soc: s.clone(),
+            group,
+            other_cores,
             count: n,
             median,
             min: sorted[0],
@@ -176,6 +196,21 @@ pub fn place_with(
     }
 }
 
+/// "Rockchip RK3588, 8 cores 4+4", "Ampere Altra, 2 cores", "Rockchip RK3399".
+pub fn group_name(soc: &str, cores: Option<u32>) -> String {
+    let fixed = document::socs::lookup(soc);
+    let n = cores.or_else(|| fixed.and_then(|s| s.core_count()));
+    let layout = fixed
+        .filter(|s| s.cores.len() > 1 && s.core_count() == n)
+        .and_then(|s| s.layout());
+    match (n, layout) {
+        (Some(n), Some(l)) => format!("{soc}, {n} cores {l}"),
+        (Some(1), None) => format!("{soc}, 1 core"),
+        (Some(n), None) => format!("{soc}, {n} cores"),
+        (None, _) => soc.to_string(),
+    }
+}
+
 fn rank(values: impl Iterator<Item = f64>, value: f64) -> Option<Rank> {
     let (mut n, mut higher, mut lower, mut ties) = (0, 0, 0, 0);
     for v in values {
@@ -198,7 +233,7 @@ fn rank(values: impl Iterator<Item = f64>, value: f64) -> Option<Rank> {
 
 impl Placement {
     /// One line to paste, e.g. "7-Zip multi 7,520 MIPS: 41st of 180 ARM rows (top 23 %);
-    /// Rockchip RK3588 (4 rows): median 16,400, range 15,000–17,000, yours 46 % of the median
+    /// Rockchip RK3588, 8 cores 4+4: 4 rows, median 16,400, range 15,000–17,000, yours 46 % of the median
     /// [sbc-bench v0.9.72 Results.md (…), 2026-06-19]". The source and date are always in it.
     pub fn summary(&self) -> String {
         self.line() + &format!(" [{}, {}]", self.source, self.date)
@@ -209,6 +244,9 @@ impl Placement {
         let unit = self.figure.unit();
         let mut s = format!("{} {} {unit}: ", self.figure.label(), number(self.value));
         match self.all {
+            Some(r) if r.rank > r.of => {
+                s += &format!("below all {} {} rows (last)", r.of, self.class.name());
+            }
             Some(r) => {
                 let top = (100.0 * r.rank as f64 / r.of as f64)
                     .clamp(0.0, 100.0)
@@ -224,8 +262,8 @@ impl Placement {
         }
         if let Some(soc) = &self.same_soc {
             s += &format!(
-                "; {} ({} row{}): median {}, range {}–{}, yours {:.0} % of the median",
-                soc.soc,
+                "; {}: {} row{}, median {}, range {}–{}, yours {:.0} % of the median",
+                soc.group,
                 soc.count,
                 if soc.count == 1 { "" } else { "s" },
                 number(soc.median),
@@ -233,6 +271,13 @@ impl Placement {
                 number(soc.max),
                 soc.percent_of_median
             );
+            if soc.other_cores > 0 {
+                s += &format!(
+                    " ({} row{} of other core counts left out)",
+                    soc.other_cores,
+                    if soc.other_cores == 1 { "" } else { "s" }
+                );
+            }
         }
         if self.excluded_not_comparable > 0 {
             s += &format!(

@@ -5,11 +5,14 @@
 //! - The class a run is ranked in comes from its userland (or kernel) architecture; without
 //!   one it is not placed. x86 runs are ranked among the table's x86 rows only, and
 //!   [`RunPlacement::comparison`] says so ("the page keeps x86 rows as comparison numbers").
-//! - Figures the document marks not comparable with sbc-bench (a quick run's, 7-Zip newer than
+//! - Figures the document marks not comparable with sbc-bench (a quick run's, 7-Zip other than
 //!   16.02 …) are still placed, but each carries [`RunFigure::not_comparable`] and every line
 //!   shows it.
-//! - An imported log that is itself a row of the table (its file name is a row's log) is placed
-//!   among the others: its own row is left out and [`RunPlacement::notes`] says so.
+//! - An imported log that is itself a row of the table (its file name is a row's log, letter
+//!   case aside) is placed among the others: its own row is left out and
+//!   [`RunPlacement::notes`] says so; a row the page marks not comparable marks every figure.
+//! - The SoC is [`soc_of_document`]'s (the SoC catalogue, `document::socs`); the same-SoC group
+//!   is also the run's core count.
 
 use document::ResultDocument;
 use headline::Figure as HFigure;
@@ -102,7 +105,8 @@ pub fn arches(doc: &ResultDocument) -> (Option<String>, Option<String>) {
 
 /// The 7-Zip version behind the run's 7-Zip figures, and whether the document says its scores
 /// are not comparable with sbc-bench's (native runs: the tool run's own flag; imported logs:
-/// a version above 16.02, the version sbc-bench's table was measured with).
+/// any version but 16.02, the version sbc-bench's table was measured with — 9.20 of old
+/// distributions scores differently as much as 23.01 does).
 pub fn sevenzip(doc: &ResultDocument) -> Option<(String, bool)> {
     if let Some(run) = &doc.run
         && let Some(t) = run
@@ -119,20 +123,18 @@ pub fn sevenzip(doc: &ResultDocument) -> Option<(String, bool)> {
         ));
     }
     let v = doc.imported.as_ref()?.sevenzip.as_ref()?.version.clone()?;
-    let newer = version_above(&v, (16, 2));
-    Some((v, newer))
+    let other = version_of(&v) != (16, 2);
+    Some((v, other))
 }
 
-/// "23.01" > (16, 2).
-fn version_above(v: &str, than: (u32, u32)) -> bool {
+/// "9.20" → (9, 20); "16.02" → (16, 2).
+fn version_of(v: &str) -> (u32, u32) {
     let mut it = v
         .trim()
         .split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())
         .map(|s| s.parse::<u32>().unwrap_or(0));
-    let major = it.next().unwrap_or(0);
-    let minor = it.next().unwrap_or(0);
-    (major, minor) > than
+    (it.next().unwrap_or(0), it.next().unwrap_or(0))
 }
 
 /// The file name of an imported log ("1iZq.txt"): the table row it is, when a row links it.
@@ -142,28 +144,198 @@ pub fn own_log(doc: &ResultDocument) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// A SoC guess ("Rockchip RK3576 (35760000 / …)", "Rockchip RK3576 / 35 76 …", "Nvidia Jetson
-/// Orin NX", "one of: …") as the corpus names it: the guess without its detail, normalised, else its shorter
-/// word-suffixes ("Jetson Orin NX", "Orin NX") where one names a SoC of the corpus. `None` for
-/// an ambiguous guess.
-pub fn soc_of_guess(c: &Corpus, guess: &str) -> Option<String> {
-    let g = guess.trim();
-    if g.is_empty() || g.to_ascii_lowercase().starts_with("one of") {
+/// A SoC guess line ("Rockchip RK3576 (35760000 / …)", "Amlogic Meson G12B (S922X) …",
+/// "Allwinner H616/H313", "Nvidia Jetson Orin NX") as the SoC catalogue names it; `None` for a
+/// guess the catalogue does not know or an ambiguous one ("one of: …"): an unknown guess never
+/// becomes a name of its own.
+pub fn soc_of_guess(_c: &Corpus, guess: &str) -> Option<String> {
+    crate::known_soc(guess)
+}
+
+/// The run's SoC and how it was found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SocFound {
+    /// The catalogue's name; `None` when nothing in the document names a SoC it knows.
+    pub soc: Option<String>,
+    /// Where the name came from when not from the document's own SoC guess, or "SoC not known:
+    /// …" when there is none.
+    pub note: Option<String>,
+}
+
+/// The table row an imported log is (its file name is the row's log): the exact name first,
+/// then without regard to letter case (the table links "1ixI" for "1ixi.txt").
+pub fn own_row(c: &Corpus, doc: &ResultDocument) -> Option<usize> {
+    let name = own_log(doc)?;
+    let tail = format!("/{name}");
+    c.entries
+        .iter()
+        .position(|e| e.log.as_deref().is_some_and(|l| l.ends_with(&tail)))
+        .or_else(|| {
+            let tail = tail.to_ascii_lowercase();
+            c.entries.iter().position(|e| {
+                e.log
+                    .as_deref()
+                    .is_some_and(|l| l.to_ascii_lowercase().ends_with(&tail))
+            })
+        })
+}
+
+/// The run's core count (an imported log's iostat header, a native run's CPU list).
+pub fn cores_of(doc: &ResultDocument) -> Option<u32> {
+    if let Some(n) = doc.imported.as_ref().and_then(|i| i.cpu_count) {
+        return Some(n);
+    }
+    let cpus = &doc.machine.as_ref()?.cpus;
+    let n = if cpus.present.is_empty() {
+        cpus.online.len()
+    } else {
+        cpus.present.len()
+    };
+    (n > 0).then_some(n as u32)
+}
+
+/// The SoC of a document, in this order of trust: its own SoC guess (the probe's, or the log's
+/// `SoC guess:` line) when the catalogue knows it; the log's own table row; the device name
+/// (a board the catalogue knows, a SoC named in it, the table's rows of the same device); a
+/// SoC model in the kernel release ("4.4.138-rk3328"); a Raspberry Pi kernel with the cores it
+/// ran on; an x86 CPU model name. A guess the catalogue does not know never beats any of these;
+/// with none, the note says "SoC not known: …".
+pub fn soc_of_document(c: &Corpus, doc: &ResultDocument) -> SocFound {
+    let cols = headline::columns::columns(doc);
+    let guess = cols.soc.as_deref().map(str::trim).filter(|g| !g.is_empty());
+    if let Some(s) = guess.and_then(crate::known_soc) {
+        return SocFound {
+            soc: Some(s),
+            note: None,
+        };
+    }
+    let unknown_guess =
+        guess.map(|g| format!("its SoC guess \"{g}\" is not in boardbench's SoC catalogue"));
+    let found = |soc: String, how: String| SocFound {
+        note: Some(match &unknown_guess {
+            Some(u) => format!("{u}; {soc} is {how}"),
+            None => format!("the document names no SoC: {soc} is {how}"),
+        }),
+        soc: Some(soc),
+    };
+    if let Some(i) = own_row(c, doc)
+        && let Some(s) = &c.entries[i].soc
+    {
+        return found(s.clone(), "its own table row's".into());
+    }
+    let device = cols
+        .device
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    if let Some(d) = device {
+        // "RPi 4 Model B Rev 1.4 / BCM2711 rev B0", "Dell Inspiron / Atom(TM) N270": each part.
+        for part in std::iter::once(d).chain(d.split(" / ").map(str::trim)) {
+            if let Some(s) = document::socs::of_board(part)
+                .or_else(|| document::socs::of_guess(part))
+                .or_else(|| document::socs::lookup_prefix(part))
+            {
+                return found(s.name.to_string(), format!("named by the device \"{d}\""));
+            }
+        }
+        if let Some((soc, row)) = soc_of_device(c, d) {
+            return found(
+                soc,
+                format!("that of the table's \"{row}\" (same device name)"),
+            );
+        }
+    }
+    let imp = doc.imported.as_ref();
+    if let Some(release) = imp.and_then(|i| i.kernel_release.as_deref()) {
+        for tok in release.split(['-', '.', '+', '_']) {
+            if tok.len() >= 5
+                && tok.chars().any(|c| c.is_ascii_digit())
+                && tok.chars().any(|c| c.is_ascii_alphabetic())
+                && let Some(s) = document::socs::lookup(tok)
+            {
+                return found(
+                    s.name.to_string(),
+                    format!("named by the kernel release \"{release}\""),
+                );
+            }
+        }
+        if let Some(s) = raspberry_pi_kernel(release, doc) {
+            return found(
+                s.to_string(),
+                format!("a Raspberry Pi's for the kernel \"{release}\" and its cores"),
+            );
+        }
+    }
+    if let Some(i) = imp
+        && let Some(s) = document::socs::of_cores(&i.core_types, i.cpu_count)
+    {
+        return found(
+            s.name.to_string(),
+            format!("the one its cores ({}) single out", i.core_types.join(", ")),
+        );
+    }
+    // x86: the CPU model name is the chip.
+    let (userland, kernel) = arches(doc);
+    let x86 = userland.or(kernel).and_then(|a| class_of_arch(&a)) == Some(ArchClass::X86);
+    if x86 {
+        let models = imp.map(|i| i.core_types.clone()).unwrap_or_default();
+        let tail = device
+            .and_then(|d| d.rsplit('/').next())
+            .map(|t| t.trim().to_string());
+        for m in models.iter().chain(tail.iter()) {
+            if let Some(s) = document::socs::x86_model(m) {
+                return found(s, format!("its CPU model \"{}\"", m.trim()));
+            }
+        }
+    }
+    let what = match (&unknown_guess, device) {
+        (Some(u), _) => u.clone(),
+        (None, Some(d)) => format!(
+            "the document names no SoC and its device \"{d}\" is no board boardbench's SoC catalogue knows"
+        ),
+        (None, None) => "the document names neither a SoC nor a device".into(),
+    };
+    SocFound {
+        soc: None,
+        note: Some(format!("SoC not known: {what}; no same-SoC comparison")),
+    }
+}
+
+/// A Raspberry Pi kernel ("4.14.50-v7+", "5.10.63-v8+", "6.6.31+rpt-rpi-2712") and the log's
+/// cores: the Pi's SoC.
+fn raspberry_pi_kernel(release: &str, doc: &ResultDocument) -> Option<&'static str> {
+    let r = release.to_ascii_lowercase();
+    let rpi = r.ends_with("-v7+")
+        || r.ends_with("-v7l+")
+        || r.ends_with("-v8+")
+        || r.ends_with("-v6+")
+        || r.contains("-v8-16k")
+        || r.contains("rpt-rpi")
+        || r.contains("-rpi-");
+    if !rpi {
         return None;
     }
-    // "Rockchip RK3576 (35760000 / …)", "Rockchip RK3576 / 35 76 22 …": the name comes first.
-    let g = g.split(" (").next().unwrap_or(g);
-    let g = g.split(" / ").next().unwrap_or(g).trim();
-    let whole = crate::normalise_soc(g);
-    let known = |s: &str| c.entries.iter().any(|e| e.soc.as_deref() == Some(s));
-    if known(&whole) {
-        return Some(whole);
+    let imp = doc.imported.as_ref()?;
+    let types = imp.core_types.join(" ").to_ascii_lowercase();
+    let max_mhz = imp
+        .clock_checks
+        .iter()
+        .flat_map(|c| c.rows.iter())
+        .filter_map(|r| r.opp_mhz)
+        .max()
+        .unwrap_or(0);
+    if types.contains("cortex-a76") {
+        Some("Broadcom BCM2712")
+    } else if types.contains("cortex-a72") {
+        Some("Broadcom BCM2711")
+    } else if types.contains("cortex-a53") || types.contains("armv7 processor rev 4") {
+        // The Zero 2 (RP3A0) runs at 1 GHz; the Pi 3 at 1.2 or 1.4.
+        (max_mhz > 1000).then_some("Broadcom BCM2837")
+    } else if types.contains("cortex-a7") || types.contains("armv7 processor rev 5") {
+        Some("Broadcom BCM2836")
+    } else {
+        None
     }
-    let words: Vec<&str> = g.split_whitespace().collect();
-    (1..words.len())
-        .map(|i| crate::normalise_soc(&words[i..].join(" ")))
-        .find(|s| known(s))
-        .or(Some(whole))
 }
 
 /// Lower-case letters and digits only.
@@ -207,31 +379,13 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
         .or_else(|| kernel.as_deref().and_then(class_of_arch));
     let mut notes = Vec::new();
 
-    // The run's own row, when an imported log is one of the table's.
-    let own = own_log(doc).and_then(|name| {
-        c.entries.iter().position(|e| {
-            e.log
-                .as_deref()
-                .is_some_and(|l| l.ends_with(&format!("/{name}")))
-        })
-    });
-    let soc = match (cols.soc.as_deref().and_then(|g| soc_of_guess(c, g)), own) {
-        (Some(s), _) => Some(s),
-        (None, Some(i)) if c.entries[i].soc.is_some() => {
-            notes.push("the document names no SoC: its own table row's is used".into());
-            c.entries[i].soc.clone()
-        }
-        (None, _) => {
-            let by_name = cols.device.as_deref().and_then(|d| soc_of_device(c, d));
-            if let Some((soc, row)) = &by_name {
-                notes.push(format!(
-                    "the document names no SoC: {soc} is that of the table's \"{row}\" (same device name)"
-                ));
-            }
-            by_name.map(|(s, _)| s)
-        }
-    };
+    let own = own_row(c, doc);
+    let found = soc_of_document(c, doc);
+    notes.extend(found.note.clone());
+    let soc = found.soc.clone();
+    let cores = cores_of(doc);
     let trimmed;
+    let mut own_not_comparable: Option<String> = None;
     let corpus = match own {
         Some(i) => {
             let mut t = c.clone();
@@ -240,6 +394,16 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
                 "this log is the table's own row \"{}\" (line {}): left out of its placement",
                 e.device, e.line
             ));
+            for m in &e.marks {
+                if let crate::Mark::NotComparable { reason } = m {
+                    own_not_comparable = Some(format!(
+                        "the table marks this log's own row not comparable: {reason}"
+                    ));
+                    notes.push(format!(
+                        "the table marks this log's own row not comparable: {reason}"
+                    ));
+                }
+            }
             trimmed = t;
             &trimmed
         }
@@ -288,8 +452,11 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
                 && let Some((ver, true)) = &zip
             {
                 why = Some(format!(
-                    "7-Zip {ver}: sbc-bench's table was measured with 7-Zip 16.02 and newer versions score differently"
+                    "7-Zip {ver}: sbc-bench's table was measured with 7-Zip 16.02 and other versions score differently"
                 ));
+            }
+            if why.is_none() {
+                why.clone_from(&own_not_comparable);
             }
             let placement = place_with(
                 corpus,
@@ -297,7 +464,10 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
                 v,
                 soc.as_deref(),
                 class,
-                PlaceOptions::default(),
+                PlaceOptions {
+                    cores,
+                    ..PlaceOptions::default()
+                },
             );
             figures.push(RunFigure {
                 placement,
@@ -330,6 +500,7 @@ impl RunFigure {
         let p = &self.placement;
         let mut s = format!("{} ", p.figure.label());
         match p.all {
+            Some(r) if r.rank > r.of => s += &format!("below all {}", r.of),
             Some(r) => s += &format!("{} of {}", ordinal(r.rank), r.of),
             None => s += "no row",
         }
@@ -424,7 +595,8 @@ mod tests {
         assert_eq!(class_of_arch("riscv64"), Some(ArchClass::RiscV));
         assert_eq!(class_of_arch("sparc64"), None);
         assert!(is_32bit_arch("armhf") && is_32bit_arch("armv7l") && !is_32bit_arch("arm64"));
-        assert!(version_above("23.01", (16, 2)) && !version_above("16.02", (16, 2)));
-        assert!(!version_above("9.20", (16, 2)));
+        assert_eq!(version_of("23.01"), (23, 1));
+        assert_eq!(version_of("16.02"), (16, 2));
+        assert_eq!(version_of("9.20"), (9, 20));
     }
 }

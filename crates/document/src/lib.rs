@@ -38,6 +38,7 @@ pub mod redaction;
 pub mod row_names;
 pub mod run;
 pub mod samples;
+pub mod socs;
 pub mod stats;
 pub mod text;
 pub mod thermal;

@@ -43,7 +43,8 @@ fn found(name: impl Into<String>, why: impl Into<String>) -> Option<SocGuess> {
     })
 }
 
-/// Best guess of the SoC, or `None` when nothing distinctive is known.
+/// Best guess of the SoC, or `None` when nothing distinctive is known. Names the SoC
+/// catalogue knows are given in its spelling ([`canonical`]).
 pub fn guess(h: &SocHints) -> Option<SocGuess> {
     let sig = Signature::of(h.cpuinfo);
     from_device_tree(h.dt_compatible)
@@ -53,6 +54,34 @@ pub fn guess(h: &SocHints) -> Option<SocGuess> {
         .or_else(|| from_amlogic_serial(h.cpuinfo))
         .or_else(|| from_model_names(h.cpuinfo))
         .or_else(|| from_topology(&sig, h.max_khz_per_cluster))
+        .map(canonical)
+}
+
+/// The guess in the SoC catalogue's names (`document::socs`), so the native run, imported logs
+/// and the published rows name one chip one way: "Rockchip RK3588S" is "Rockchip RK3588",
+/// "Allwinner H2+" is "Allwinner H3"; the candidates of "one of: …" each, once. Names the
+/// catalogue does not know stay as the tables below write them.
+pub fn canonical(mut g: SocGuess) -> SocGuess {
+    let one = |n: &str| {
+        document::socs::lookup(n.trim())
+            .map_or_else(|| n.trim().to_string(), |s| s.name.to_string())
+    };
+    if let Some(list) = g.name.strip_prefix("one of: ") {
+        let mut names: Vec<String> = Vec::new();
+        for n in list.split(", ") {
+            let n = one(n);
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        g.name = match names.as_slice() {
+            [only] => only.clone(),
+            _ => format!("one of: {}", names.join(", ")),
+        };
+    } else if !g.name.contains(" or ") {
+        g.name = one(&g.name);
+    }
+    g
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,7 +809,8 @@ mod tests {
     fn device_tree_names_the_soc() {
         let cases: &[(&[&str], &str)] = &[
             (&["radxa,rock-5b", "rockchip,rk3588"], "Rockchip RK3588"),
-            (&["radxa,rock-5a", "rockchip,rk3588s"], "Rockchip RK3588S"),
+            // RK3588S is the catalogue's RK3588 (same die and cores).
+            (&["radxa,rock-5a", "rockchip,rk3588s"], "Rockchip RK3588"),
             (
                 &["xunlong,orangepi-zero2", "allwinner,sun50i-h616"],
                 "Allwinner H616",
@@ -823,7 +853,8 @@ mod tests {
                 &["qcom,qcs6490-rb3gen2", "qcom,qcs6490"],
                 "Qualcomm QCS6490",
             ),
-            (&["allwinner,sun8i-h2-plus"], "Allwinner H2+"),
+            // H2+ is the catalogue's H3 (same die and cores).
+            (&["allwinner,sun8i-h2-plus"], "Allwinner H3"),
         ];
         for (compat, want) in cases {
             assert_eq!(name(dt(compat)).as_deref(), Some(*want), "{compat:?}");
@@ -913,7 +944,7 @@ mod tests {
         let aw = "processor : 0\n\nHardware\t: sun50iw9\n";
         assert_eq!(
             name(cpus(aw)).as_deref(),
-            Some("one of: Allwinner H616, Allwinner H618, Allwinner H313, Allwinner T507")
+            Some("one of: Allwinner H616, Allwinner H618, Allwinner T507")
         );
         let mtk = "processor : 0\n\nHardware\t: MT6771V/C\n";
         assert_eq!(name(cpus(mtk)).as_deref(), Some("MediaTek MT6771V"));

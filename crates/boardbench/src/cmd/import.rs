@@ -3,7 +3,8 @@
 //!
 //! Output: one log without `--out` prints its document as JSON on stdout (as before storing
 //! existed); otherwise one summary line per log (file, run id, sbc-bench version, device, the
-//! six headline numbers). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
+//! SoC as placement names it — "SoC Rockchip RK3588" or "SoC not known" — and the six
+//! headline numbers). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
 //! on stderr (`import: <file>: <reason>`) and the others are still imported; exit code 1 if any
 //! failed.
 //!
@@ -254,9 +255,13 @@ fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
         .unwrap_or_else(|| "-".into());
     let version = document::text::terminal_text(version);
     let label = document::text::terminal_text(label);
+    let soc = match corpus::run::soc_of_document(corpus::corpus(), doc).soc {
+        Some(s) => format!("SoC {}", document::text::terminal_text(&s)),
+        None => "SoC not known".into(),
+    };
     let h = imp.map(|i| i.headline.clone()).unwrap_or_default();
     format!(
-        "{label}\t{run}\t{version}{partial}\t{device}\t{}",
+        "{label}\t{run}\t{version}{partial}\t{device}\t{soc}\t{}",
         headline_cells(&h)
     )
 }

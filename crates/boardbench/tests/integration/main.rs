@@ -38,6 +38,7 @@ mod review_session;
 mod row_names;
 mod run_e2e;
 mod run_signals;
+mod sbc_logs_soc;
 mod schema;
 mod serve_api;
 mod serve_limits;

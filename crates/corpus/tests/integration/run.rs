@@ -146,3 +146,106 @@ fn soc_guesses_and_device_names_find_the_corpus_soc() {
     assert!(p.figures.is_empty() && p.terminal_lines().is_empty());
     assert!(p.comparison.starts_with("not placed"));
 }
+
+#[test]
+fn the_placement_items_of_issue_46() {
+    let c = corpus();
+    // 7-Zip 9.20 (an old distribution's) is marked like any version but 16.02.
+    let doc = import("1iyp.txt");
+    assert_eq!(corpus::run::sevenzip(&doc).map(|z| z.1), Some(true));
+    let p = place_run(c, &doc);
+    let zip = p
+        .figures
+        .iter()
+        .find(|f| f.placement.figure == Figure::SevenZipMulti)
+        .expect("a 7-Zip multi figure");
+    assert!(zip.line().contains("7-Zip 9.20"), "{}", zip.line());
+
+    // A log whose own table row is marked not comparable (Hugsun X99, overclocked) carries the
+    // mark on every figure; the own row is found whatever the file name's letter case.
+    let bytes = std::fs::read(sbc_bench_logs().join("2ICt.txt")).unwrap();
+    let doc = sbcimport::import_bytes(&bytes, "2ict.TXT").unwrap();
+    let p = place_run(c, &doc);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("own row") && n.contains("left out")),
+        "{:?}",
+        p.notes
+    );
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("marks this log's own row not comparable")),
+        "{:?}",
+        p.notes
+    );
+    assert!(p.figures.iter().all(|f| f.not_comparable.is_some()));
+    assert_eq!(p.soc.as_deref(), Some("Rockchip RK3399"));
+
+    // The same-SoC group respects the core count: a 2-vCPU Altra slice is not compared with
+    // the 80- and 96-core parts, and the line names the group.
+    let all = corpus::place_with(
+        c,
+        Figure::SevenZipMulti,
+        5000.0,
+        Some("Ampere Altra"),
+        ArchClass::Arm,
+        corpus::PlaceOptions::default(),
+    );
+    let two = corpus::place_with(
+        c,
+        Figure::SevenZipMulti,
+        5000.0,
+        Some("Ampere Altra"),
+        ArchClass::Arm,
+        corpus::PlaceOptions {
+            cores: Some(2),
+            ..Default::default()
+        },
+    );
+    let (all, two) = (all.same_soc.unwrap(), two.same_soc.unwrap());
+    assert!(
+        two.count < all.count && two.other_cores > 0,
+        "{all:?} {two:?}"
+    );
+    assert_eq!(two.group, "Ampere Altra, 2 cores");
+    let rk = corpus::place(
+        Figure::SevenZipMulti,
+        15000.0,
+        Some("RK3588S"),
+        ArchClass::Arm,
+    );
+    assert!(
+        rk.line().contains("Rockchip RK3588, 8 cores 4+4: "),
+        "{}",
+        rk.line()
+    );
+
+    // A figure below every row is "below all N", never "N+1st of N".
+    let low = corpus::place(Figure::SevenZipMulti, 1.0, None, ArchClass::Arm);
+    let r = low.all.unwrap();
+    assert!(
+        low.line().contains(&format!("below all {} ARM rows", r.of)),
+        "{}",
+        low.line()
+    );
+
+    // A SoC guess the catalogue does not know is said, and forms no group.
+    let mut doc = import("4D0a.txt");
+    doc.imported.as_mut().unwrap().soc_guess = Some("Spreadtrum UMS9620".into());
+    doc.imported.as_mut().unwrap().device = Some("Some Phone".into());
+    doc.imported.as_mut().unwrap().source = "new.txt".into();
+    doc.imported.as_mut().unwrap().kernel_release = None;
+    doc.device = Some("Some Phone".into());
+    let found = corpus::run::soc_of_document(c, &doc);
+    assert_eq!(found.soc, None);
+    assert!(
+        found
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("SoC not known: "),
+        "{found:?}"
+    );
+}

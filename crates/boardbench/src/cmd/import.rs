@@ -1,6 +1,9 @@
 //! `boardbench import FILE… [--out DIR] [--no-store] [--db URL] [--tag T]`: sbc-bench logs →
 //! result documents, stored in the results database by default (as `run` stores its own).
 //!
+//! Every document is finished before it is written or stored (`finish::finish`: findings,
+//! headline, comparability marks, placement), as a native run's is.
+//!
 //! Output: one log without `--out` prints its document as JSON on stdout (as before storing
 //! existed); otherwise one summary line per log (file, run id, sbc-bench version, device, the
 //! six headline numbers). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
@@ -91,6 +94,9 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         }
     }
     let print_document = args.out.is_none() && logs.len() == 1;
+    // The one finisher (findings, headline, comparability marks, placement), with the corpus
+    // the user's commands place against: an imported log is a whole run like a native one.
+    let reference = crate::finishing::reference();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut names = OutputNames::default();
@@ -101,7 +107,10 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             None => file.display().to_string(),
         };
         let doc = match doc {
-            Ok(doc) => doc,
+            Ok(mut doc) => {
+                finish::finish(&mut doc, &reference);
+                doc
+            }
             Err(reason) => {
                 eprintln!("import: {label}: {reason}");
                 failed += 1;

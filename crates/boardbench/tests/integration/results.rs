@@ -78,6 +78,7 @@ fn native(device: &str, started: &str, clock: f64, zip: f64, spread: f64) -> Res
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

@@ -50,6 +50,7 @@ fn doc(device: &str, started: &str, zip: f64) -> ResultDocument {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

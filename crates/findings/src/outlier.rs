@@ -352,7 +352,10 @@ mod tests {
             ],
         });
         let s = clock_settings(&doc).unwrap();
-        assert!(s.contains("/boot/config.txt: over_voltage=2, arm_freq=1800"), "{s}");
+        assert!(
+            s.contains("/boot/config.txt: over_voltage=2, arm_freq=1800"),
+            "{s}"
+        );
     }
 
     #[test]

@@ -73,9 +73,7 @@ const BULLETS: &[(&str, &str, Severity, &str)] = &[
 /// The findings of the log's own words, for the kinds `found` lacks.
 pub(crate) fn imported(log: &ImportedLog, found: &[Finding]) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let have = |out: &[Finding], kind: &str| {
-        found.iter().chain(out.iter()).any(|f| f.kind == kind)
-    };
+    let have = |out: &[Finding], kind: &str| found.iter().chain(out.iter()).any(|f| f.kind == kind);
     for v in &log.validation {
         let text = v.trim();
         let bullet = BULLETS
@@ -126,11 +124,31 @@ const BITS: &[(u32, &str, &str)] = &[
     (0, kinds::UNDERVOLTAGE, "under-voltage detected now"),
     (1, kinds::FREQUENCY_CAPPING, "ARM frequency capped now"),
     (2, kinds::FIRMWARE_THROTTLING, "throttled now"),
-    (3, kinds::SOFT_TEMP_LIMIT, "soft temperature limit active now"),
-    (16, kinds::UNDERVOLTAGE, "under-voltage has occurred since boot"),
-    (17, kinds::FREQUENCY_CAPPING, "ARM frequency capping has occurred since boot"),
-    (18, kinds::FIRMWARE_THROTTLING, "throttling has occurred since boot"),
-    (19, kinds::SOFT_TEMP_LIMIT, "soft temperature limit has occurred since boot"),
+    (
+        3,
+        kinds::SOFT_TEMP_LIMIT,
+        "soft temperature limit active now",
+    ),
+    (
+        16,
+        kinds::UNDERVOLTAGE,
+        "under-voltage has occurred since boot",
+    ),
+    (
+        17,
+        kinds::FREQUENCY_CAPPING,
+        "ARM frequency capping has occurred since boot",
+    ),
+    (
+        18,
+        kinds::FIRMWARE_THROTTLING,
+        "throttling has occurred since boot",
+    ),
+    (
+        19,
+        kinds::SOFT_TEMP_LIMIT,
+        "soft temperature limit has occurred since boot",
+    ),
 ];
 
 /// The `get_throttled` bits of the log (queried when the benchmarks had ended): a bit set "now"
@@ -176,12 +194,7 @@ fn rpi_bits(log: &ImportedLog) -> Vec<Finding> {
         } else {
             "has occurred since boot, says the firmware (queried after the benchmarks: during the run or before it)"
         };
-        out.push(finding(
-            kind,
-            severity,
-            format!("{name} {when}."),
-            evidence,
-        ));
+        out.push(finding(kind, severity, format!("{name} {when}."), evidence));
     }
     out
 }

@@ -101,7 +101,13 @@ pub fn finish(doc: &mut ResultDocument, reference: &corpus::Corpus) -> Change {
         corpus: placed.provenance(),
         lines: placed.lines(),
     };
-    let change = diff(&before, &found, first_analysis, old_placement.as_ref(), &placement);
+    let change = diff(
+        &before,
+        &found,
+        first_analysis,
+        old_placement.as_ref(),
+        &placement,
+    );
     doc.findings = found;
     doc.analysis = Some(Analysis {
         by: rules(),
@@ -133,9 +139,15 @@ pub fn finish_value(
     if typed.findings.is_empty() {
         obj.remove("findings");
     } else {
-        obj.insert("findings".into(), json(serde_json::to_value(&typed.findings))?);
+        obj.insert(
+            "findings".into(),
+            json(serde_json::to_value(&typed.findings))?,
+        );
     }
-    obj.insert("analysis".into(), json(serde_json::to_value(&typed.analysis))?);
+    obj.insert(
+        "analysis".into(),
+        json(serde_json::to_value(&typed.analysis))?,
+    );
     Ok(change)
 }
 
@@ -219,7 +231,10 @@ mod tests {
         assert!(doc.findings.iter().any(|f| f.kind == "from-the-future"));
         assert!(!doc.findings.iter().any(|f| f.message == "stale"));
         assert_eq!(doc.analysis.as_ref().unwrap().kept, ["from-the-future"]);
-        assert!(c.removed.iter().any(|k| k.starts_with("governor")) || c.changed.iter().any(|k| k.starts_with("governor")));
+        assert!(
+            c.removed.iter().any(|k| k.starts_with("governor"))
+                || c.changed.iter().any(|k| k.starts_with("governor"))
+        );
         assert!(c.added.iter().any(|k| k.starts_with("throttling")));
     }
 }

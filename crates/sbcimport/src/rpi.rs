@@ -61,7 +61,12 @@ mod tests {
         assert_eq!(c.path, "/boot/config.txt");
         assert_eq!(
             c.lines,
-            ["disable_overscan=1", "[pi4]", "over_voltage=2", "arm_freq=1800"]
+            [
+                "disable_overscan=1",
+                "[pi4]",
+                "over_voltage=2",
+                "arm_freq=1800"
+            ]
         );
         assert_eq!(throttled(&lines).as_deref(), Some("0100000000000000000"));
         assert_eq!(throttled(&lines[..8]), None);

@@ -180,9 +180,9 @@ async fn upload(
         }
         Ok::<_, String>(doc)
     })
-        .await
-        .map_err(|e| ApiError::new(500, format!("the document could not be checked: {e}")))?
-        .map_err(|e| ApiError::new(422, e))?;
+    .await
+    .map_err(|e| ApiError::new(500, format!("the document could not be checked: {e}")))?
+    .map_err(|e| ApiError::new(422, e))?;
     let name = who.clone();
     let up = state
         .pool

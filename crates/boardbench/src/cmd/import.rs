@@ -6,7 +6,7 @@
 //!
 //! Output: one log without `--out` prints its document as JSON on stdout (as before storing
 //! existed); otherwise one summary line per log (file, run id, sbc-bench version, device, the
-//! six headline numbers). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
+//! six headline numbers, the findings: kinds of the invalid and warning ones, how many infos). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
 //! on stderr (`import: <file>: <reason>`) and the others are still imported; exit code 1 if any
 //! failed.
 //!
@@ -235,8 +235,8 @@ fn write_document(path: &Path, doc: &ResultDocument, force: bool) -> Result<(), 
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |`, "-" for
-/// missing; `(partial)` after the version for a cut log.
+/// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |  findings: …`,
+/// "-" for missing; `(partial)` after the version for a cut log.
 fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     let imp = doc.imported.as_ref();
     let version = imp
@@ -255,9 +255,34 @@ fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     let device = doc.device.as_deref().unwrap_or("-");
     let h = imp.map(|i| i.headline.clone()).unwrap_or_default();
     format!(
-        "{label}\t{run}\t{version}{partial}\t{device}\t{}",
-        headline_cells(&h)
+        "{label}\t{run}\t{version}{partial}\t{device}\t{}\t{}",
+        headline_cells(&h),
+        findings_cell(doc)
     )
+}
+
+/// "findings: throttling [invalid], outlier [warning], 2 info" or "findings: none" — what a
+/// reviewer scanning a folder of logs looks for first.
+fn findings_cell(doc: &ResultDocument) -> String {
+    let mut parts: Vec<String> = doc
+        .findings
+        .iter()
+        .filter(|f| f.severity != document::Severity::Info)
+        .map(|f| format!("{} [{}]", f.kind, f.severity.name()))
+        .collect();
+    let info = doc
+        .findings
+        .iter()
+        .filter(|f| f.severity == document::Severity::Info)
+        .count();
+    if info > 0 {
+        parts.push(format!("{info} info"));
+    }
+    if parts.is_empty() {
+        "findings: none".into()
+    } else {
+        format!("findings: {}", parts.join(", "))
+    }
 }
 
 fn headline_cells(h: &Headline) -> String {

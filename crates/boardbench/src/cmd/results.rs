@@ -116,7 +116,11 @@ pub enum Sub {
     /// marks, placement) and say per run what changed.
     Reanalyse {
         /// Run ids.
-        #[arg(value_name = "RUN", required_unless_present = "all", conflicts_with = "all")]
+        #[arg(
+            value_name = "RUN",
+            required_unless_present = "all",
+            conflicts_with = "all"
+        )]
         runs: Vec<i64>,
         /// Every stored run.
         #[arg(long)]
@@ -150,11 +154,7 @@ fn open(args: &Args) -> anyhow::Result<Store> {
     let loc = Location::resolve(args.db.as_deref())?;
     let store = if matches!(
         args.command,
-        Sub::Add { .. }
-            | Sub::Reanalyse {
-                dry_run: false,
-                ..
-            }
+        Sub::Add { .. } | Sub::Reanalyse { dry_run: false, .. }
     ) {
         Store::open(&loc)
     } else {
@@ -371,10 +371,12 @@ fn add(
             .and_then(|text| {
                 // A file that is not JSON, or not a result document, is refused by the store with
                 // its own reason.
-                let added = match serde_json::from_str::<serde_json::Value>(&text) {
-                    Ok(mut doc) if finish::finish_value(&mut doc, &reference).is_ok() => {
-                        store.add_value(doc, tags)
-                    }
+                let mut parsed = serde_json::from_str::<serde_json::Value>(&text).ok();
+                let finished = parsed
+                    .as_mut()
+                    .is_some_and(|doc| finish::finish_value(doc, &reference).is_ok());
+                let added = match parsed {
+                    Some(doc) if finished => store.add_value(doc, tags),
                     _ => store.add_json(&text, tags),
                 };
                 added.map_err(|e| e.to_string())

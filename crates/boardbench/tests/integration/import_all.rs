@@ -97,7 +97,8 @@ fn every_fixture_log_is_imported_finished_and_shown() {
     let out_dir = dir.path().join("docs");
 
     let t = Instant::now();
-    let mut args: Vec<&std::ffi::OsStr> = vec!["import".as_ref(), "--out".as_ref(), out_dir.as_os_str()];
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["import".as_ref(), "--out".as_ref(), out_dir.as_os_str()];
     args.extend(logs.iter().map(|p| p.as_os_str()));
     let imported = bb(&db, &args, Duration::from_secs(600));
     let import_s = t.elapsed().as_secs_f64();
@@ -105,7 +106,10 @@ fn every_fixture_log_is_imported_finished_and_shown() {
     assert_eq!(imported.status.code(), Some(0), "import failed:\n{stderr}");
     // The only lines on stderr are the notices of files holding several logs.
     for l in stderr.lines() {
-        assert!(l.contains("sbc-bench logs one after another"), "import said: {l}");
+        assert!(
+            l.contains("sbc-bench logs one after another"),
+            "import said: {l}"
+        );
     }
 
     // Run ids from the summary lines, one per log (a file with several logs: one per log).
@@ -134,7 +138,9 @@ fn every_fixture_log_is_imported_finished_and_shown() {
             .map(|e| e.unwrap().path())
             .filter(|p| {
                 let n = p.file_stem().unwrap().to_string_lossy().into_owned();
-                n == stem || n.strip_prefix(&format!("{stem}-")).is_some_and(|k| k.parse::<u32>().is_ok())
+                n == stem
+                    || n.strip_prefix(&format!("{stem}-"))
+                        .is_some_and(|k| k.parse::<u32>().is_ok())
             })
             .collect();
         mine.sort();
@@ -151,7 +157,8 @@ fn every_fixture_log_is_imported_finished_and_shown() {
                 serde_json::from_slice(&std::fs::read(p).unwrap()).expect("JSON document");
             let a = &doc["analysis"];
             assert_eq!(
-                a["findings_analysed"], true,
+                a["findings_analysed"],
+                true,
                 "{}: the document does not say its findings were analysed",
                 p.display()
             );
@@ -180,7 +187,11 @@ fn every_fixture_log_is_imported_finished_and_shown() {
     );
 
     // `results list`: every stored run.
-    let list = bb(&db, &["results".as_ref(), "list".as_ref()], Duration::from_secs(60));
+    let list = bb(
+        &db,
+        &["results".as_ref(), "list".as_ref()],
+        Duration::from_secs(60),
+    );
     assert_eq!(list.status.code(), Some(0));
     let listed = text(&list).lines().count();
     assert_eq!(listed, ids.len(), "results list shows every stored run");
@@ -197,7 +208,10 @@ fn every_fixture_log_is_imported_finished_and_shown() {
         assert_eq!(o.status.code(), Some(0), "results show {id}");
         let s = text(&o);
         assert!(s.contains("findings ("), "results show {id}:\n{s}");
-        assert!(s.contains("analysed by boardbench"), "results show {id}:\n{s}");
+        assert!(
+            s.contains("analysed by boardbench"),
+            "results show {id}:\n{s}"
+        );
         assert!(!s.contains("not analysed"), "results show {id}:\n{s}");
     }
     let show_s = t.elapsed().as_secs_f64();
@@ -207,10 +221,20 @@ fn every_fixture_log_is_imported_finished_and_shown() {
         let id_s = id.to_string();
         let o = bb(
             &db,
-            &["report".as_ref(), id_s.as_ref(), "--html".as_ref(), "-".as_ref()],
+            &[
+                "report".as_ref(),
+                id_s.as_ref(),
+                "--html".as_ref(),
+                "-".as_ref(),
+            ],
             Duration::from_secs(60),
         );
-        assert_eq!(o.status.code(), Some(0), "report {id}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "report {id}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let html = text(&o);
         assert!(html.contains("id=\"findings\""), "report {id}");
         assert!(!html.contains("Findings not computed"), "report {id}");
@@ -222,7 +246,12 @@ fn every_fixture_log_is_imported_finished_and_shown() {
         &["results".as_ref(), "reanalyse".as_ref(), "--all".as_ref()],
         Duration::from_secs(600),
     );
-    assert_eq!(re.status.code(), Some(0), "{}", String::from_utf8_lossy(&re.stderr));
+    assert_eq!(
+        re.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&re.stderr)
+    );
     let re_text = text(&re);
     assert!(
         re_text.contains(&format!("reanalysed {} runs: 0 changed", ids.len())),
@@ -264,7 +293,12 @@ fn reanalyse_finishes_a_run_stored_without_findings() {
     assert!(before.contains("not analysed"), "{before}");
     let html = text(&bb(
         &db,
-        &["report".as_ref(), id_s.as_ref(), "--html".as_ref(), "-".as_ref()],
+        &[
+            "report".as_ref(),
+            id_s.as_ref(),
+            "--html".as_ref(),
+            "-".as_ref(),
+        ],
         Duration::from_secs(60),
     ));
     assert!(html.contains("Findings not computed"));
@@ -272,11 +306,25 @@ fn reanalyse_finishes_a_run_stored_without_findings() {
     // A dry run says what would change and stores nothing.
     let dry = bb(
         &db,
-        &["results".as_ref(), "reanalyse".as_ref(), "--dry-run".as_ref(), id_s.as_ref()],
+        &[
+            "results".as_ref(),
+            "reanalyse".as_ref(),
+            "--dry-run".as_ref(),
+            id_s.as_ref(),
+        ],
         Duration::from_secs(60),
     );
-    assert_eq!(dry.status.code(), Some(0), "{}", String::from_utf8_lossy(&dry.stderr));
-    assert!(text(&dry).contains("+throttling [invalid]"), "{}", text(&dry));
+    assert_eq!(
+        dry.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&dry.stderr)
+    );
+    assert!(
+        text(&dry).contains("+throttling [invalid]"),
+        "{}",
+        text(&dry)
+    );
     assert!(show(&db).contains("not analysed"));
 
     let re = bb(
@@ -284,7 +332,12 @@ fn reanalyse_finishes_a_run_stored_without_findings() {
         &["results".as_ref(), "reanalyse".as_ref(), id_s.as_ref()],
         Duration::from_secs(60),
     );
-    assert_eq!(re.status.code(), Some(0), "{}", String::from_utf8_lossy(&re.stderr));
+    assert_eq!(
+        re.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&re.stderr)
+    );
     let said = text(&re);
     assert!(said.contains(&format!("run {id}\t")), "{said}");
     assert!(said.contains("+throttling [invalid]"), "{said}");
@@ -295,10 +348,18 @@ fn reanalyse_finishes_a_run_stored_without_findings() {
     assert!(after.contains("analysed by boardbench"), "{after}");
     let html = text(&bb(
         &db,
-        &["report".as_ref(), id_s.as_ref(), "--html".as_ref(), "-".as_ref()],
+        &[
+            "report".as_ref(),
+            id_s.as_ref(),
+            "--html".as_ref(),
+            "-".as_ref(),
+        ],
         Duration::from_secs(60),
     ));
-    assert!(html.contains("(throttling)"), "the report shows the stored finding");
+    assert!(
+        html.contains("(throttling)"),
+        "the report shows the stored finding"
+    );
 
     // Again: nothing changes.
     let again = text(&bb(
@@ -325,7 +386,12 @@ fn reanalyse_finishes_a_run_stored_without_findings() {
     assert_eq!(usage.status.code(), Some(64));
     let both = bb(
         &db,
-        &["results".as_ref(), "reanalyse".as_ref(), "--all".as_ref(), id_s.as_ref()],
+        &[
+            "results".as_ref(),
+            "reanalyse".as_ref(),
+            "--all".as_ref(),
+            id_s.as_ref(),
+        ],
         Duration::from_secs(30),
     );
     assert_eq!(both.status.code(), Some(64));

@@ -127,7 +127,7 @@ fn imported(log: &ImportedLog) -> Vec<Finding> {
     out.extend(rpi::imported(log));
     out.extend(sevenzip::imported(log));
     // Last: what the log says of itself, for what its data did not show.
-    let said = verdicts::imported(log, &out);
+    let said = verdicts::imported(log, &signals, &out);
     out.extend(said);
     if out.iter().any(|f| f.kind == kinds::THROTTLING) {
         // The log's own verdict said what its missing statistics could not.

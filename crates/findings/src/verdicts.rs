@@ -3,12 +3,17 @@
 //! background activity, oom-killer, stopped cores, powercap) and the Raspberry Pi firmware's
 //! `get_throttled` bits as the log prints them. Each finding's evidence is the line as written.
 //!
-//! A verdict becomes a finding only when no finding of that kind came from the log's own data
-//! (a "Throttling statistics" table, the swap figures, the monitor samples …): those carry the
-//! numbers, the verdict only repeats them.
+//! A verdict becomes a finding only when the log lacks the data that kind's rule reads (the
+//! monitor samples for background activity, the swap figures for swapping, the dmesg section for
+//! oom-killer and stopped cores): where the data is there, boardbench's rule decides (it differs
+//! from sbc-bench's on purpose in places, e.g. 100/8 cores is 12.5 %, not 12). Throttling is the
+//! exception: sbc-bench counts any time below the top OPP, so its "Throttling occured" with
+//! statistics that stay under [`crate::tolerances::THROTTLING_MIN_S`] is still a `throttling`
+//! finding, a warning. No verdict is added for a kind the data already gave.
 
 use document::imported::ImportedLog;
 use document::{Finding, Severity};
+use sbcimport::signals::Signals;
 
 use crate::{finding, kinds};
 
@@ -70,8 +75,19 @@ const BULLETS: &[(&str, &str, Severity, &str)] = &[
     ),
 ];
 
+/// True when the log lacks the data the rule of `kind` reads, so sbc-bench's verdict stands in.
+fn data_missing(kind: &str, log: &ImportedLog, s: &Signals) -> bool {
+    match kind {
+        kinds::BACKGROUND_ACTIVITY => log.monitor.iter().all(|t| t.rows.len() < 2),
+        kinds::SYSTEM_ACTIVITY => s.system_activity().is_none(),
+        kinds::SWAPPING => s.swap.is_none(),
+        kinds::OOM_KILL | kinds::CORES_KILLED => log.kmsg.is_empty(),
+        _ => true,
+    }
+}
+
 /// The findings of the log's own words, for the kinds `found` lacks.
-pub(crate) fn imported(log: &ImportedLog, found: &[Finding]) -> Vec<Finding> {
+pub(crate) fn imported(log: &ImportedLog, s: &Signals, found: &[Finding]) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let have = |out: &[Finding], kind: &str| found.iter().chain(out.iter()).any(|f| f.kind == kind);
     for v in &log.validation {
@@ -90,18 +106,29 @@ pub(crate) fn imported(log: &ImportedLog, found: &[Finding]) -> Vec<Finding> {
                     )
                 })
             });
-        let Some((_, kind, severity, message)) = bullet else {
+        let Some((_, kind, mut severity, message)) = bullet else {
             continue;
         };
-        if have(&out, kind) {
+        if have(&out, kind) || !data_missing(kind, log, s) {
             continue;
         }
-        out.push(finding(
-            kind,
-            severity,
-            message,
-            vec![format!("Results validation: {text}")],
-        ));
+        let mut evidence = vec![format!("Results validation: {text}")];
+        let mut message = message.to_string();
+        if kind == kinds::THROTTLING && s.has_throttling_statistics {
+            // sbc-bench counts any time below the top OPP; ours needs more than the threshold.
+            severity = Severity::Warning;
+            message = format!(
+                "Throttling occurred, says sbc-bench's own validation; its cpufreq statistics show less than {} s below the top clock (sbc-bench counts any time there).",
+                crate::tolerances::THROTTLING_MIN_S
+            );
+            evidence.extend(s.throttling.iter().map(|t| {
+                format!(
+                    "{:.2} of {:.2} sec below {} MHz {}",
+                    t.seconds_below_max, t.seconds_total, t.max_mhz, t.cluster
+                )
+            }));
+        }
+        out.push(finding(kind, severity, message, evidence));
     }
     out.extend(
         rpi_bits(log)
@@ -222,7 +249,7 @@ mod tests {
             ],
             None,
         );
-        let f = imported(&l, &[]);
+        let f = imported(&l, &sbcimport::signals::signals(&l), &[]);
         let kinds: Vec<&str> = f.iter().map(|f| f.kind.as_str()).collect();
         assert_eq!(kinds, ["throttling", "background-activity", "oom-kill"]);
         assert_eq!(
@@ -231,7 +258,25 @@ mod tests {
         );
         // A finding from the data wins over the verdict.
         let data = finding(kinds::THROTTLING, Severity::Invalid, "x", Vec::new());
-        assert!(imported(&l, &[data]).iter().all(|f| f.kind != "throttling"));
+        let s = sbcimport::signals::signals(&l);
+        assert!(
+            imported(&l, &s, &[data])
+                .iter()
+                .all(|f| f.kind != "throttling")
+        );
+        // Monitor samples there: boardbench's own %cpu rule decides, not the verdict.
+        let mut with_samples = l.clone();
+        with_samples.monitor = vec![document::imported::MonitorTable {
+            phase: "tinymembench".into(),
+            columns: Vec::new(),
+            rows: vec![Default::default(), Default::default()],
+        }];
+        let s = sbcimport::signals::signals(&with_samples);
+        assert!(
+            imported(&with_samples, &s, &[])
+                .iter()
+                .all(|f| f.kind != "background-activity")
+        );
     }
 
     #[test]
@@ -240,18 +285,21 @@ mod tests {
             &["Throttling occured. Cpufreq statistics (time in milliseconds):"],
             None,
         );
-        assert_eq!(imported(&l, &[])[0].kind, "throttling");
+        let s = sbcimport::signals::signals(&l);
+        assert_eq!(imported(&l, &s, &[])[0].kind, "throttling");
     }
 
     #[test]
     fn firmware_bits_decoded() {
         // 1MFf.txt: bit 17 (capping occurred since boot).
-        let f = imported(&log(&[], Some("0100000000000000000")), &[]);
+        let l = log(&[], Some("0100000000000000000"));
+        let f = imported(&l, &sbcimport::signals::signals(&l), &[]);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].kind, "frequency-capping");
         assert_eq!(f[0].severity, Severity::Warning);
         // Under-voltage now and since boot: one invalid finding.
-        let f = imported(&log(&[], Some("00010000000000000001")), &[]);
+        let l = log(&[], Some("00010000000000000001"));
+        let f = imported(&l, &sbcimport::signals::signals(&l), &[]);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].kind, "undervoltage");
         assert_eq!(f[0].severity, Severity::Invalid);

@@ -21,8 +21,9 @@ pub struct Analysis {
     pub findings_analysed: bool,
     /// How many findings the document holds after the analysis.
     pub findings: usize,
-    /// Kinds of findings the document already carried that these rules do not know (made by a
-    /// newer boardbench or another tool): kept as they came.
+    /// Kinds of findings the document already carried that were kept as they came: kinds these
+    /// rules do not know (a newer boardbench, another tool), and — in a document never finished
+    /// before — its writer's findings the analysis did not reproduce.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<String>,
     /// The Results.md row of the document (the six headline figures, rounded by sbc-bench's

@@ -4,13 +4,19 @@
 //! recorded in [`document::analysis::Analysis`]. `boardbench results reanalyse` runs it again
 //! over stored runs; [`Change`] says what it changed.
 //!
-//! **What it keeps from a document that already has findings.** Findings are a pure function
-//! of the document's data, so every finding of a kind these rules know
-//! ([`findings::kinds::ALL`]) is computed anew: a rule that was fixed removes its false finding,
-//! a new rule adds its own. A finding of a kind the rules do not know (written by a newer
-//! boardbench or another tool) cannot be recomputed here: it is kept as it came, after the new
-//! findings, and its kind is listed in `analysis.kept`. Nothing else of the document changes
-//! besides `findings` and `analysis`.
+//! **What it keeps from a document that already has findings.**
+//! - A finding of a kind these rules do not know ([`findings::kinds::ALL`]: written by a newer
+//!   boardbench or another tool) cannot be recomputed: it is always kept as it came, after the
+//!   new findings, and its kind is listed in `analysis.kept`.
+//! - Findings of known kinds are computed anew — a fixed rule removes its false finding, a new
+//!   rule adds its own — when the document was finished before (it has `analysis`: a finisher
+//!   made them) and always in `results reanalyse` ([`refinish`]), whose purpose that is.
+//! - A document never finished (an older boardbench, another tool, one written by hand) that
+//!   comes to be stored (`results add`, an upload) keeps every finding it came with that the
+//!   analysis does not reproduce: its writer's word is not dropped unseen; `analysis.kept` names
+//!   those kinds, and `results reanalyse` says it when it later removes one.
+//!
+//! Nothing else of the document changes besides `findings` and `analysis`.
 
 use document::analysis::{Analysis, PlacementRecord};
 use document::{Finding, ResultDocument};
@@ -77,8 +83,19 @@ pub fn known_kind(kind: &str) -> bool {
 }
 
 /// Completes `doc`: findings, headline, comparability marks, placement in `reference` (the
-/// active corpus of the caller: the built-in one, or the one `corpus update` stored).
+/// active corpus of the caller: the built-in one, or the one `corpus update` stored). What it
+/// keeps of the document's own findings: see the crate's documentation.
 pub fn finish(doc: &mut ResultDocument, reference: &corpus::Corpus) -> Change {
+    let renew = doc.analysis.is_some();
+    finish_with(doc, reference, renew)
+}
+
+/// [`finish`] for `results reanalyse`: findings of known kinds are always computed anew.
+pub fn refinish(doc: &mut ResultDocument, reference: &corpus::Corpus) -> Change {
+    finish_with(doc, reference, true)
+}
+
+fn finish_with(doc: &mut ResultDocument, reference: &corpus::Corpus, renew: bool) -> Change {
     let before = std::mem::take(&mut doc.findings);
     let old_placement = doc.analysis.as_ref().and_then(|a| a.placement.clone());
     let first_analysis = doc.analysis.is_none();
@@ -87,7 +104,7 @@ pub fn finish(doc: &mut ResultDocument, reference: &corpus::Corpus) -> Change {
     let mut found = findings::analyse(doc);
     let kept: Vec<Finding> = before
         .iter()
-        .filter(|f| !known_kind(&f.kind))
+        .filter(|f| !known_kind(&f.kind) || (!renew && !found.iter().any(|n| n.kind == f.kind)))
         .cloned()
         .collect();
     let mut kept_kinds: Vec<String> = kept.iter().map(|f| f.kind.clone()).collect();
@@ -129,9 +146,29 @@ pub fn finish_value(
     doc: &mut serde_json::Value,
     reference: &corpus::Corpus,
 ) -> Result<Change, String> {
+    finish_value_with(doc, reference, false)
+}
+
+/// [`finish_value`] for `results reanalyse` ([`refinish`]).
+pub fn refinish_value(
+    doc: &mut serde_json::Value,
+    reference: &corpus::Corpus,
+) -> Result<Change, String> {
+    finish_value_with(doc, reference, true)
+}
+
+fn finish_value_with(
+    doc: &mut serde_json::Value,
+    reference: &corpus::Corpus,
+    always_renew: bool,
+) -> Result<Change, String> {
     let mut typed: ResultDocument = serde_json::from_value(doc.clone())
         .map_err(|e| format!("does not read as a result document: {e}"))?;
-    let change = finish(&mut typed, reference);
+    let change = if always_renew {
+        refinish(&mut typed, reference)
+    } else {
+        finish(&mut typed, reference)
+    };
     let obj = doc
         .as_object_mut()
         .ok_or_else(|| "a result document is a JSON object".to_string())?;
@@ -227,7 +264,12 @@ mod tests {
                 evidence: Vec::new(),
             },
         ];
-        let c = finish_builtin(&mut doc);
+        let mut never_finished = doc.clone();
+        // Never finished: the writer's findings the analysis does not reproduce are kept.
+        finish_builtin(&mut never_finished);
+        assert!(never_finished.findings.iter().any(|f| f.message == "stale"));
+        // Re-analysed: known kinds are the rules' alone.
+        let c = refinish(&mut doc, corpus::corpus());
         assert!(doc.findings.iter().any(|f| f.kind == "from-the-future"));
         assert!(!doc.findings.iter().any(|f| f.message == "stale"));
         assert_eq!(doc.analysis.as_ref().unwrap().kept, ["from-the-future"]);

@@ -396,7 +396,8 @@ fn add(
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-/// `results reanalyse`: each run's stored document finished again (`finish::finish_value`) and,
+/// `results reanalyse`: each run's stored document finished again (`finish::refinish_value`:
+/// findings of known kinds computed anew, those of unknown kinds kept) and,
 /// when that changed it, stored in its place (same id, tags, uploader). One line per run: id,
 /// device and what changed in its findings ("+throttling [invalid], -throttling-unchecked
 /// [info]"), whether it is the run's first analysis and whether its placement changed; then a
@@ -429,7 +430,7 @@ fn reanalyse(
         };
         let device = run.summary.columns.device.clone();
         let mut doc = run.document.clone();
-        let change = match finish::finish_value(&mut doc, &reference) {
+        let change = match finish::refinish_value(&mut doc, &reference) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("results reanalyse: run {id}: {e}");

@@ -48,7 +48,8 @@
 //! An imported log whose data lacks what a rule needs still says what sbc-bench saw: its
 //! "Results validation" bullets (throttling, swapping, background activity, oom-killer, stopped
 //! cores, powercap) and the Raspberry Pi `get_throttled` bits it prints become findings of those
-//! kinds with the line as evidence (module `verdicts`), for the kinds its data did not give.
+//! kinds with the line as evidence (module `verdicts`), where the log lacks the data the rule
+//! reads (throttling: also when its statistics stay under the threshold, as a warning).
 //!
 //! `docs/findings.md` explains every rule at length (sbc-bench's behaviour, what is fixed).
 //!

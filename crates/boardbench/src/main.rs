@@ -7,6 +7,7 @@
 mod cli;
 mod cmd;
 mod compat;
+mod finishing;
 mod live_view;
 mod outfile;
 mod output;

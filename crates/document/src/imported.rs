@@ -82,9 +82,17 @@ pub struct ImportedLog {
     /// "dmesg output while running the benchmarks:" lines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kmsg: Vec<String>,
-    /// The "Results validation:" bullets (v0.9.x), as written.
+    /// The "Results validation:" bullets (v0.9.x), as written; in the logs before that block
+    /// existed, sbc-bench's own "Throttling occured." verdict line.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub validation: Vec<String>,
+    /// A Raspberry Pi log's "ThreadX configuration (<path>):" block: config.txt as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rpi_config: Option<RpiConfigText>,
+    /// The firmware's `get_throttled` bits as the log prints them ("0100000000000000000": the
+    /// highest bit first), from "Querying ThreadX on RPi …" or throttling_info.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rpi_throttled: Option<String>,
     /// sbc-bench's own summary line (last line of the log, since v0.8.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary_line: Option<SummaryLine>,
@@ -98,6 +106,17 @@ pub struct ImportedLog {
     /// figures are missing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+}
+
+/// config.txt as a Raspberry Pi log shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RpiConfigText {
+    /// "/boot/config.txt", "/boot/firmware/config.txt".
+    pub path: String,
+    /// Its lines as written (`key=value`, `[pi4]` sections …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<String>,
 }
 
 /// One "Checking cpufreq OPP" block.

@@ -19,12 +19,15 @@
 //! - [`row_names`]: the suite and test names that writers and readers of rows spell alike.
 //! - [`thermal`]: what `boardbench thermal` concluded beyond its figures (its verdict).
 //! - [`redaction`]: what `upload` removed from a document before it left the machine.
+//! - [`analysis`]: what the finisher computed (findings analysed, placement) when the document was
+//!   completed for storing.
 //! - [`version`]: whether this build can read a document's `schema_version` (the one check).
 //! - [`stats`]: mean, median, spread of repeated samples (the one definition every crate uses).
 //! - [`text`]: rules for text from outside (one line, no ANSI, no bidi controls), sizes, and
 //!   the one line a finding is listed as.
 //! - [`csv`]: the one CSV writer (the `csv` crate, after our guard against formulas).
 
+pub mod analysis;
 pub mod cpu;
 pub mod cpus;
 pub mod csv;

@@ -162,6 +162,9 @@ pub struct ResultDocument {
     /// Set when identifiers were removed before the document left the machine (`upload`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redaction: Option<crate::redaction::Redaction>,
+    /// What the finisher computed (findings analysed, headline, comparability, placement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<crate::analysis::Analysis>,
 }
 
 #[cfg(test)]

@@ -164,6 +164,7 @@ mod tests {
         };
         let doc = ResultDocument {
             redaction: None,
+            analysis: None,
             schema_version: 1,
             producer: "t".into(),
             device: None,

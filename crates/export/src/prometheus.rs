@@ -272,6 +272,7 @@ mod tests {
     fn doc() -> ResultDocument {
         ResultDocument {
             redaction: None,
+            analysis: None,
             schema_version: 1,
             producer: "boardbench 0.1.0".into(),
             device: Some("Radxa \"ROCK\" 5B".into()),

@@ -18,7 +18,7 @@
 //! | `graph-point-throttled` | warning | a `graph` point's monitor clock more than [`tolerances::GRAPH_POINT_CLOCK_PCT`] below the OPP it was capped to |
 //! | `temperature-implausible` | warning | a monitor temperature below [`tolerances::TEMP_PLAUSIBLE_MIN_C`] or above [`tolerances::TEMP_PLAUSIBLE_MAX_C`]: the sensor, not the SoC |
 //! | `vm-guest` | warning; info in a container | `identity.virtualization` is set: the numbers are the host's mood |
-//! | `throttling` | invalid | time_in_state below the policy's top OPP grew by more than [`tolerances::THROTTLING_MIN_S`] between the before and after snapshots, after subtracting an allowance for clock-check OPP walks inside the window; imported: the "Throttling statistics" tables |
+//! | `throttling` | invalid | time_in_state below the policy's top OPP grew by more than [`tolerances::THROTTLING_MIN_S`] between the before and after snapshots, after subtracting an allowance for clock-check OPP walks inside the window; imported: the "Throttling statistics" tables, else sbc-bench's own "Results validation" verdict ("Throttling occured") |
 //! | `throttling-unchecked` | info | `MaxKHz` set or a `graph` sweep (time below max is expected), or no cpufreq statistics |
 //! | `policy-capped` | warning | scaling_max_freq below cpuinfo_max_freq without `MaxKHz` |
 //! | `fake-clock` | warning when the top OPP is slower, else info | measured clock off the OPP by more than ±[`tolerances::FAKE_CLOCK_PCT`] % |
@@ -44,6 +44,13 @@
 //! | `7zip-falling` | invalid; warning in a VM | ≥ 3 multi-threaded 7-Zip runs, each more than [`tolerances::SEVENZIP_FALL_PCT`] % below the previous |
 //! | `7zip-not-comparable` | info | `comparable_with_sbc_bench == Some(false)` |
 //! | `outlier` | warning | a headline figure more than [`tolerances::OUTLIER_PCT`] % outside the range of its SoC's comparable published rows (at least [`tolerances::OUTLIER_MIN_SOC_ROWS`], built-in corpus), with the document's possible causes |
+//!
+//!
+//! An imported log whose data lacks what a rule needs still says what sbc-bench saw: its
+//! "Results validation" bullets (throttling, swapping, background activity, oom-killer, stopped
+//! cores, powercap) and the Raspberry Pi `get_throttled` bits it prints become findings of those
+//! kinds with the line as evidence (module `verdicts`), where the log lacks the data the rule
+//! reads (throttling: also when its statistics stay under the threshold, as a warning).
 //!
 //! `docs/findings.md` explains every rule at length (sbc-bench's behaviour, what is fixed).
 //!
@@ -72,6 +79,7 @@ mod rpi;
 mod sevenzip;
 mod throttling;
 pub mod tolerances;
+mod verdicts;
 
 /// Every finding the document supports, Invalid first, then Warning, then Info.
 pub fn analyse(doc: &ResultDocument) -> Vec<Finding> {
@@ -120,6 +128,13 @@ fn imported(log: &ImportedLog) -> Vec<Finding> {
     out.extend(cores::imported(log));
     out.extend(rpi::imported(log));
     out.extend(sevenzip::imported(log));
+    // Last: what the log says of itself, for what its data did not show.
+    let said = verdicts::imported(log, &signals, &out);
+    out.extend(said);
+    if out.iter().any(|f| f.kind == kinds::THROTTLING) {
+        // The log's own verdict said what its missing statistics could not.
+        out.retain(|f| f.kind != kinds::THROTTLING_UNCHECKED);
+    }
     out
 }
 

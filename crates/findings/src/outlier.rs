@@ -12,7 +12,9 @@
 //! - a measured clock more than [`OUTLIER_CLOCK_PCT`] % below (or above) the median of the
 //!   clocks the SoC's rows were measured at,
 //! - a 32-bit userland on a 64-bit kernel where the SoC's rows are mostly 64-bit,
-//! - a kernel older than every one of the SoC's rows.
+//! - a kernel older than every one of the SoC's rows,
+//! - clock or voltage settings in an imported Raspberry Pi log's config.txt (arm_freq,
+//!   over_voltage, force_turbo …), for a figure too high or too low.
 
 use document::{Finding, ResultDocument, Severity};
 
@@ -194,6 +196,9 @@ pub(crate) fn check_in(
             ));
         }
     }
+    if let Some(set) = clock_settings(doc) {
+        causes.push(set);
+    }
     let (userland, kernel) = corpus::run::arches(doc);
     if let (Some(u), Some(k)) = (&userland, &kernel)
         && corpus::run::is_32bit_arch(u)
@@ -278,9 +283,80 @@ pub(crate) fn check_in(
     ))
 }
 
+/// The config.txt settings that decide a Raspberry Pi's clock and voltage (an overclock or an
+/// underclock written by the user).
+const CLOCK_KEYS: &[&str] = &[
+    "arm_freq",
+    "arm_freq_max",
+    "arm_freq_min",
+    "over_voltage",
+    "over_voltage_delta",
+    "over_voltage_min",
+    "force_turbo",
+    "core_freq",
+    "gpu_freq",
+    "sdram_freq",
+    "sdram_over_voltage",
+];
+
+/// "clock settings in the log's /boot/config.txt: over_voltage=2, arm_freq=1800" when an
+/// imported log's config.txt sets the clock or voltage (comments left out).
+fn clock_settings(doc: &ResultDocument) -> Option<String> {
+    let cfg = doc.imported.as_ref()?.rpi_config.as_ref()?;
+    let set: Vec<&str> = cfg
+        .lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| {
+            l.split_once('=')
+                .is_some_and(|(k, _)| CLOCK_KEYS.contains(&k.trim()))
+        })
+        .collect();
+    (!set.is_empty()).then(|| {
+        format!(
+            "clock settings in the log's {}: {} (an overclock or underclock the published rows may not have)",
+            cfg.path,
+            set.join(", ")
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clock_settings_of_config_txt() {
+        let mut doc = ResultDocument {
+            schema_version: 1,
+            producer: "t".into(),
+            device: None,
+            started: None,
+            finished: None,
+            machine: None,
+            measurements: Vec::new(),
+            findings: Vec::new(),
+            imported: Some(document::imported::ImportedLog::default()),
+            run: None,
+            guide: None,
+            redaction: None,
+            analysis: None,
+        };
+        assert_eq!(clock_settings(&doc), None);
+        doc.imported.as_mut().unwrap().rpi_config = Some(document::imported::RpiConfigText {
+            path: "/boot/config.txt".into(),
+            lines: vec![
+                "dtparam=audio=on".into(),
+                "over_voltage=2".into(),
+                "arm_freq=1800".into(),
+            ],
+        });
+        let s = clock_settings(&doc).unwrap();
+        assert!(
+            s.contains("/boot/config.txt: over_voltage=2, arm_freq=1800"),
+            "{s}"
+        );
+    }
 
     #[test]
     fn kernel_versions() {

@@ -957,6 +957,7 @@ mod tests {
         }
         ResultDocument {
             redaction: None,
+            analysis: None,
             schema_version: document::SCHEMA_VERSION,
             producer: "test".into(),
             device: Some(device.into()),

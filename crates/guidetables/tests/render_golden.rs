@@ -127,6 +127,7 @@ fn doc(device: &str, machine: &str, mhz: f64, factor: f64, second: bool) -> Resu
     };
     ResultDocument {
         redaction: None,
+        analysis: None,
         schema_version: document::SCHEMA_VERSION,
         producer: "boardbench test".into(),
         device: Some(device.into()),

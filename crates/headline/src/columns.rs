@@ -100,6 +100,7 @@ mod tests {
             run: None,
             guide: None,
             redaction: None,
+            analysis: None,
         };
         assert_eq!(columns(&doc), RunColumns::default());
         doc.measurements = vec![

@@ -129,6 +129,7 @@ mod tests {
             run: None,
             guide: None,
             redaction: None,
+            analysis: None,
         };
         assert!(
             of_document(&doc).is_empty(),

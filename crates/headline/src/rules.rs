@@ -131,6 +131,7 @@ mod tests {
             run: None,
             guide: None,
             redaction: None,
+            analysis: None,
         }
     }
 

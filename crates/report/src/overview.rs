@@ -177,7 +177,10 @@ pub fn render(doc: &ResultDocument) -> String {
 /// The findings section (most severe first).
 pub fn findings(doc: &ResultDocument) -> String {
     let mut out = String::from("<section id=\"findings\"><h2>Findings</h2>");
-    if doc.findings.is_empty() {
+    if doc.findings.is_empty() && doc.analysis.is_none() {
+        // Stored before every document was finished (or written by another tool): nobody looked.
+        out.push_str("<p class=\"dim\">Findings not computed: this document was never analysed (<code>boardbench results reanalyse</code> analyses stored runs).</p>");
+    } else if doc.findings.is_empty() {
         out.push_str("<p class=\"dim\">No findings: nothing the analysis looks for was seen.</p>");
     } else {
         let mut f: Vec<_> = doc.findings.iter().collect();

@@ -543,40 +543,7 @@ impl Store {
                     "INSERT INTO documents (run_id, json) VALUES (?, ?)",
                     &[Val::Int(id), Val::Text(text)],
                 )?;
-                for (seq, m) in measurements.iter().enumerate() {
-                    db.exec(
-                        "INSERT INTO results (run_id, seq, suite, test, variant, threads, cpus, \
-                         value, unit, higher_is_better, spread_pct) \
-                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        &[
-                            Val::Int(id),
-                            Val::Int(seq as i64),
-                            Val::Text(m.suite.clone()),
-                            Val::Text(m.test.clone()),
-                            Val::opt_text(m.variant.as_deref()),
-                            Val::Int(m.threads.into()),
-                            cpus_text(&m.cpus),
-                            Val::Real(m.value),
-                            Val::Text(m.unit.clone()),
-                            Val::Int(m.higher_is_better.into()),
-                            Val::opt_real(m.spread_pct.filter(|s| s.is_finite())),
-                        ],
-                    )?;
-                }
-                for (seq, f) in findings.iter().enumerate() {
-                    db.exec(
-                        "INSERT INTO findings (run_id, seq, kind, severity, message, evidence) \
-                         VALUES (?, ?, ?, ?, ?, ?)",
-                        &[
-                            Val::Int(id),
-                            Val::Int(seq as i64),
-                            Val::Text(f.kind.clone()),
-                            Val::Text(severity_text(f)),
-                            Val::Text(f.message.clone()),
-                            Val::Text(serde_json::to_string(&f.evidence)?),
-                        ],
-                    )?;
-                }
+                insert_rows(db, id, &measurements, &findings)?;
             }
             for tag in tags.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
                 db.exec(
@@ -585,6 +552,78 @@ impl Store {
                 )?;
             }
             Ok((added, hash))
+        })
+    }
+
+    /// Replaces the document of stored run `id` by `doc` — the same run finished again
+    /// (`boardbench results reanalyse`): the document, its hash, the indexed columns, its
+    /// measurements and findings, in one transaction; the run keeps its id, tags, uploader and
+    /// the time it was added. `Ok(false)` when no run has that id; an error when `doc` is not a
+    /// result document or another stored run already holds exactly this document.
+    pub fn replace_value(&mut self, id: i64, doc: Value) -> Result<bool, Error> {
+        let (measurements, findings) = check_document(&doc)?;
+        let text = serde_json::to_string(&doc)?;
+        if text.len() as u64 > MAX_DOCUMENT_BYTES {
+            return Err(Error::NotADocument(format!(
+                "{} MiB, larger than boardbench reads ({} MiB)",
+                text.len() / (1024 * 1024),
+                MAX_DOCUMENT_BYTES / (1024 * 1024)
+            )));
+        }
+        let typed = serde_json::from_value::<ResultDocument>(doc.clone())
+            .map_err(|e| Error::NotADocument(format!("does not read as a result document: {e}")))?;
+        let hash = sha256_hex(text.as_bytes());
+        let not_comparable = marks::column_text(&text);
+        let c = headline::columns::columns(&typed);
+        self.in_transaction(|db| {
+            let other = db.query(
+                "SELECT id FROM runs WHERE doc_hash = ? AND id <> ?",
+                &[Val::Text(hash.clone()), Val::Int(id)],
+            )?;
+            if let Some(o) = other.first().and_then(|r| r.first()).and_then(Val::as_i64) {
+                return Err(Error::Other(format!(
+                    "run {o} already holds the re-analysed document of run {id}"
+                )));
+            }
+            let h = &c.headline;
+            let n = db.exec(
+                "UPDATE runs SET doc_hash = ?, started = ?, device = ?, soc = ?, arch = ?, \
+                 kernel = ?, distro = ?, producer = ?, imported = ?, clockspeed = ?, \
+                 clock_mhz = ?, zip_multi = ?, zip_single = ?, aes = ?, memcpy = ?, memset = ?, \
+                 khs = ?, not_comparable = ? WHERE id = ?",
+                &[
+                    Val::Text(hash.clone()),
+                    Val::opt_text(c.started.as_deref()),
+                    Val::opt_text(c.device.as_deref()),
+                    Val::opt_text(c.soc.as_deref()),
+                    Val::opt_text(c.arch.as_deref()),
+                    Val::opt_text(c.kernel.as_deref()),
+                    Val::opt_text(c.distro.as_deref()),
+                    Val::opt_text(c.producer.as_deref()),
+                    Val::Int(c.imported.into()),
+                    Val::opt_text(c.clockspeed.as_deref()),
+                    Val::opt_real(c.clock_mhz),
+                    Val::opt_real(h.zip_multi),
+                    Val::opt_real(h.zip_single),
+                    Val::opt_real(h.aes),
+                    Val::opt_real(h.memcpy),
+                    Val::opt_real(h.memset),
+                    Val::opt_real(h.khs),
+                    Val::Text(not_comparable.clone()),
+                    Val::Int(id),
+                ],
+            )?;
+            if n == 0 {
+                return Ok(false);
+            }
+            db.exec(
+                "UPDATE documents SET json = ? WHERE run_id = ?",
+                &[Val::Text(text.clone()), Val::Int(id)],
+            )?;
+            db.exec("DELETE FROM results WHERE run_id = ?", &[Val::Int(id)])?;
+            db.exec("DELETE FROM findings WHERE run_id = ?", &[Val::Int(id)])?;
+            insert_rows(db, id, &measurements, &findings)?;
+            Ok(true)
         })
     }
 
@@ -897,6 +936,50 @@ pub fn read_document_file(path: &std::path::Path) -> Result<String, Error> {
         )));
     }
     String::from_utf8(bytes).map_err(|_| Error::NotADocument("not UTF-8 text".into()))
+}
+
+/// A run's measurement and finding rows, in document order.
+fn insert_rows(
+    db: &mut dyn Exec,
+    id: i64,
+    measurements: &[Measurement],
+    findings: &[Finding],
+) -> Result<(), Error> {
+    for (seq, m) in measurements.iter().enumerate() {
+        db.exec(
+            "INSERT INTO results (run_id, seq, suite, test, variant, threads, cpus, \
+             value, unit, higher_is_better, spread_pct) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            &[
+                Val::Int(id),
+                Val::Int(seq as i64),
+                Val::Text(m.suite.clone()),
+                Val::Text(m.test.clone()),
+                Val::opt_text(m.variant.as_deref()),
+                Val::Int(m.threads.into()),
+                cpus_text(&m.cpus),
+                Val::Real(m.value),
+                Val::Text(m.unit.clone()),
+                Val::Int(m.higher_is_better.into()),
+                Val::opt_real(m.spread_pct.filter(|s| s.is_finite())),
+            ],
+        )?;
+    }
+    for (seq, f) in findings.iter().enumerate() {
+        db.exec(
+            "INSERT INTO findings (run_id, seq, kind, severity, message, evidence) \
+             VALUES (?, ?, ?, ?, ?, ?)",
+            &[
+                Val::Int(id),
+                Val::Int(seq as i64),
+                Val::Text(f.kind.clone()),
+                Val::Text(severity_text(f)),
+                Val::Text(f.message.clone()),
+                Val::Text(serde_json::to_string(&f.evidence)?),
+            ],
+        )?;
+    }
+    Ok(())
 }
 
 /// A result document: an object with a known `schema_version` whose measurements and findings

@@ -103,13 +103,19 @@ pub fn kmsg(lines: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The `  * …` bullets after "Results validation:".
+/// The `  * …` bullets after "Results validation:"; in a log without that block (before
+/// v0.9), sbc-bench's own verdict line of its era, "Throttling occured. Cpufreq statistics …".
 pub fn validation(lines: &[&str]) -> Vec<String> {
     let Some(start) = lines
         .iter()
         .position(|l| l.starts_with("Results validation:"))
     else {
-        return Vec::new();
+        return lines
+            .iter()
+            .filter(|l| l.starts_with("Throttling occured."))
+            .map(|l| l.trim_end().to_string())
+            .take(1)
+            .collect();
     };
     lines[start + 1..]
         .iter()

@@ -29,6 +29,7 @@ pub fn import(log: ImportedLog) -> ResultDocument {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

@@ -20,6 +20,7 @@ mod memory;
 mod miner;
 mod openssl;
 mod results_row;
+mod rpi;
 mod sevenzip;
 pub mod signals;
 mod sysinfo;
@@ -173,6 +174,8 @@ pub fn parse_log(text: &str, source: &str) -> Result<ImportedLog, ImportError> {
         swap: aftermath::swap(&lines),
         kmsg: aftermath::kmsg(&lines),
         validation: aftermath::validation(&lines),
+        rpi_config: rpi::config(&lines),
+        rpi_throttled: rpi::throttled(&lines),
         summary_line,
         headline,
         partial,

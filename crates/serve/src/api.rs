@@ -168,10 +168,21 @@ async fn upload(
         .acquire()
         .await
         .map_err(|_| ApiError::new(503, "the service is stopping"))?;
-    let doc = tokio::task::spawn_blocking(move || crate::validate::parse_upload(&body))
-        .await
-        .map_err(|e| ApiError::new(500, format!("the document could not be checked: {e}")))?
-        .map_err(|e| ApiError::new(422, e))?;
+    // Checked, then — when no boardbench finished it (an older client, another tool: no
+    // `analysis`) — finished by the one finisher, findings and analysis computed here and every
+    // other field stored as it came. A document its boardbench finished is stored as sent, so
+    // the client's own hash agrees (the contract); `results reanalyse` renews stored runs.
+    let doc = tokio::task::spawn_blocking(move || {
+        let mut doc = crate::validate::parse_upload(&body)?;
+        if doc.get("analysis").is_none_or(serde_json::Value::is_null) {
+            // One that does not read as a typed document is refused by the store with its reason.
+            let _ = finish::finish_value(&mut doc, &crate::pages::corpus::reference().0);
+        }
+        Ok::<_, String>(doc)
+    })
+    .await
+    .map_err(|e| ApiError::new(500, format!("the document could not be checked: {e}")))?
+    .map_err(|e| ApiError::new(422, e))?;
     let name = who.clone();
     let up = state
         .pool

@@ -491,6 +491,7 @@ pub fn run_document_named(device: &str) -> ResultDocument {
         }),
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

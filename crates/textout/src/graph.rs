@@ -234,6 +234,7 @@ mod tests {
             }),
             guide: None,
             redaction: None,
+            analysis: None,
         }
     }
 

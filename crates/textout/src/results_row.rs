@@ -163,10 +163,10 @@ fn clock_cell(doc: &ResultDocument) -> String {
 /// A throttling finding, or the clock of the last cluster measured after the hardest phase
 /// more than 3 % below the first measurement (sbc-bench's SummarizeResults rule).
 pub(crate) fn throttled(doc: &ResultDocument) -> bool {
-    // An imported log without findings: sbc-bench writes its "Throttling statistics" only
-    // when time was spent below the top OPP, so their presence is its verdict.
+    // An imported log: sbc-bench writes its "Throttling statistics" only when time was spent
+    // below the top OPP, so their presence is its verdict (also when the findings' threshold
+    // left a short stay below the top out).
     let imported_verdict = doc.run.is_none()
-        && doc.findings.is_empty()
         && doc
             .imported
             .as_ref()
@@ -316,6 +316,7 @@ mod tests {
             run: None,
             guide: None,
             redaction: None,
+            analysis: None,
         };
         for (rel, want) in [
             ("6.1.0-28-arm64", "6.1"),

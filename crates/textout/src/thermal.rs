@@ -274,6 +274,7 @@ mod tests {
             }),
             guide: None,
             redaction: None,
+            analysis: None,
         }
     }
 

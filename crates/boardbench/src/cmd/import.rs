@@ -1,10 +1,14 @@
 //! `boardbench import FILE… [--out DIR] [--no-store] [--db URL] [--tag T]`: sbc-bench logs →
 //! result documents, stored in the results database by default (as `run` stores its own).
 //!
+//! Every document is finished before it is written or stored (`finish::finish`: findings,
+//! headline, comparability marks, placement), as a native run's is.
+//!
 //! Output: one log without `--out` prints its document as JSON on stdout (as before storing
 //! existed); otherwise one summary line per log (file, run id, sbc-bench version, device, the
-//! SoC as placement names it — "SoC Rockchip RK3588" or "SoC not known" — and the six
-//! headline numbers). With `--out DIR`: one `<stem>.json` per log. A bad file gives one line
+//! SoC as placement names it — "SoC Rockchip RK3588" or "SoC not known" — the six headline
+//! numbers and the findings: kinds of the invalid and warning ones, how many infos). With
+//! `--out DIR`: one `<stem>.json` per log. A bad file gives one line
 //! on stderr (`import: <file>: <reason>`) and the others are still imported; exit code 1 if any
 //! failed.
 //!
@@ -106,6 +110,9 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         }
     }
     let print_document = args.out.is_none() && logs.len() == 1;
+    // The one finisher (findings, headline, comparability marks, placement), with the corpus
+    // the user's commands place against: an imported log is a whole run like a native one.
+    let reference = crate::finishing::reference();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut names = OutputNames::default();
@@ -116,7 +123,10 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
             None => file.display().to_string(),
         };
         let doc = match doc {
-            Ok(doc) => doc,
+            Ok(mut doc) => {
+                finish::finish(&mut doc, &reference);
+                doc
+            }
             Err(reason) => {
                 eprintln!("import: {label}: {reason}");
                 failed += 1;
@@ -231,8 +241,8 @@ fn write_document(
     out.write(json.as_bytes()).map_err(|e| format!("{e:#}"))
 }
 
-/// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |`, "-" for
-/// missing; `(partial)` after the version for a cut log.
+/// `file  run  version  device  | multi | single | aes | memcpy | memset | kH/s |  findings: …`,
+/// "-" for missing; `(partial)` after the version for a cut log.
 fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     let imp = doc.imported.as_ref();
     let version = imp
@@ -261,9 +271,34 @@ fn stored_row(label: &str, stored: &Stored, doc: &ResultDocument) -> String {
     };
     let h = imp.map(|i| i.headline.clone()).unwrap_or_default();
     format!(
-        "{label}\t{run}\t{version}{partial}\t{device}\t{soc}\t{}",
-        headline_cells(&h)
+        "{label}\t{run}\t{version}{partial}\t{device}\t{soc}\t{}\t{}",
+        headline_cells(&h),
+        findings_cell(doc)
     )
+}
+
+/// "findings: throttling [invalid], outlier [warning], 2 info" or "findings: none" — what a
+/// reviewer scanning a folder of logs looks for first.
+fn findings_cell(doc: &ResultDocument) -> String {
+    let mut parts: Vec<String> = doc
+        .findings
+        .iter()
+        .filter(|f| f.severity != document::Severity::Info)
+        .map(|f| format!("{} [{}]", f.kind, f.severity.name()))
+        .collect();
+    let info = doc
+        .findings
+        .iter()
+        .filter(|f| f.severity == document::Severity::Info)
+        .count();
+    if info > 0 {
+        parts.push(format!("{info} info"));
+    }
+    if parts.is_empty() {
+        "findings: none".into()
+    } else {
+        format!("findings: {}", parts.join(", "))
+    }
 }
 
 fn headline_cells(h: &Headline) -> String {

@@ -5,10 +5,12 @@
 //! - `list`: stored runs, with filters (device, SoC, arch, kernel, date, tag).
 //! - `show ID`: summary, measurements and findings of one run.
 //! - `table`: sbc-bench's Results.md table, sortable, as Markdown, CSV (`--csv`) or JSON.
+//! - `reanalyse RUN…|--all`: stored runs finished again with this build's rules (`finish`),
+//!   saying per run what changed in its findings and placement.
 //! - `compare A B [C…]`: side by side, ratios to A, per-GHz figures, beyond-spread marks.
 //!
 //! Machine-readable output is `--json` on every subcommand (as in `info`, `kernel`, `clock` …);
-//! `table --format md|csv|json` stays as a hidden older spelling. Only `add` writes: the other
+//! `table --format md|csv|json` stays as a hidden older spelling. Only `add` and `reanalyse` write: the other
 //! subcommands open the database read-only and never create one.
 //!
 //! The storage and the comparison are in the `resultsdb` crate; this module only renders.
@@ -110,6 +112,26 @@ pub enum Sub {
         #[arg(long)]
         placement: bool,
     },
+    /// Finish stored runs again with this boardbench's rules (findings, headline, comparability
+    /// marks, placement) and say per run what changed.
+    Reanalyse {
+        /// Run ids.
+        #[arg(
+            value_name = "RUN",
+            required_unless_present = "all",
+            conflicts_with = "all"
+        )]
+        runs: Vec<i64>,
+        /// Every stored run.
+        #[arg(long)]
+        all: bool,
+        /// Say what would change, store nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// One JSON object per run instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Compare runs side by side (ratios to the first).
     Compare {
         #[arg(required = true, num_args = 2.., value_name = "ID")]
@@ -126,11 +148,15 @@ pub enum Format {
     Json,
 }
 
-/// Opens the database: for writing (created and migrated if needed) only for `add`.
+/// Opens the database: for writing (created and migrated if needed) only for `add` and
+/// `reanalyse` (a dry run reads only).
 fn open(args: &Args) -> anyhow::Result<Store> {
     let loc = Location::resolve(args.db.as_deref())
         .map_err(|e| crate::output::Usage(format!("--db: {e}")))?;
-    let store = if matches!(args.command, Sub::Add { .. }) {
+    let store = if matches!(
+        args.command,
+        Sub::Add { .. } | Sub::Reanalyse { dry_run: false, .. }
+    ) {
         Store::open(&loc)
     } else {
         Store::open_read(&loc)
@@ -150,6 +176,12 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     let mut out = stdout.lock();
     match &args.command {
         Sub::Add { files, tag } => add(&mut store, files, tag, &mut out),
+        Sub::Reanalyse {
+            runs,
+            all,
+            dry_run,
+            json,
+        } => reanalyse(&mut store, runs, *all, *dry_run, *json, &mut out),
         Sub::List {
             device,
             soc,
@@ -331,10 +363,25 @@ fn add(
     out: &mut impl Write,
 ) -> anyhow::Result<i32> {
     let mut failed = 0;
+    let reference = crate::finishing::reference();
     for file in files {
+        // Finished as every stored document is (`finish::finish_value`: findings and analysis
+        // renewed, every other field as in the file).
         let result = resultsdb::read_document_file(file)
             .map_err(|e| e.to_string())
-            .and_then(|text| store.add_json(&text, tags).map_err(|e| e.to_string()));
+            .and_then(|text| {
+                // A file that is not JSON, or not a result document, is refused by the store with
+                // its own reason.
+                let mut parsed = serde_json::from_str::<serde_json::Value>(&text).ok();
+                let finished = parsed
+                    .as_mut()
+                    .is_some_and(|doc| finish::finish_value(doc, &reference).is_ok());
+                let added = match parsed {
+                    Some(doc) if finished => store.add_value(doc, tags),
+                    _ => store.add_json(&text, tags),
+                };
+                added.map_err(|e| e.to_string())
+            });
         match result {
             Ok(resultsdb::Added::New(id)) => writeln!(out, "added {id}\t{}", file.display())?,
             Ok(resultsdb::Added::Duplicate(id)) => {
@@ -346,6 +393,107 @@ fn add(
             }
         }
         out.flush()?;
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// `results reanalyse`: each run's stored document finished again (`finish::refinish_value`:
+/// findings of known kinds computed anew, those of unknown kinds kept) and,
+/// when that changed it, stored in its place (same id, tags, uploader). One line per run: id,
+/// device and what changed in its findings ("+throttling [invalid], -throttling-unchecked
+/// [info]"), whether it is the run's first analysis and whether its placement changed; then a
+/// total. A run that does not exist or cannot be re-analysed is one line on stderr and exit 1;
+/// the others are still done.
+fn reanalyse(
+    store: &mut Store,
+    ids: &[i64],
+    all: bool,
+    dry_run: bool,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<i32> {
+    let ids: Vec<i64> = if all {
+        store
+            .list(&Filter::default())?
+            .into_iter()
+            .map(|r| r.id)
+            .collect()
+    } else {
+        ids.to_vec()
+    };
+    let reference = crate::finishing::reference();
+    let (mut failed, mut changed, mut done) = (0usize, 0usize, 0usize);
+    for id in ids {
+        let Some(run) = store.run(id)? else {
+            eprintln!("results reanalyse: no run with id {id}");
+            failed += 1;
+            continue;
+        };
+        let device = run.summary.columns.device.clone();
+        let mut doc = run.document.clone();
+        let change = match finish::refinish_value(&mut doc, &reference) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("results reanalyse: run {id}: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        let differs = doc != run.document;
+        if differs && !dry_run {
+            match store.replace_value(id, doc) {
+                Ok(true) => {}
+                Ok(false) => {
+                    eprintln!("results reanalyse: run {id} vanished while it was re-analysed");
+                    failed += 1;
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!("results reanalyse: run {id}: not stored: {e}");
+                    failed += 1;
+                    continue;
+                }
+            }
+        }
+        done += 1;
+        if differs {
+            changed += 1;
+        }
+        if json {
+            let v = serde_json::json!({
+                "id": id,
+                "device": device,
+                "added": change.added,
+                "removed": change.removed,
+                "changed": change.changed,
+                "first_analysis": change.first_analysis,
+                "placement_changed": change.placement_changed,
+                "stored": differs && !dry_run,
+            });
+            writeln!(out, "{v}")?;
+        } else {
+            writeln!(
+                out,
+                "run {id}\t{}\t{}{}",
+                dash(&device),
+                change.summary(),
+                if differs && dry_run {
+                    " (dry run: not stored)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        out.flush()?;
+    }
+    if !json {
+        let verb = if dry_run { "would change" } else { "changed" };
+        writeln!(
+            out,
+            "reanalysed {done} run{}: {changed} {verb}, rules of {}",
+            if done == 1 { "" } else { "s" },
+            finish::rules()
+        )?;
     }
     Ok(if failed > 0 { 1 } else { 0 })
 }
@@ -494,13 +642,31 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
             let _ = writeln!(t, "      {}", safe(e));
         }
     }
+    // What the finisher stored; a run stored before it existed is placed now (and says so).
     if let Ok(doc) = serde_json::from_value::<document::ResultDocument>(run.document.clone()) {
-        let (reference, _) =
-            resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
-        let p = corpus::place_run(&reference, &doc);
+        let stored = doc.analysis.as_ref().and_then(|a| a.placement.as_ref());
+        let lines = match stored {
+            Some(p) => p.lines.clone(),
+            None => {
+                let (reference, _) =
+                    resultsdb::corpus_store::active(&resultsdb::corpus_store::default_dir());
+                corpus::place_run(&reference, &doc).lines()
+            }
+        };
         let _ = writeln!(t, "placement among sbc-bench's published results:");
-        for l in p.lines() {
+        for l in lines {
             let _ = writeln!(t, "  {l}");
+        }
+        match &doc.analysis {
+            Some(a) => {
+                let _ = writeln!(t, "analysed by {}", a.by);
+            }
+            None => {
+                let _ = writeln!(
+                    t,
+                    "not analysed: stored before boardbench finished documents (findings never computed; `boardbench results reanalyse {id}`)"
+                );
+            }
         }
     }
     t

@@ -1,5 +1,5 @@
 //! The result document of a session: before/after snapshots (probe::runstate), the device
-//! name and kernel status, and the document itself with its findings (crate `findings`).
+//! name and kernel status, and the document itself, finished by the one finisher (crate `finish`).
 
 use document::machine::MachineInfo;
 use document::run::{RunRecord, StateSnapshot};
@@ -12,7 +12,8 @@ pub fn snapshot(root: &probe::Root, m: &MachineInfo) -> StateSnapshot {
     probe::runstate::snapshot(root, m, s.iso, s.unix_ms)
 }
 
-/// Assembles a mode's result document (run, thermal, graph, env) and computes its findings.
+/// Assembles a mode's result document (run, thermal, graph, env) and finishes it (`finish`:
+/// findings, headline, comparability marks, placement).
 pub fn document(
     root: &probe::Root,
     machine: &MachineInfo,
@@ -34,13 +35,15 @@ pub fn document(
         run: Some(run),
         guide: None,
         redaction: None,
+        analysis: None,
     };
     if let Some(r) = doc.run.as_mut()
         && r.kernel.is_none()
     {
         r.kernel = Some(kernel_status(root, machine));
     }
-    doc.findings = findings::analyse(&doc);
+    // The one finisher: findings, headline, comparability marks, placement.
+    crate::finishing::finish(&mut doc);
     doc
 }
 

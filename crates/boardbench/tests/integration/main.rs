@@ -19,6 +19,7 @@ mod guide_render;
 mod guide_vm;
 mod hanging_reads;
 mod import;
+mod import_all;
 mod info_snapshots;
 mod kernel_cli;
 mod legacy_cpufreq;

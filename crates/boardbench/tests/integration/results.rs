@@ -78,6 +78,7 @@ fn native(device: &str, started: &str, clock: f64, zip: f64, spread: f64) -> Res
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 
@@ -256,19 +257,21 @@ fn show_prints_summary_measurements_and_findings() {
     assert!(text.contains("Native One"));
     assert!(text.contains("measurements (4):"));
     assert!(text.contains("libc memcpy copy"));
+    // `results add` finished the document: a never-finished document keeps its writer's
+    // findings that the analysis does not reproduce, and the run says it was analysed.
     assert!(text.contains("[warning] throttling: clock dropped under load"));
+    assert!(text.contains("analysed by boardbench"), "{text}");
     let doc: ResultDocument =
         serde_json::from_str(&stdout(&bb(&db, &["show", "4", "--json"]))).unwrap();
-    assert_eq!(
-        doc,
-        native(
-            "Native One",
-            "2026-03-01T10:00:00+00:00",
-            2000.0,
-            10000.0,
-            1.0
-        )
+    let mut expected = native(
+        "Native One",
+        "2026-03-01T10:00:00+00:00",
+        2000.0,
+        10000.0,
+        1.0,
     );
+    finish::finish_builtin(&mut expected);
+    assert_eq!(doc, expected);
     let missing = bb(&db, &["show", "99"]);
     assert_eq!(missing.status.code(), Some(1));
 }

@@ -61,6 +61,7 @@ fn document(i: usize) -> ResultDocument {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

@@ -39,6 +39,7 @@ fn document(i: usize) -> ResultDocument {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

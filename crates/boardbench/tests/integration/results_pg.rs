@@ -50,6 +50,7 @@ fn doc(device: &str, started: &str, zip: f64) -> ResultDocument {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 
@@ -140,4 +141,39 @@ fn postgres_through_the_command_line() {
     );
     let out = run(&["compare", "1", "1"]);
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// `results reanalyse` on PostgreSQL: a run stored without findings (as before documents were
+/// finished) gets them, through the same store interface as SQLite.
+#[test]
+fn postgres_reanalyse() {
+    let Some(url) = fresh_db("reanalyse") else {
+        return;
+    };
+    let bytes = std::fs::read(testsupport::sbc_bench_logs().join("8ctH.txt")).unwrap();
+    let raw = sbcimport::import_bytes(&bytes, "8ctH.txt").unwrap();
+    let id = {
+        let mut s = Store::open(&Location::parse(&url).unwrap()).unwrap();
+        s.add_document(&raw, &["old".into()]).unwrap().id()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::command()
+        .args(["results", "reanalyse", "--all"])
+        .env("BOARDBENCH_DB", &url)
+        .env("BOARDBENCH_CORPUS_DIR", dir.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("+throttling [invalid]"), "{said}");
+    let mut s = Store::open_read(&Location::parse(&url).unwrap()).unwrap();
+    let run = s.run(id).unwrap().unwrap();
+    assert!(run.findings.iter().any(|f| f.kind == "throttling"));
+    assert_eq!(run.summary.tags, ["old"], "the run keeps its tags");
+    assert_eq!(run.document["analysis"]["findings_analysed"], true);
 }

@@ -382,6 +382,40 @@ fn sqlite_single_user_instance() {
     assert_eq!(list.as_array().unwrap().len(), 1);
 }
 
+/// An upload that no boardbench finished (an imported log as an older client sends it: no
+/// findings, no `analysis`) is finished by the service: the stored document has its findings.
+#[test]
+fn an_unfinished_upload_is_finished_by_the_service() {
+    if serve_util::skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.sqlite");
+    let db = db.to_str().unwrap();
+    let t = token(db, "me");
+    let s = Server::start(db, &[]);
+    let bytes = std::fs::read(testsupport::sbc_bench_logs().join("8ctH.txt")).unwrap();
+    let raw = sbcimport::import_bytes(&bytes, "8ctH.txt").unwrap();
+    assert!(raw.findings.is_empty() && raw.analysis.is_none());
+    let body = serde_json::to_vec(&raw).unwrap();
+    let r = s.post("/api/v1/runs", Some(&t), &body);
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["id"].as_i64().unwrap();
+    let stored = s.get(&format!("/api/v1/runs/{id}")).json();
+    assert_eq!(stored["analysis"]["findings_analysed"], true, "{stored}");
+    assert!(
+        stored["findings"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f["kind"] == "throttling")),
+        "{}",
+        stored["findings"]
+    );
+    // Everything else as sent.
+    let sent: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(stored["imported"], sent["imported"]);
+    assert_eq!(stored["measurements"], sent["measurements"]);
+}
+
 #[test]
 fn corpus_api_and_published_rows_on_the_board_and_compare_pages() {
     if serve_util::skip() {

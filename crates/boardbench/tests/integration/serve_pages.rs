@@ -74,6 +74,10 @@ const BOARD: &str = "Radxa ROCK 5B";
 fn board_history() -> [serde_json::Value; 2] {
     let mut first = serve_util::doc(BOARD, 1);
     first["started"] = "2026-03-01T10:00:00+00:00".into();
+    // The first run is the valid one: the demo run's data has a clock drop the analysis calls
+    // invalid; this one is uploaded as its board finished it, without findings.
+    first["findings"] = serde_json::json!([]);
+    first["analysis"]["findings"] = 0.into();
     first["run"]["profile"] = "sbc-bench".into();
     let mut second = serve_util::doc(BOARD, 2);
     second["started"] = "2026-04-02T10:00:00+00:00".into();

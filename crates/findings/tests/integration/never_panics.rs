@@ -455,6 +455,7 @@ proptest! {
             run,
             guide: None,
             redaction: None,
+            analysis: None,
         };
         let f = analyse(&doc);
         let _ = trustworthy(&f);

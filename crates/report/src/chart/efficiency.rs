@@ -279,6 +279,7 @@ mod tests {
             }),
             guide: None,
             redaction: None,
+            analysis: None,
         }
     }
 

@@ -233,6 +233,7 @@ fn odd_documents_render_without_panicking() {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     };
     let html = report::html(&empty, &[("also empty".into(), empty.clone())]);
     assert!(html.contains("this run has none of the headline numbers"));

@@ -9,6 +9,7 @@ fn doc(device: &str, started: &str) -> ResultDocument {
     ResultDocument {
         guide: None,
         redaction: None,
+        analysis: None,
         schema_version: SCHEMA_VERSION,
         producer: "test".into(),
         device: Some(device.into()),

@@ -22,6 +22,7 @@ fn doc() -> ResultDocument {
     ResultDocument {
         guide: None,
         redaction: None,
+        analysis: None,
         schema_version: SCHEMA_VERSION,
         producer: "boardbench 0.1.0".into(),
         device: Some("Radxa ROCK 5B".into()),

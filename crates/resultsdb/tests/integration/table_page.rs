@@ -36,6 +36,7 @@ fn doc(i: u32) -> ResultDocument {
     ResultDocument {
         guide: None,
         redaction: None,
+        analysis: None,
         schema_version: SCHEMA_VERSION,
         producer: "test".into(),
         device: (i % 6 != 5).then(|| devices[i as usize % devices.len()].to_string()),

@@ -63,6 +63,7 @@ mod tests {
             run,
             guide: None,
             redaction: None,
+            analysis: None,
         }
     }
 

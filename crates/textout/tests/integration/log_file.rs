@@ -138,6 +138,7 @@ fn sparse_and_empty_documents_still_end_with_the_row() {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     };
     let text = assert_results_row_last(&empty);
     assert!(

@@ -91,6 +91,7 @@ pub fn document(
             build: None,
         }),
         redaction: None,
+        analysis: None,
     }
 }
 
@@ -133,7 +134,8 @@ pub fn run(a: &Args) -> anyhow::Result<i32> {
         medium: a.medium.clone(),
         prompts: a.prompt.clone(),
     };
-    let doc = document(&logs, &a.device, &o);
+    let mut doc = document(&logs, &a.device, &o);
+    crate::finishing::finish(&mut doc);
     let sections = doc
         .guide
         .as_ref()

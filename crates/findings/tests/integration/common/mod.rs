@@ -228,6 +228,7 @@ pub fn clean_run() -> ResultDocument {
         run: Some(run),
         guide: None,
         redaction: None,
+        analysis: None,
     }
 }
 

@@ -280,6 +280,7 @@ pub fn run_doc(m: MachineInfo, f: &Figures) -> ResultDocument {
         run: None,
         guide: None,
         redaction: None,
+        analysis: None,
     };
     let mut b = Builder {
         doc,

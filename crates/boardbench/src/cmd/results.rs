@@ -655,7 +655,7 @@ fn show_text(run: &resultsdb::RunDetail) -> String {
         };
         let _ = writeln!(t, "placement among sbc-bench's published results:");
         for l in lines {
-            let _ = writeln!(t, "  {l}");
+            let _ = writeln!(t, "  {}", safe(&l));
         }
         match &doc.analysis {
             Some(a) => {

@@ -171,7 +171,22 @@ fn runs_are_found_by_id_in_the_results_database() {
     let by_file = boardbench(&["export", "prometheus", quick_run().to_str().unwrap()]);
     let by_id = boardbench(&["export", "prometheus", "--db", db, "1"]);
     assert!(by_id.status.success(), "{}", text(&by_id.stderr));
-    assert_eq!(text(&by_id.stdout), text(&by_file.stdout));
+    // `results add` stores the finished document (crates/finish): this fixture was written
+    // before documents carried their analysis, so the stored one gains it and with it another
+    // hash, the `run` label. Every metric and every other label is the same.
+    let unlabelled = |s: String| {
+        let mut parts = s.split("run=\"");
+        let mut out = parts.next().unwrap_or_default().to_string();
+        for p in parts {
+            out.push_str("run=\"…");
+            out.push_str(&p[p.find('"').unwrap_or(p.len())..]);
+        }
+        out
+    };
+    assert_eq!(
+        unlabelled(text(&by_id.stdout)),
+        unlabelled(text(&by_file.stdout))
+    );
     let lava = boardbench(&["export", "lava", "#1", "--db", db]);
     assert!(lava.status.success(), "{}", text(&lava.stderr));
     assert!(text(&lava.stdout).starts_with("lava-test-case 7zip-multi --result pass"));

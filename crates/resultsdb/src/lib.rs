@@ -455,39 +455,14 @@ impl Store {
         tags: &[String],
         uploader: Option<&str>,
     ) -> Result<(Added, String), Error> {
-        let (measurements, findings) = check_document(&doc)?;
-        // serde_json's maps are sorted, so this text is canonical: the same document always
-        // gives the same hash whatever the key order or whitespace of the file.
-        let text = serde_json::to_string(&doc)?;
-        // What is stored can always be read back: a document larger than readers accept, or
-        // one that does not read as a result document (a number where a date belongs), is
-        // refused here rather than stored for `report`, `export` and `guide render` to refuse.
-        if text.len() as u64 > MAX_DOCUMENT_BYTES {
-            return Err(Error::NotADocument(format!(
-                "{} MiB, larger than boardbench reads ({} MiB)",
-                text.len() / (1024 * 1024),
-                MAX_DOCUMENT_BYTES / (1024 * 1024)
-            )));
-        }
-        let typed = serde_json::from_value::<ResultDocument>(doc.clone())
-            .map_err(|e| Error::NotADocument(format!("does not read as a result document: {e}")))?;
-        let hash = sha256_hex(text.as_bytes());
-        let not_comparable = marks::column_text(&text);
-        let c = headline::columns::columns(&typed);
-        let h = &c.headline;
-        for (name, value, unit) in [
-            ("7-zip multi", h.zip_multi, "MIPS"),
-            ("7-zip single", h.zip_single, "MIPS"),
-            ("AES", h.aes, "kB/s"),
-            ("memcpy", h.memcpy, "MB/s"),
-            ("memset", h.memset, "MB/s"),
-            ("kH/s", h.khs, "kH/s"),
-        ] {
-            if let Some(v) = value {
-                ranges::check(v, unit)
-                    .map_err(|why| Error::NotADocument(format!("headline {name}: {why}")))?;
-            }
-        }
+        let Prepared {
+            measurements,
+            findings,
+            text,
+            hash,
+            not_comparable,
+            c,
+        } = prepare(&doc)?;
         self.in_transaction(|db| {
             let h = c.headline;
             let inserted = db.query(
@@ -561,20 +536,14 @@ impl Store {
     /// the time it was added. `Ok(false)` when no run has that id; an error when `doc` is not a
     /// result document or another stored run already holds exactly this document.
     pub fn replace_value(&mut self, id: i64, doc: Value) -> Result<bool, Error> {
-        let (measurements, findings) = check_document(&doc)?;
-        let text = serde_json::to_string(&doc)?;
-        if text.len() as u64 > MAX_DOCUMENT_BYTES {
-            return Err(Error::NotADocument(format!(
-                "{} MiB, larger than boardbench reads ({} MiB)",
-                text.len() / (1024 * 1024),
-                MAX_DOCUMENT_BYTES / (1024 * 1024)
-            )));
-        }
-        let typed = serde_json::from_value::<ResultDocument>(doc.clone())
-            .map_err(|e| Error::NotADocument(format!("does not read as a result document: {e}")))?;
-        let hash = sha256_hex(text.as_bytes());
-        let not_comparable = marks::column_text(&text);
-        let c = headline::columns::columns(&typed);
+        let Prepared {
+            measurements,
+            findings,
+            text,
+            hash,
+            not_comparable,
+            c,
+        } = prepare(&doc)?;
         self.in_transaction(|db| {
             let other = db.query(
                 "SELECT id FROM runs WHERE doc_hash = ? AND id <> ?",
@@ -980,6 +949,62 @@ fn insert_rows(
         )?;
     }
     Ok(())
+}
+
+/// A document ready to be stored: what adding and replacing a run both check and derive.
+struct Prepared {
+    measurements: Vec<Measurement>,
+    findings: Vec<Finding>,
+    text: String,
+    hash: String,
+    not_comparable: String,
+    c: headline::columns::RunColumns,
+}
+
+/// Checks `doc` as a result document and derives what the runs table indexes (shared by
+/// [`Store::add_value_by`] and [`Store::replace_value`]).
+fn prepare(doc: &Value) -> Result<Prepared, Error> {
+    let (measurements, findings) = check_document(doc)?;
+    // serde_json's maps are sorted, so this text is canonical: the same document always
+    // gives the same hash whatever the key order or whitespace of the file.
+    let text = serde_json::to_string(doc)?;
+    // What is stored can always be read back: a document larger than readers accept, or
+    // one that does not read as a result document (a number where a date belongs), is
+    // refused here rather than stored for `report`, `export` and `guide render` to refuse.
+    if text.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(Error::NotADocument(format!(
+            "{} MiB, larger than boardbench reads ({} MiB)",
+            text.len() / (1024 * 1024),
+            MAX_DOCUMENT_BYTES / (1024 * 1024)
+        )));
+    }
+    let typed = serde_json::from_value::<ResultDocument>(doc.clone())
+        .map_err(|e| Error::NotADocument(format!("does not read as a result document: {e}")))?;
+    let hash = sha256_hex(text.as_bytes());
+    let not_comparable = marks::column_text(&text);
+    let c = headline::columns::columns(&typed);
+    let h = &c.headline;
+    for (name, value, unit) in [
+        ("7-zip multi", h.zip_multi, "MIPS"),
+        ("7-zip single", h.zip_single, "MIPS"),
+        ("AES", h.aes, "kB/s"),
+        ("memcpy", h.memcpy, "MB/s"),
+        ("memset", h.memset, "MB/s"),
+        ("kH/s", h.khs, "kH/s"),
+    ] {
+        if let Some(v) = value {
+            ranges::check(v, unit)
+                .map_err(|why| Error::NotADocument(format!("headline {name}: {why}")))?;
+        }
+    }
+    Ok(Prepared {
+        measurements,
+        findings,
+        text,
+        hash,
+        not_comparable,
+        c,
+    })
 }
 
 /// A result document: an object with a known `schema_version` whose measurements and findings

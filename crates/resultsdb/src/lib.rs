@@ -464,34 +464,16 @@ impl Store {
             c,
         } = prepare(&doc)?;
         self.in_transaction(|db| {
-            let h = c.headline;
             let inserted = db.query(
                 "INSERT INTO runs (doc_hash, added, started, device, soc, arch, kernel, distro, \
                  producer, imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, \
                  memset, khs, uploader, not_comparable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
                  ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
-                &[
-                    Val::Text(hash.clone()),
-                    Val::Text(now()),
-                    Val::opt_text(c.started.as_deref()),
-                    Val::opt_text(c.device.as_deref()),
-                    Val::opt_text(c.soc.as_deref()),
-                    Val::opt_text(c.arch.as_deref()),
-                    Val::opt_text(c.kernel.as_deref()),
-                    Val::opt_text(c.distro.as_deref()),
-                    Val::opt_text(c.producer.as_deref()),
-                    Val::Int(c.imported.into()),
-                    Val::opt_text(c.clockspeed.as_deref()),
-                    Val::opt_real(c.clock_mhz),
-                    Val::opt_real(h.zip_multi),
-                    Val::opt_real(h.zip_single),
-                    Val::opt_real(h.aes),
-                    Val::opt_real(h.memcpy),
-                    Val::opt_real(h.memset),
-                    Val::opt_real(h.khs),
-                    Val::opt_text(uploader),
-                    Val::Text(not_comparable),
-                ],
+                &[Val::Text(hash.clone()), Val::Text(now())]
+                    .into_iter()
+                    .chain(column_values(&c))
+                    .chain([Val::opt_text(uploader), Val::Text(not_comparable)])
+                    .collect::<Vec<_>>(),
             )?;
             let added = match inserted
                 .first()
@@ -554,33 +536,15 @@ impl Store {
                     "run {o} already holds the re-analysed document of run {id}"
                 )));
             }
-            let h = &c.headline;
             let n = db.exec(
                 "UPDATE runs SET doc_hash = ?, started = ?, device = ?, soc = ?, arch = ?, \
                  kernel = ?, distro = ?, producer = ?, imported = ?, clockspeed = ?, \
                  clock_mhz = ?, zip_multi = ?, zip_single = ?, aes = ?, memcpy = ?, memset = ?, \
                  khs = ?, not_comparable = ? WHERE id = ?",
-                &[
-                    Val::Text(hash.clone()),
-                    Val::opt_text(c.started.as_deref()),
-                    Val::opt_text(c.device.as_deref()),
-                    Val::opt_text(c.soc.as_deref()),
-                    Val::opt_text(c.arch.as_deref()),
-                    Val::opt_text(c.kernel.as_deref()),
-                    Val::opt_text(c.distro.as_deref()),
-                    Val::opt_text(c.producer.as_deref()),
-                    Val::Int(c.imported.into()),
-                    Val::opt_text(c.clockspeed.as_deref()),
-                    Val::opt_real(c.clock_mhz),
-                    Val::opt_real(h.zip_multi),
-                    Val::opt_real(h.zip_single),
-                    Val::opt_real(h.aes),
-                    Val::opt_real(h.memcpy),
-                    Val::opt_real(h.memset),
-                    Val::opt_real(h.khs),
-                    Val::Text(not_comparable.clone()),
-                    Val::Int(id),
-                ],
+                &std::iter::once(Val::Text(hash.clone()))
+                    .chain(column_values(&c))
+                    .chain([Val::Text(not_comparable.clone()), Val::Int(id)])
+                    .collect::<Vec<_>>(),
             )?;
             if n == 0 {
                 return Ok(false);
@@ -949,6 +913,30 @@ fn insert_rows(
         )?;
     }
     Ok(())
+}
+
+/// The runs table's columns from `started` to `khs`, in the order both the INSERT of
+/// [`Store::add_value_by`] and the UPDATE of [`Store::replace_value`] name them.
+fn column_values(c: &headline::columns::RunColumns) -> Vec<Val> {
+    let h = &c.headline;
+    vec![
+        Val::opt_text(c.started.as_deref()),
+        Val::opt_text(c.device.as_deref()),
+        Val::opt_text(c.soc.as_deref()),
+        Val::opt_text(c.arch.as_deref()),
+        Val::opt_text(c.kernel.as_deref()),
+        Val::opt_text(c.distro.as_deref()),
+        Val::opt_text(c.producer.as_deref()),
+        Val::Int(c.imported.into()),
+        Val::opt_text(c.clockspeed.as_deref()),
+        Val::opt_real(c.clock_mhz),
+        Val::opt_real(h.zip_multi),
+        Val::opt_real(h.zip_single),
+        Val::opt_real(h.aes),
+        Val::opt_real(h.memcpy),
+        Val::opt_real(h.memset),
+        Val::opt_real(h.khs),
+    ]
 }
 
 /// A document ready to be stored: what adding and replacing a run both check and derive.

@@ -17,7 +17,7 @@ mod soc;
 pub use local::{LocalLayer, LocalRun};
 pub use parse::{ParseError, RowError};
 pub use place::{Neighbour, PlaceOptions, Placement, Rank, SocStats, place, place_with};
-pub use run::{LICENSE_LINE, RunFigure, RunPlacement, place_run};
+pub use run::{LICENSE_LINE, RunFigure, RunPlacement, place_run, shown, terminal_lines};
 pub use soc::{SOC_ALIASES, known_soc, normalise_soc};
 
 /// Where the built-in rows come from.

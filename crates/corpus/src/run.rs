@@ -15,6 +15,7 @@
 //!   is also the run's core count.
 
 use document::ResultDocument;
+use document::analysis::{PlacedFigure, PlacementRecord, SocGroupRecord};
 use headline::Figure as HFigure;
 use serde::Serialize;
 
@@ -46,6 +47,8 @@ pub struct RunPlacement {
     pub notes: Vec<String>,
     /// The figures the run has, in the table's column order.
     pub figures: Vec<RunFigure>,
+    /// The run's core count the same-SoC groups were held to.
+    pub cores: Option<u32>,
 }
 
 /// The short form of the licence, for every place the data is shown.
@@ -483,10 +486,80 @@ pub fn place_run(c: &Corpus, doc: &ResultDocument) -> RunPlacement {
         comparison,
         notes,
         figures,
+        cores,
     }
 }
 
+/// The placement a reader shows: the one the finisher stored in the document
+/// (`analysis.placement`), or — for a document stored before the finisher recorded figures, or
+/// never finished — the document placed in `c` now.
+pub fn shown(c: &Corpus, doc: &ResultDocument) -> PlacementRecord {
+    match doc.analysis.as_ref().and_then(|a| a.placement.as_ref()) {
+        Some(p) if p.figures.is_some() => p.clone(),
+        _ => place_run(c, doc).record(),
+    }
+}
+
+/// A stored figure's [`Figure`] (by the table's column heading).
+pub fn figure_of(f: &PlacedFigure) -> Option<Figure> {
+    Figure::ALL.into_iter().find(|x| x.column() == f.figure)
+}
+
+/// One or two lines for the end of a run: the lead figure (7-Zip multi, else the first placed)
+/// in full, then the others short with the corpus's source, date and licence. Empty when
+/// nothing is placed.
+pub fn terminal_lines(p: &PlacementRecord) -> Vec<String> {
+    let figures = p.figures.as_deref().unwrap_or_default();
+    let Some(lead) = figures
+        .iter()
+        .find(|f| figure_of(f) == Some(Figure::SevenZipMulti))
+        .or(figures.first())
+    else {
+        return Vec::new();
+    };
+    let mut first = lead.line.clone();
+    if p.class.as_deref() == Some(ArchClass::X86.name()) {
+        first += " — x86 rows only";
+    }
+    let others: Vec<&str> = figures
+        .iter()
+        .filter(|f| f.figure != lead.figure)
+        .map(|f| f.short.as_str())
+        .collect();
+    let mut second = String::new();
+    if !others.is_empty() {
+        second = format!("{}; ", others.join(", "));
+    }
+    second += &format!(
+        "among {} rows of {} ({LICENSE_LINE})",
+        p.class.as_deref().unwrap_or("no"),
+        p.corpus
+    );
+    vec![first, second]
+}
+
 impl RunFigure {
+    /// The figure as stored.
+    pub fn record(&self) -> PlacedFigure {
+        let p = &self.placement;
+        PlacedFigure {
+            figure: p.figure.column().to_string(),
+            value: p.value,
+            rank: p.all.map(|r| r.rank),
+            of: p.all.map(|r| r.of),
+            same_soc: p.same_soc.as_ref().map(|s| SocGroupRecord {
+                group: s.group.clone(),
+                count: s.count,
+                median: s.median,
+                min: s.min,
+                max: s.max,
+                percent_of_median: s.percent_of_median,
+            }),
+            not_comparable: self.not_comparable.clone(),
+            line: self.line(),
+            short: self.short(),
+        }
+    }
     /// The placement's line with the not-comparable mark in front.
     pub fn line(&self) -> String {
         let line = self.placement.line();
@@ -528,32 +601,23 @@ impl RunPlacement {
             .or(self.figures.first())
     }
 
-    /// One or two lines for the end of a run: the lead figure in full, then the others short
-    /// with the corpus's source, date and licence. Empty when nothing is placed.
+    /// The terminal summary's lines ([`terminal_lines`] of [`RunPlacement::record`]).
     pub fn terminal_lines(&self) -> Vec<String> {
-        let Some(lead) = self.lead() else {
-            return Vec::new();
-        };
-        let mut first = lead.line();
-        if self.class == Some(ArchClass::X86) {
-            first += " — x86 rows only";
+        terminal_lines(&self.record())
+    }
+
+    /// The placement as the finisher stores it (`analysis.placement`).
+    pub fn record(&self) -> PlacementRecord {
+        PlacementRecord {
+            soc: self.soc.clone(),
+            class: self.class.map(|c| c.name().to_string()),
+            corpus: self.provenance(),
+            lines: self.lines(),
+            cores: self.cores,
+            comparison: self.comparison.clone(),
+            notes: self.notes.clone(),
+            figures: Some(self.figures.iter().map(RunFigure::record).collect()),
         }
-        let others: Vec<String> = self
-            .figures
-            .iter()
-            .filter(|f| f.placement.figure != lead.placement.figure)
-            .map(RunFigure::short)
-            .collect();
-        let mut second = String::new();
-        if !others.is_empty() {
-            second = format!("{}; ", others.join(", "));
-        }
-        second += &format!(
-            "among {} rows of {} ({LICENSE_LINE})",
-            self.class.map_or("no", ArchClass::name),
-            self.provenance()
-        );
-        vec![first, second]
     }
 
     /// Every line: what the comparison is, the notes, one line per figure, the nearest rows,

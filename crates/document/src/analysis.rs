@@ -54,4 +54,56 @@ pub struct PlacementRecord {
     /// What the comparison is, the notes, one line per figure, the nearest rows, the corpus.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<String>,
+    /// The run's core count the same-SoC group was held to (rows of another count left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cores: Option<u32>,
+    /// What the comparison is, in words ("ARM rows only (this run: arm64 userland) …").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comparison: String,
+    /// Caveats for the whole run (its own table row left out, a 32-bit userland …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Each placed figure, in the table's column order. `None` in a record written before
+    /// figures were recorded: readers then place the document anew.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<Vec<PlacedFigure>>,
+}
+
+/// One figure as it was placed: what the terminal summary, the HTML report's chart and table,
+/// the results table's placement columns and the service show.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlacedFigure {
+    /// The column heading of sbc-bench's table ("7-zip multi", "memcpy", "kH/s").
+    pub figure: String,
+    pub value: f64,
+    /// 1 + the rows of the class with a higher value; `None`: the class has no row with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
+    /// The rows of the class with the figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<usize>,
+    /// The same-SoC group's rows; `None`: no SoC known or no row of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_soc: Option<SocGroupRecord>,
+    /// Why the run's figure is not comparable with sbc-bench's; `None`: comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
+    /// The full line ("memcpy 3,450 MB/s: 12th of 180 …").
+    pub line: String,
+    /// The short form ("memcpy 12th of 180, 98 % of its SoC's median").
+    pub short: String,
+}
+
+/// The same SoC's rows a figure was compared with.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SocGroupRecord {
+    /// The group in words ("Rockchip RK3588, 8 cores 4+4").
+    pub group: String,
+    pub count: usize,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub percent_of_median: f64,
 }

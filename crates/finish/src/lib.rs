@@ -112,12 +112,7 @@ fn finish_with(doc: &mut ResultDocument, reference: &corpus::Corpus, renew: bool
     found.extend(kept);
 
     let placed = corpus::place_run(reference, doc);
-    let placement = PlacementRecord {
-        soc: placed.soc.clone(),
-        class: placed.class.map(|c| c.name().to_string()),
-        corpus: placed.provenance(),
-        lines: placed.lines(),
-    };
+    let placement = placed.record();
     let change = diff(
         &before,
         &found,

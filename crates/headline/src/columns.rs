@@ -1,6 +1,7 @@
 //! The names a run is listed under — the indexed columns of the results database, which the
 //! HTML report uses as well so a run is named exactly as `results list` names it. Imported logs
-//! first take what the log said; native runs take what the probe saw.
+//! first take what the log said; native runs take what the probe saw. The SoC is the SoC
+//! catalogue's name the finisher placed the run as, where it named one.
 
 use document::ResultDocument;
 use document::imported::Headline;
@@ -46,7 +47,16 @@ pub fn columns(doc: &ResultDocument) -> RunColumns {
     let distro = text(imp.and_then(|i| i.distro.as_ref()))
         .or_else(|| text(id.and_then(|id| id.distro.as_ref()?.pretty_name.as_ref())))
         .or_else(|| text(imp.and_then(|i| i.summary_line.as_ref().map(|s| &s.distro))));
-    let soc = text(imp.and_then(|i| i.soc_guess.as_ref()))
+    // The SoC catalogue's name the finisher placed the run as comes first (one name per chip
+    // everywhere: "Amlogic S922X" for the log's "Meson G12B (S922X) Revision 29:b", the board's
+    // SoC for a log without a guess line); then the log's or the probe's own guess.
+    let placed_soc = doc
+        .analysis
+        .as_ref()
+        .and_then(|a| a.placement.as_ref())
+        .and_then(|p| text(p.soc.as_ref()));
+    let soc = placed_soc
+        .or_else(|| text(imp.and_then(|i| i.soc_guess.as_ref())))
         .or_else(|| text(id.and_then(|id| id.soc.as_ref().map(|s| &s.name))));
     let device = crate::device::of_document(doc);
 

@@ -196,7 +196,7 @@ pub fn terminal_summary_with(
         }
     }
 
-    let placed = corpus::place_run(reference, doc).terminal_lines();
+    let placed = corpus::terminal_lines(&corpus::shown(reference, doc));
     if let Some((first, rest)) = placed.split_first() {
         let _ = writeln!(out, "{} {first}", paint.bold("Placement:"));
         for l in rest {

@@ -18,6 +18,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use document::analysis::PlacementRecord;
 use resultsdb::marks as results_marks;
 use resultsdb::table::{Column, number, sort_rows, table_csv, table_markdown};
 use resultsdb::{Filter, Location, Store};
@@ -290,8 +291,7 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
                 let mut placed = Vec::new();
                 for r in &rows {
                     placed.push(
-                        stored_document(&mut store, r.id)?
-                            .map(|d| corpus::place_run(&reference, &d)),
+                        stored_document(&mut store, r.id)?.map(|d| corpus::shown(&reference, &d)),
                     );
                 }
                 match format {
@@ -682,16 +682,19 @@ fn stored_document(store: &mut Store, id: i64) -> anyhow::Result<Option<document
 /// A figure's placement cell: "41/180 (46 % of SoC median)", with " *" when not comparable;
 /// `none` stands for a figure without a rank — "-" in the Markdown table, the empty field in
 /// CSV (as the results table's own CSV writes a missing figure).
-fn placement_cell(p: Option<&corpus::RunPlacement>, i: usize, none: &str) -> String {
+fn placement_cell(p: Option<&PlacementRecord>, i: usize, none: &str) -> String {
     let fig = corpus::Figure::ALL[i];
-    let Some(f) = p.and_then(|p| p.figures.iter().find(|f| f.placement.figure == fig)) else {
+    let Some(f) = p
+        .and_then(|p| p.figures.as_ref())
+        .and_then(|fs| fs.iter().find(|f| corpus::run::figure_of(f) == Some(fig)))
+    else {
         return none.into();
     };
-    let mut parts = vec![match f.placement.all {
-        Some(r) => format!("{}/{}", r.rank, r.of),
-        None => none.into(),
+    let mut parts = vec![match (f.rank, f.of) {
+        (Some(rank), Some(of)) => format!("{rank}/{of}"),
+        _ => none.into(),
     }];
-    if let Some(soc) = &f.placement.same_soc {
+    if let Some(soc) = &f.same_soc {
         parts.push(format!("({:.0} % of SoC median)", soc.percent_of_median));
     }
     if f.not_comparable.is_some() {
@@ -704,7 +707,7 @@ fn placement_cell(p: Option<&corpus::RunPlacement>, i: usize, none: &str) -> Str
 fn placement_markdown(
     rows: &[resultsdb::TableRow],
     marks: &results_marks::Marks,
-    placed: &[Option<corpus::RunPlacement>],
+    placed: &[Option<PlacementRecord>],
     reference: &corpus::Corpus,
 ) -> String {
     use std::fmt::Write as _;
@@ -724,9 +727,7 @@ fn placement_markdown(
             t,
             "| {} | {} | {} | {} |",
             r.id,
-            p.as_ref()
-                .and_then(|p| p.class)
-                .map_or("-", corpus::ArchClass::name),
+            p.as_ref().and_then(|p| p.class.as_deref()).unwrap_or("-"),
             p.as_ref().and_then(|p| p.soc.as_deref()).unwrap_or("-"),
             cells.join(" | ")
         );
@@ -746,7 +747,7 @@ fn placement_markdown(
 fn placement_csv(
     rows: &[resultsdb::TableRow],
     marks: &results_marks::Marks,
-    placed: &[Option<corpus::RunPlacement>],
+    placed: &[Option<PlacementRecord>],
 ) -> String {
     let mut records = resultsdb::table::table_csv_records(rows, marks);
     if let Some(head) = records.first_mut() {
@@ -758,8 +759,8 @@ fn placement_csv(
         );
     }
     for (record, p) in records.iter_mut().skip(1).zip(placed) {
-        let class = p.as_ref().and_then(|p| p.class);
-        record.push(class.map_or("", corpus::ArchClass::name).to_string());
+        let class = p.as_ref().and_then(|p| p.class.as_deref());
+        record.push(class.unwrap_or("").to_string());
         record.extend((0..6).map(|i| placement_cell(p.as_ref(), i, "")));
     }
     document::csv::write(records)

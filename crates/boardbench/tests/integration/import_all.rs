@@ -6,50 +6,11 @@
 //! printed (`--nocapture`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use crate::common;
 use testsupport::sbc_bench_logs;
-
-/// Runs `c` to its end, killed after `limit` (the test then fails saying so).
-fn bounded(mut c: Command, limit: Duration) -> Output {
-    let mut child = c
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boardbench starts");
-    // Read both pipes on threads so a full pipe never stalls the child.
-    let mut so = child.stdout.take().unwrap();
-    let mut se = child.stderr.take().unwrap();
-    let t_out = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut so, &mut v).ok();
-        v
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut se, &mut v).ok();
-        v
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("boardbench did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: t_out.join().unwrap(),
-        stderr: t_err.join().unwrap(),
-    }
-}
 
 fn bb(db: &Path, args: &[&std::ffi::OsStr], limit: Duration) -> Output {
     let mut c = common::command();
@@ -57,7 +18,7 @@ fn bb(db: &Path, args: &[&std::ffi::OsStr], limit: Duration) -> Output {
         .env("BOARDBENCH_DB", db)
         // The built-in corpus, whatever `corpus update` stored for the user running the tests.
         .env("BOARDBENCH_CORPUS_DIR", db.with_extension("corpus"));
-    bounded(c, limit)
+    common::output_within(c, limit)
 }
 
 fn text(o: &Output) -> String {
@@ -196,8 +157,10 @@ fn every_fixture_log_is_imported_finished_and_shown() {
     let listed = text(&list).lines().count();
     assert_eq!(listed, ids.len(), "results list shows every stored run");
 
-    // `results show` of every run: the stored findings and the analysis.
+    // `results show` of every run: the stored findings and the analysis, and the run's SoC
+    // column in the catalogue's one name (or none, never the log's raw spelling).
     let t = Instant::now();
+    let (mut soc_named, mut soc_none, mut soc_raw) = (0, 0, Vec::new());
     for id in &ids {
         let id_s = id.to_string();
         let o = bb(
@@ -213,7 +176,27 @@ fn every_fixture_log_is_imported_finished_and_shown() {
             "results show {id}:\n{s}"
         );
         assert!(!s.contains("not analysed"), "results show {id}:\n{s}");
+        let soc = s
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix("soc "))
+            .map(str::trim)
+            .unwrap_or_else(|| panic!("results show {id}: no soc line:\n{s}"));
+        if soc == "-" {
+            soc_none += 1;
+        } else if document::socs::canonical(soc).as_deref() == Some(soc) {
+            soc_named += 1;
+        } else {
+            soc_raw.push(format!("run {id}: {soc}"));
+        }
     }
+    println!(
+        "import_all: results show soc: {soc_named} the catalogue's name, {soc_none} none, {} another spelling {soc_raw:?}",
+        soc_raw.len()
+    );
+    assert!(
+        soc_raw.is_empty(),
+        "runs whose soc column is not the catalogue's name: {soc_raw:?}"
+    );
     let show_s = t.elapsed().as_secs_f64();
 
     // `report` of a sample (every 15th run): the findings section says what was stored.

@@ -338,7 +338,12 @@ fn show_and_table_place_runs_among_the_published_results() {
     );
     let rows = json["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5);
-    assert_eq!(rows[1]["placement"]["class"], "Arm");
+    // The placement as the document stores it (`analysis.placement`), class by its name.
+    assert_eq!(rows[1]["placement"]["class"], "ARM");
+    assert!(
+        rows[1]["placement"]["figures"][0]["rank"].is_u64(),
+        "{json}"
+    );
     // Without --placement the table is unchanged.
     assert!(!stdout(&bb(&db, &["table"])).contains("Placement"));
 }

@@ -1,11 +1,13 @@
 //! The run placed on the distribution of sbc-bench's published results: one strip per headline
 //! figure, every published row of the run's architecture class a grey dot (logarithmic axis:
 //! the rows span three orders of magnitude), the rows of the run's SoC highlighted, the run a
-//! vertical mark. The data is `corpus::place_run` (the same placement as the terminal summary
-//! and `results show`); the caption carries the corpus's source, date and licence.
+//! vertical mark. The placement is the one the finisher stored in the document (`corpus::shown`:
+//! the same as the terminal summary and `results show`), the dots are the corpus's rows; the
+//! caption carries the corpus's source, date and licence.
 
-use corpus::{Corpus, RunPlacement};
+use corpus::{ArchClass, Corpus};
 use document::ResultDocument;
+use document::analysis::PlacementRecord;
 
 use super::{data_table, legend_with};
 use crate::escape::esc;
@@ -23,42 +25,56 @@ pub struct Strip {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placed {
-    pub placement: RunPlacement,
+    pub placement: PlacementRecord,
     pub strips: Vec<Strip>,
 }
 
-/// The placement of `doc` in `c`; `None` when no figure is placed.
+/// The placement of `doc` (as stored, or placed in `c` when the document has none) with the rows
+/// of `c`; `None` when no figure is placed.
 pub fn from_doc(c: &Corpus, doc: &ResultDocument) -> Option<Placed> {
-    let placement = corpus::place_run(c, doc);
-    let class = placement.class?;
+    let placement = corpus::shown(c, doc);
+    let class = [
+        ArchClass::Arm,
+        ArchClass::X86,
+        ArchClass::RiscV,
+        ArchClass::LoongArch,
+    ]
+    .into_iter()
+    .find(|k| placement.class.as_deref() == Some(k.name()))?;
     // An imported log's own table row is not drawn (it is left out of the placement too).
     let own = corpus::run::own_log(doc).map(|n| format!("/{n}"));
     let is_own = |e: &corpus::Entry| {
         own.as_deref()
             .is_some_and(|n| e.log.as_deref().is_some_and(|l| l.ends_with(n)))
     };
+    // The highlighted rows are the same-SoC group's: the SoC's rows of the run's core count.
+    let in_group = |e: &corpus::Entry| {
+        placement.soc.is_some()
+            && e.soc == placement.soc
+            && match (placement.cores, e.cores) {
+                (Some(run), Some(row)) => run == row,
+                _ => true,
+            }
+    };
     let strips: Vec<Strip> = placement
         .figures
         .iter()
-        .map(|f| {
-            let fig = f.placement.figure;
+        .flatten()
+        .filter_map(|f| {
+            let fig = corpus::run::figure_of(f)?;
             let rows = c
                 .entries
                 .iter()
                 .filter(|e| e.class == class && e.comparable() && !is_own(e))
-                .filter_map(|e| {
-                    let v = e.figure(fig)?;
-                    let same = placement.soc.is_some() && e.soc == placement.soc;
-                    Some((v, same))
-                })
+                .filter_map(|e| Some((e.figure(fig)?, in_group(e))))
                 .collect();
-            Strip {
+            Some(Strip {
                 label: fig.label(),
                 unit: fig.unit(),
-                value: f.placement.value,
+                value: f.value,
                 rows,
-                line: f.line(),
-            }
+                line: f.line.clone(),
+            })
         })
         .collect();
     (!strips.is_empty()).then_some(Placed { placement, strips })
@@ -134,7 +150,12 @@ pub fn render(p: &Placed) -> String {
         esc(&pl.comparison)
     ));
     let mut entries = vec![("other published rows".to_string(), "others".to_string())];
-    if let Some(soc) = &pl.soc {
+    let group = pl
+        .figures
+        .iter()
+        .flatten()
+        .find_map(|f| f.same_soc.as_ref().map(|g| g.group.clone()));
+    if let Some(soc) = group.or_else(|| pl.soc.clone()) {
         entries.push((format!("{soc} rows"), "s1".to_string()));
     }
     out.push_str(&legend_with(&entries));
@@ -152,26 +173,29 @@ pub fn render(p: &Placed) -> String {
     let rows: Vec<Vec<String>> = pl
         .figures
         .iter()
-        .map(|f| {
-            let q = &f.placement;
-            vec![
-                format!("{} ({})", q.figure.label(), q.figure.unit()),
-                svg::num(q.value),
-                q.all
-                    .map_or("–".into(), |r| format!("{} of {}", r.rank, r.of)),
-                q.same_soc.as_ref().map_or("–".into(), |s| {
+        .flatten()
+        .filter_map(|f| {
+            let fig = corpus::run::figure_of(f)?;
+            Some(vec![
+                format!("{} ({})", fig.label(), fig.unit()),
+                svg::num(f.value),
+                match (f.rank, f.of) {
+                    (Some(r), Some(of)) => format!("{r} of {of}"),
+                    _ => "–".into(),
+                },
+                f.same_soc.as_ref().map_or("–".into(), |s| {
                     format!("{} ({} rows)", svg::num(s.median), s.count)
                 }),
-                q.same_soc.as_ref().map_or("–".into(), |s| {
+                f.same_soc.as_ref().map_or("–".into(), |s| {
                     format!("{}–{}", svg::num(s.min), svg::num(s.max))
                 }),
-            ]
+            ])
         })
         .collect();
     out.push_str(&data_table("Figures", &head, &rows));
     out.push_str(&format!(
         "<div class=\"dim\">Corpus: {}. Data: {}. <details><summary>Licence of the data</summary><pre>{}</pre></details></div>",
-        esc(&pl.provenance()),
+        esc(&pl.corpus),
         esc(corpus::LICENSE_LINE),
         esc(corpus::LICENSE)
     ));

@@ -1,7 +1,8 @@
 //! What the CLI tests share.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// The built boardbench binary. On foreign targets the tests run under qemu-user, and
 /// scripts/test registers qemu with binfmt_misc (with QEMU_LD_PREFIX set), so the binary starts
@@ -270,4 +271,44 @@ pub fn stub_tools(dir: &Path, tools: &[&str]) -> PathBuf {
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     bin
+}
+
+/// Runs `c` to its end, killed after `limit` (the test then fails saying so).
+#[allow(dead_code)]
+pub fn output_within(mut c: Command, limit: Duration) -> Output {
+    let mut child = c
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("boardbench starts");
+    // Read both pipes on threads so a full pipe never stalls the child.
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut so, &mut v).ok();
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut se, &mut v).ok();
+        v
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("boardbench did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+    }
 }

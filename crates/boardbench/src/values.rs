@@ -141,6 +141,18 @@ pub fn existing_dir(s: &str) -> Result<PathBuf, String> {
 /// `--cpuinfo-file` / `CPUINFOFILE`: a regular file that can be read (a directory, a FIFO or
 /// `/dev/zero` gave a note and exit 0, a whole run on this machine's cpuinfo).
 pub fn cpuinfo_file(s: &str) -> Result<PathBuf, String> {
+    // clap names the flag in its message also when the value came from the environment: say so.
+    let from_env = std::env::var_os("CPUINFOFILE").is_some_and(|v| v == s);
+    cpuinfo_file_checked(s).map_err(|e| {
+        if from_env {
+            format!("{e} (the value of the environment variable CPUINFOFILE)")
+        } else {
+            e
+        }
+    })
+}
+
+fn cpuinfo_file_checked(s: &str) -> Result<PathBuf, String> {
     let p = file(s)?;
     match std::fs::metadata(&p) {
         Ok(m) if m.is_file() => match std::fs::File::open(&p) {

@@ -70,7 +70,7 @@ fn policy_of(policies: &[Policy], cpu: u32) -> Option<&Policy> {
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if args.samples == 0 {
-        bail!("--samples must be at least 1");
+        return Err(crate::output::Usage("--samples must be at least 1".into()).into());
     }
     // A signal restores what the walk changed and exits (128 + signal).
     let probed = Session::probe(g.root(), Signals::Restore);

@@ -147,10 +147,10 @@ struct Sweep<'a> {
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
     if !(args.seconds_per_point > 0.0 && args.seconds_per_point.is_finite()) {
-        anyhow::bail!("--seconds-per-point must be above 0");
+        return Err(crate::output::Usage("--seconds-per-point must be above 0".into()).into());
     }
     if args.clock_samples == 0 {
-        anyhow::bail!("--clock-samples must be at least 1");
+        return Err(crate::output::Usage("--clock-samples must be at least 1".into()).into());
     }
     tune::restorer::on_signal(adapters::tool::end_running_tools);
     let probed = Session::probe(g.root(), Signals::Restore);

@@ -62,21 +62,27 @@ pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
         Config::quick()
     };
     if let Some(s) = &args.size {
-        cfg.buffer_bytes = usize::try_from(parse_size(s)?).context("buffer size")?;
+        let n = parse_size(s).map_err(|e| crate::output::Usage(format!("--size: {e}")))?;
+        cfg.buffer_bytes = usize::try_from(n)
+            .map_err(|_| crate::output::Usage(format!("--size: {s:?} is too large")))?;
     }
     if let Some(n) = args.samples {
         if n == 0 {
-            bail!("--samples 0: at least one sample is needed");
+            return Err(
+                crate::output::Usage("--samples 0: at least one sample is needed".into()).into(),
+            );
         }
         cfg.max_samples = n;
         cfg.min_samples = cfg.min_samples.min(n);
     }
-    cfg.validate().map_err(anyhow::Error::msg)?;
+    // A buffer or sample count the kernel cannot use is the caller's value: a usage error.
+    cfg.validate()
+        .map_err(|e| crate::output::Usage(format!("--size/--samples: {e}")))?;
     let cpus = resolve_cpus(args.cpu.as_deref())?;
     let variants = if args.variants.is_empty() {
         membw::available_variants()
     } else {
-        membw::select_variants(&args.variants).map_err(anyhow::Error::msg)?
+        membw::select_variants(&args.variants).map_err(crate::output::Usage)?
     };
     let aggregate = if args.no_aggregate {
         None

@@ -127,10 +127,10 @@ fn fmt_num(x: f64) -> String {
 
 pub fn run(args: &Args, _g: &Globals) -> anyhow::Result<i32> {
     if args.repeats == 0 {
-        bail!("--repeats must be at least 1");
+        return Err(crate::output::Usage("--repeats must be at least 1".into()).into());
     }
     if args.sha_iterations == 0 {
-        bail!("--sha-iterations must be at least 1");
+        return Err(crate::output::Usage("--sha-iterations must be at least 1".into()).into());
     }
     let known = ["clock", "sha256", "membw", "memlat"];
     for k in &args.only {

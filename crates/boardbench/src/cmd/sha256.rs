@@ -94,7 +94,7 @@ fn options(args: &Args, g: &Globals) -> anyhow::Result<Sha256Options> {
         bail!("--ghz must be a clock in GHz like 3.6 (got {ghz})");
     }
     if args.runs == 0 {
-        bail!("--runs must be at least 1");
+        return Err(crate::output::Usage("--runs must be at least 1".into()).into());
     }
     let cpu = match args.cpu {
         Some(c) => {

@@ -763,6 +763,13 @@ fn bad_values_of_every_command_are_usage_errors() {
         &["sha256", "-s", "0"],
         &["clock", "--cpu", "abc"],
         &["membw", "--cpu", "abc"],
+        &["clock", "--samples", "0"],
+        &["membw", "--samples", "0"],
+        &["membw", "--size", "0"],
+        &["membw", "--size", "abc"],
+        &["membw", "--size", "99999999999999999999G"],
+        &["graph", "--clock-samples", "0"],
+        &["graph", "--seconds-per-point", "0"],
         &["graph", "--cpus", "abc"],
         &[
             "guide",
@@ -823,7 +830,8 @@ fn a_cpuinfo_file_that_is_no_file_is_refused() {
             .arg("info")
             .output()
             .unwrap();
-        usage(&o);
+        // The message names where the value came from.
+        assert!(usage(&o).contains("CPUINFOFILE"), "{}", err(&o));
         let o = bb(&["info", "--cpuinfo-file", bad]);
         usage(&o);
     }

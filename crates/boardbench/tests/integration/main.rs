@@ -46,6 +46,7 @@ mod serve_limits;
 mod serve_pages;
 mod serve_util;
 mod sha256;
+mod share_cli;
 mod thermal_env_cli;
 mod tools_cli;
 mod upload_cli;

@@ -271,3 +271,45 @@ pub fn stub_tools(dir: &Path, tools: &[&str]) -> PathBuf {
     }
     bin
 }
+
+/// Runs `c` to its end with stdout and stderr captured, killed after `limit` (the test then
+/// fails saying so).
+#[allow(dead_code)]
+pub fn output_within(mut c: Command, limit: std::time::Duration) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = c
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boardbench starts");
+    // Both pipes are read on threads so a full pipe never stalls the child.
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut so, &mut v).ok();
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut se, &mut v).ok();
+        v
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("boardbench did not finish within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+    }
+}

@@ -7,6 +7,7 @@ mod clock;
 mod clock_opp_walk;
 mod common;
 mod corpus_cli;
+mod doc_commands;
 mod export_lava;
 mod export_prometheus;
 mod fleet_ansible;

@@ -213,11 +213,8 @@ fn check(args: &Args, modes: &[String]) -> anyhow::Result<()> {
     if args.max_khz == Some(0) {
         return usage("--max-khz 0: not a clock");
     }
-    let paste = args.paste.paste_url.trim();
-    if args.share && !(paste.starts_with("http://") || paste.starts_with("https://")) {
-        return usage(format!(
-            "--paste-url {paste}: not an http:// or https:// URL"
-        ));
+    if args.share {
+        crate::cmd::share::check_url(&args.paste)?;
     }
     Ok(())
 }

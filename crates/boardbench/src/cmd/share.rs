@@ -75,6 +75,15 @@ pub(crate) fn state_path(state: Option<&Path>, loc: &Location) -> PathBuf {
     })
 }
 
+/// The paste service's URL, or a usage error (checked before anything is read or run).
+pub(crate) fn check_url(paste: &PasteArgs) -> anyhow::Result<&str> {
+    let url = paste.paste_url.trim();
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return crate::output::usage(format!("--paste-url {url}: not an http:// or https:// URL"));
+    }
+    Ok(url)
+}
+
 /// How one share went, for the caller's exit code.
 pub(crate) enum Shared {
     Link,
@@ -93,10 +102,7 @@ pub(crate) fn share_document(
     state: &Path,
     g: &Globals,
 ) -> anyhow::Result<Shared> {
-    let url = paste.paste_url.trim();
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return crate::output::usage(format!("--paste-url {url}: not an http:// or https:// URL"));
-    }
+    let url = check_url(paste)?;
     let salt = upload::StateFile::new(state)
         .salt()
         .map_err(|e| anyhow::anyhow!(e))?;
@@ -197,6 +203,7 @@ fn latest(db: &mut Db<'_>, loc: &Location) -> anyhow::Result<(String, ResultDocu
 }
 
 pub fn run(args: &Args, g: &Globals) -> anyhow::Result<i32> {
+    check_url(&args.paste)?;
     let loc = Location::resolve(args.db.as_deref())
         .map_err(|e| crate::output::Usage(format!("--db: {e}")))?;
     let mut db = Db::new(args.db.as_deref());

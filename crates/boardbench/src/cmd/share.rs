@@ -175,14 +175,29 @@ pub(crate) fn share_document(
     }
 }
 
+/// Where a run made with `sudo` is stored (the root default), when that is not `loc`: the
+/// hint for a user whose own database has no run.
+fn root_database_hint(loc: &Location) -> String {
+    let root_db = Path::new("/var/lib/boardbench/results.sqlite");
+    match loc {
+        Location::Sqlite(p) if p != root_db && root_db.is_file() => format!(
+            "; runs made as root are in {}: `sudo boardbench share`, or --db {}",
+            root_db.display(),
+            root_db.display()
+        ),
+        _ => String::new(),
+    }
+}
+
 /// The latest run of the database and its name, or why there is none.
 fn latest(db: &mut Db<'_>, loc: &Location) -> anyhow::Result<(String, ResultDocument)> {
     if let Location::Sqlite(p) = loc
         && !p.exists()
     {
         anyhow::bail!(
-            "no results database at {}: nothing to share (`boardbench run` stores a run; or give a document file)",
-            p.display()
+            "no results database at {}: nothing to share (`boardbench run` stores a run; or give a document file){}",
+            p.display(),
+            root_database_hint(loc)
         );
     }
     let store = db.get()?;
@@ -194,8 +209,9 @@ fn latest(db: &mut Db<'_>, loc: &Location) -> anyhow::Result<(String, ResultDocu
         .max();
     let Some(id) = last else {
         anyhow::bail!(
-            "no run in the results database {}: nothing to share",
-            loc.display()
+            "no run in the results database {}: nothing to share{}",
+            loc.display(),
+            root_database_hint(loc)
         );
     };
     let (_, doc) = load(&id.to_string(), db)?;

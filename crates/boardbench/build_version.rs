@@ -17,6 +17,18 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&o.stdout).trim().to_string()).filter(|s| !s.is_empty())
 }
 
+/// The profile's name: Cargo's PROFILE says only "release" or "debug" (a custom profile such as
+/// scripts/dist's `dist` inherits from one of them), but OUT_DIR lies in the profile's own
+/// directory, `TARGET_DIR[/TRIPLE]/NAME/build/PACKAGE-HASH/out` ("debug" for the dev profile).
+fn profile(out_dir: &str) -> Option<String> {
+    let mut parts = Path::new(out_dir).components().rev().map(|c| c.as_os_str());
+    let (_out, _pkg, build) = (parts.next()?, parts.next()?, parts.next()?);
+    (build == "build")
+        .then(|| parts.next())
+        .flatten()
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
 pub fn main() {
     let env = |k: &str| std::env::var(k).unwrap_or_default();
     let dir = std::path::PathBuf::from(env("CARGO_MANIFEST_DIR"));
@@ -52,7 +64,7 @@ pub fn main() {
     println!(
         "cargo:rustc-env=BOARDBENCH_BUILD=build: {}, {} profile, git {rev}",
         env("TARGET"),
-        env("PROFILE")
+        profile(&env("OUT_DIR")).unwrap_or_else(|| env("PROFILE"))
     );
     println!("cargo:rustc-env=BOARDBENCH_GLIBC={glibc}");
     println!("cargo:rerun-if-env-changed=BOARDBENCH_GLIBC_FLOOR");

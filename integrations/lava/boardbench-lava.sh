@@ -32,7 +32,7 @@ mode=${1:-run}
 [ $# -gt 0 ] && shift
 "$BOARDBENCH" "$mode" -o "$doc" "$@"
 rc=$?
-# README's exit codes: 0 valid, 2 completed but not to be trusted (a document was written; the
+# The exit codes (docs/exit-codes.md): 0 valid, 2 completed but not to be trusted (a document was written; the
 # findings say why), 1 error, 3 never idle, 64 usage error (nothing ran), 128+N a signal.
 case $rc in
   0 | 2) lava-test-case boardbench-run --result pass ;;

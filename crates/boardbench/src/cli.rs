@@ -170,6 +170,9 @@ pub enum Command {
     /// Send runs to a results service (`boardbench serve`), host names, addresses and serial
     /// numbers redacted; remembers what the service has.
     Upload(cmd::upload::Args),
+    /// Share one run's log with a link, as sbc-bench does: redacted as `upload` redacts, sent
+    /// to a paste service (0x0.st by default); the link is printed with the summary row.
+    Share(cmd::share::Args),
     /// Print the shell completion script for bash, zsh or fish (used by the packages).
     #[command(hide = true)]
     Completions(cmd::completions::Args),

@@ -1,6 +1,7 @@
 //! sbc-bench's summary line, the row of its Results.md table:
 //! `| Device | MHz | Kernel | Distro arch | 7-zip multi | 7-zip single | AES | memcpy | memset | kH/s |`
-//! (docs/sbc-bench-compat.md). boardbench uploads nothing, so there is no URL cell.
+//! (docs/sbc-bench-compat.md). A run uploads nothing by itself, so there is no URL cell here;
+//! `boardbench share` prints this row with the paste's link appended as that cell.
 //!
 //! The numbers are `headline::results_row`: the one mapping from measurement rows to the
 //! Results.md columns, rounded as sbc-bench rounds them.

@@ -5,10 +5,11 @@
 //!
 //! Redaction happens before this crate sees a document (the `redact` crate; the CLI's
 //! `cmd/upload.rs` puts the two together). Module map: [`client`] the HTTP side and its retry
-//! policy, [`state`] the acknowledgement file, `testing` a stand-in service on 127.0.0.1 for
-//! tests (the client's here and the CLI's).
+//! policy, [`state`] the acknowledgement file, [`paste`] one log to a paste service (`share`),
+//! `testing` a stand-in service on 127.0.0.1 for tests (the client's here and the CLI's).
 
 pub mod client;
+pub mod paste;
 pub mod state;
 #[doc(hidden)]
 pub mod testing;

@@ -26,6 +26,7 @@ pub mod schema;
 pub mod selftest_perf;
 pub mod serve;
 pub mod sha256;
+pub mod share;
 pub mod thermal;
 pub mod upload;
 
@@ -57,6 +58,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Export(a) => export::run(a, g),
         Command::Guide(a) => guide::run(a, g),
         Command::Upload(a) => upload::run(a, g),
+        Command::Share(a) => share::run(a, g),
         Command::Serve(a) => serve::run(a, g),
         Command::Completions(a) => completions::run(a, g),
         Command::Manpage(a) => manpage::run(a, g),

@@ -87,6 +87,12 @@ pub struct Args {
     /// Set by the sbc-bench compatibility layer (log path, header).
     #[arg(long, hide = true)]
     pub as_sbc_bench: bool,
+    /// When the run is done, share its log with a link as `boardbench share` does (redacted;
+    /// never without this switch). A paste that fails does not change the run's exit code.
+    #[arg(long)]
+    pub share: bool,
+    #[command(flatten)]
+    pub paste: crate::cmd::share::PasteArgs,
 }
 
 /// sbc-bench's MODE variable: `unattended`, `extensive` (several words allowed).
@@ -206,6 +212,9 @@ fn check(args: &Args, modes: &[String]) -> anyhow::Result<()> {
     }
     if args.max_khz == Some(0) {
         return usage("--max-khz 0: not a clock");
+    }
+    if args.share {
+        crate::cmd::share::check_url(&args.paste)?;
     }
     Ok(())
 }
@@ -443,7 +452,28 @@ pub fn run(args: &Args, g: &Globals) -> anyhow::Result<ExitStatus> {
         return Ok(ExitStatus::Error);
     }
     println!("Full log: {}", log.display());
+    if args.share {
+        share(args, g, &doc);
+    }
     Ok(ExitStatus::of(signal, findings::trustworthy(&doc.findings)))
+}
+
+/// `--share`: the finished run's log to the paste service. Whatever happens is said in a line;
+/// the run's exit code stays the run's (0 valid, 2 not to be trusted: what scripts read).
+fn share(args: &Args, g: &Globals, doc: &document::ResultDocument) {
+    let shared = resultsdb::Location::resolve(args.out.db.as_deref())
+        .map_err(|e| anyhow::anyhow!("--db: {e}"))
+        .and_then(|loc| {
+            let state = std::env::var_os("BOARDBENCH_UPLOAD_STATE")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from);
+            let state = crate::cmd::share::state_path(state.as_deref(), &loc);
+            let name = format!("run-{}", chrono::Utc::now().format("%Y%m%d-%H%M%S"));
+            crate::cmd::share::share_document(doc, &name, &args.paste, false, &state, g)
+        });
+    if let Err(e) = shared {
+        eprintln!("share: {e:#}; nothing shared");
+    }
 }
 
 #[cfg(test)]

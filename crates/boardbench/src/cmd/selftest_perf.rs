@@ -29,7 +29,7 @@ pub struct Args {
     pub only: Vec<String>,
 }
 
-/// Targets of the reference machine, of README's Benchmarks section.
+/// Targets of the reference machine, of docs/comparisons.md's Benchmarks section.
 mod target {
     /// One clock measurement takes at most this long (wtarreau/mhz: 0.9 s).
     pub const CLOCK_SECONDS: f64 = 0.3;

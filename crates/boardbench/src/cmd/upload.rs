@@ -178,7 +178,7 @@ fn candidates(
 }
 
 /// "3 mac, 2 ipv4" / "nothing to redact" / "identifiers kept".
-fn redaction_summary(doc: &ResultDocument) -> String {
+pub(crate) fn redaction_summary(doc: &ResultDocument) -> String {
     match &doc.redaction {
         Some(r) if r.mode == "kept" => "identifiers kept".into(),
         Some(r) if !r.items.is_empty() => {

@@ -1,8 +1,7 @@
 //! What the CLI tests share.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::Duration;
+use std::process::Command;
 
 /// The built boardbench binary. On foreign targets the tests run under qemu-user, and
 /// scripts/test registers qemu with binfmt_misc (with QEMU_LD_PREFIX set), so the binary starts
@@ -273,15 +272,17 @@ pub fn stub_tools(dir: &Path, tools: &[&str]) -> PathBuf {
     bin
 }
 
-/// Runs `c` to its end, killed after `limit` (the test then fails saying so).
+/// Runs `c` to its end with stdout and stderr captured, killed after `limit` (the test then
+/// fails saying so).
 #[allow(dead_code)]
-pub fn output_within(mut c: Command, limit: Duration) -> Output {
+pub fn output_within(mut c: Command, limit: std::time::Duration) -> std::process::Output {
+    use std::process::Stdio;
     let mut child = c
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("boardbench starts");
-    // Read both pipes on threads so a full pipe never stalls the child.
+    // Both pipes are read on threads so a full pipe never stalls the child.
     let mut so = child.stdout.take().unwrap();
     let mut se = child.stderr.take().unwrap();
     let t_out = std::thread::spawn(move || {
@@ -304,9 +305,9 @@ pub fn output_within(mut c: Command, limit: Duration) -> Output {
             let _ = child.wait();
             panic!("boardbench did not finish within {limit:?}");
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    Output {
+    std::process::Output {
         status,
         stdout: t_out.join().unwrap(),
         stderr: t_err.join().unwrap(),

@@ -9,7 +9,7 @@ use crate::Error;
 use crate::backend::{Dialect, Exec, Val};
 
 /// (version, SQL). Append new migrations; never edit an applied one.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2), (3, V3)];
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2), (3, V3), (4, V4)];
 
 /// Runs, their documents, measurements, findings and tags. The Results.md headline columns are extracted
 /// into `runs` at insert time so `results table` is a single scan of one table.
@@ -142,6 +142,18 @@ CREATE INDEX runs_kernel ON runs(kernel);
 CREATE INDEX runs_uploader ON runs(uploader);
 ";
 
+/// Which runs are guide runs (a top-level `guide` object: `boardbench guide` made them), so the
+/// guide page selects them in the query — a `"guide":{}` nested anywhere else in a document
+/// (unknown fields are kept) neither counts nor pushes real guide runs past the page's limit.
+/// Stored runs are marked by their documents' real top-level field (`{GUIDE_OBJECT}`: each
+/// dialect's JSON functions; the LIKE only spares the parse of documents that cannot be one).
+const V4: &str = "
+ALTER TABLE runs ADD COLUMN guide {INT} NOT NULL DEFAULT 0;
+UPDATE runs SET guide = 1 WHERE id IN (SELECT run_id FROM documents
+    WHERE json LIKE '%\"guide\":{%' AND {GUIDE_OBJECT});
+CREATE INDEX runs_guide ON runs(guide, id);
+";
+
 /// Marks a migration as SQLite's alone (empty for PostgreSQL).
 const SQLITE_ONLY: &str = "{SQLITE}";
 
@@ -163,9 +175,14 @@ pub fn render(sql: &str, d: Dialect) -> String {
         Some(rest) => rest,
         None => sql,
     };
+    let guide_object = match d {
+        Dialect::Sqlite => "json_type(json, '$.guide') = 'object'",
+        Dialect::Postgres => "jsonb_typeof(json::jsonb -> 'guide') = 'object'",
+    };
     sql.replace("{ID}", id)
         .replace("{INT}", int)
         .replace("{REAL}", real)
+        .replace("{GUIDE_OBJECT}", guide_object)
 }
 
 /// The newest applied migration (0 for an empty database).

@@ -49,15 +49,18 @@ pub async fn page(
     let Some(device) = q.device.filter(|d| !d.trim().is_empty()) else {
         return Err(ApiError::new(400, "which device? /board?device=NAME").into());
     };
-    // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = super::document_page_permit(&state).await?;
+    // Reading and rendering the documents: off the async workers, a bounded number at once,
+    // within a deadline (crate::heavy).
     let name = device.clone();
-    let (runs, total) = state
-        .pool
-        .with(move |s| s.device_table(&name, MAX_RUNS as i64))
-        .await?;
+    let body = crate::heavy(&state, &state.document_pages, move |s| render(s, &name)).await?;
+    Ok(wide_page(&format!("boardbench: {device}"), &body))
+}
+
+/// The page's body for `device`, read from `s`.
+fn render(s: &mut resultsdb::Store, device: &str) -> Result<String, ApiError> {
+    let (runs, total) = s.device_table(device, MAX_RUNS as i64)?;
     if runs.is_empty() {
-        return Err(ApiError::new(404, format!("no runs of {device:?}")).into());
+        return Err(ApiError::new(404, format!("no runs of {device:?}")));
     }
     let figures = |r: &resultsdb::TableRow| -> [Option<f64>; 6] {
         [r.zip_multi, r.zip_single, r.aes, r.memcpy, r.memset, r.khs]
@@ -79,7 +82,7 @@ pub async fn page(
          <span class=\"better\">green</span> more than {pct}% higher (every figure here is \
          better higher). Runs of several boards of this model are not told apart: documents \
          carry no board identity.</p>",
-        esc(&device),
+        esc(device),
         runs[0].id,
         pct = NOTABLE_PCT,
     );
@@ -119,7 +122,7 @@ pub async fn page(
     );
 
     // The bars: the first run against the latest ones.
-    let first = api::document(&state, runs[0].id).await?;
+    let first = api::document_of(s, runs[0].id)?;
     let mut others = Vec::new();
     let label = |r: &resultsdb::TableRow| {
         format!(
@@ -130,7 +133,7 @@ pub async fn page(
         )
     };
     for r in runs.iter().skip(1).rev().take(MAX_BARS - 1).rev() {
-        others.push((label(r), api::document(&state, r.id).await?));
+        others.push((label(r), api::document_of(s, r.id)?));
     }
     if !others.is_empty() {
         let first_label = label(&runs[0]);
@@ -148,7 +151,7 @@ pub async fn page(
     } else {
         match others.pop() {
             Some((_, doc)) => doc,
-            None => api::document(&state, latest.id).await?,
+            None => api::document_of(s, latest.id)?,
         }
     };
     body.push_str(&super::corpus::placements(
@@ -158,5 +161,5 @@ pub async fn page(
     if let Some(soc) = runs.iter().rev().find_map(|r| r.soc.clone()) {
         body.push_str(&super::corpus::soc_rows(reference, &soc));
     }
-    Ok(wide_page(&format!("boardbench: {device}"), &body))
+    Ok(body)
 }

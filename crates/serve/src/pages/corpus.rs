@@ -78,24 +78,37 @@ pub fn soc_rows(c: &Corpus, soc: &str) -> String {
     out
 }
 
-/// Each run's placement among the published rows, one list per run.
+/// A run's placement lines: the ones its finisher stored (`analysis.placement`, what
+/// `results show` prints), computed here only for a document stored without an analysis.
+pub fn placement_lines(c: &Corpus, doc: &ResultDocument) -> Vec<String> {
+    match doc.analysis.as_ref().and_then(|a| a.placement.as_ref()) {
+        Some(p) => p.lines.clone(),
+        None => corpus::place_run(c, doc).lines(),
+    }
+}
+
+/// Each run's placement among the published rows, one list per run: what the comparison is,
+/// a line per figure (with its nearest rows), the corpus — as stored with the run.
 pub fn placements(c: &Corpus, runs: &[(String, &ResultDocument)]) -> String {
     let mut out = String::from("<h2 id=\"corpus\">Against sbc-bench's published results</h2>");
     for (name, doc) in runs {
-        let p = corpus::place_run(c, doc);
-        out.push_str(&format!(
-            "<h3>{}</h3><p class=\"dim\">{}</p><ul>",
-            esc(name),
-            esc(&p.comparison)
-        ));
-        for n in &p.notes {
-            out.push_str(&format!("<li class=\"dim\">{}</li>", esc(n)));
-        }
-        if p.figures.is_empty() {
+        let lines = placement_lines(c, doc);
+        out.push_str(&format!("<h3>{}</h3><ul class=\"placement\">", esc(name)));
+        if lines.is_empty() {
             out.push_str("<li>no figure placed</li>");
         }
-        for f in &p.figures {
-            out.push_str(&format!("<li>{}</li>", esc(&f.line())));
+        for l in &lines {
+            let (class, text) = match l.strip_prefix("    ") {
+                Some(near) => (" class=\"dim near\"", near),
+                None if l.starts_with("compared with:")
+                    || l.starts_with("note:")
+                    || l.starts_with("corpus:") =>
+                {
+                    (" class=\"dim\"", l.as_str())
+                }
+                None => ("", l.as_str()),
+            };
+            out.push_str(&format!("<li{class}>{}</li>", esc(text)));
         }
         out.push_str("</ul>");
     }

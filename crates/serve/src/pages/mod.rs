@@ -109,18 +109,6 @@ pub fn day(started: Option<&str>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-/// A place among the pages that parse stored documents ([`crate::DOCUMENT_PAGES`] at once):
-/// hold it while the documents are in memory.
-pub async fn document_page_permit(
-    state: &crate::State,
-) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-    state
-        .document_pages
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(503, "the service is stopping"))
-}
-
 /// ` class="invalid"` for the row of a run with an INVALID finding (tinted), else nothing.
 pub fn row_class(worst: Option<&str>) -> &'static str {
     if worst == Some("invalid") {

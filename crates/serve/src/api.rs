@@ -135,23 +135,36 @@ async fn upload(
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    let body = axum::body::to_bytes(req.into_body(), limit)
-        .await
-        .map_err(|e| {
-            if timed_out(&e) {
-                ApiError::new(
-                    408,
-                    format!(
-                        "the request body did not arrive within {} s",
-                        state.config.limits.body_timeout.as_secs_f64()
-                    ),
-                )
-            } else if declared.is_none() {
-                too_large()
-            } else {
-                ApiError::new(400, format!("the request body could not be read: {e}"))
-            }
-        })?;
+    // The whole body within the body time-out, counted from here (tower-http's layer only
+    // limits the wait for each frame: a byte every few seconds would never end), and not at all
+    // once the service is stopping.
+    let body_timeout = state.config.limits.body_timeout;
+    let late = || {
+        ApiError::new(
+            408,
+            format!(
+                "the request body did not arrive within {} s",
+                body_timeout.as_secs_f64()
+            ),
+        )
+    };
+    let mut stopping = state.stopping.subscribe();
+    let read = tokio::time::timeout(body_timeout, axum::body::to_bytes(req.into_body(), limit));
+    let body = tokio::select! {
+        r = read => r,
+        _ = stopping.wait_for(|s| *s) => {
+            return Err(ApiError::new(503, "the service is stopping; send the run again later"));
+        }
+    };
+    let body = body.map_err(|_| late())?.map_err(|e| {
+        if timed_out(&e) {
+            late()
+        } else if declared.is_none() {
+            too_large()
+        } else {
+            ApiError::new(400, format!("the request body could not be read: {e}"))
+        }
+    })?;
     let tags: Vec<String> = q.tag.into_iter().filter(|t| !t.trim().is_empty()).collect();
     if let Some(t) = tags.iter().find(|t| t.chars().count() > MAX_TAG_CHARS) {
         return Err(ApiError::new(

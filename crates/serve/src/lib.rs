@@ -49,6 +49,8 @@ pub struct AppState {
     /// Answers that read many rows but no document (the table as JSON, CSV or Markdown, the
     /// corpus): [`TABLE_ANSWERS`] at once.
     pub table_answers: Arc<tokio::sync::Semaphore>,
+    /// Turns true at SIGTERM: a body still arriving is not waited for (503).
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// Pages that parse stored documents answered at once; more wait. A compare of eight runs of
@@ -108,6 +110,7 @@ impl AppState {
             uploads,
             document_pages: Arc::new(tokio::sync::Semaphore::new(DOCUMENT_PAGES)),
             table_answers: Arc::new(tokio::sync::Semaphore::new(TABLE_ANSWERS)),
+            stopping: tokio::sync::watch::Sender::new(false),
         }
     }
 }
@@ -132,6 +135,10 @@ pub fn app(state: State) -> Router {
         ))
         .layer(axum::middleware::from_fn(api::json_errors))
         .layer(axum::middleware::from_fn(pages::security_headers))
+        .layer(axum::middleware::from_fn_with_state(
+            state.config.read_token,
+            pages::private_when_protected,
+        ))
         .layer(axum::middleware::from_fn(access_log::log))
         .with_state(state)
 }
@@ -153,35 +160,28 @@ pub fn run(config: Config) -> anyhow::Result<()> {
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
         let addr = listener.local_addr()?;
-        eprintln!(
-            "{}",
-            serde_json::json!({
-                "ts": access_log::now(),
-                "event": "listening",
-                "addr": addr.to_string(),
-                "db": config.db.display(),
-                "read_token": config.read_token,
-                "max_upload": config.max_upload,
-            })
-        );
+        access_log::line(&serde_json::json!({
+            "ts": access_log::now(),
+            "event": "listening",
+            "addr": addr.to_string(),
+            "db": config.db.display(),
+            "read_token": config.read_token,
+            "max_upload": config.max_upload,
+        }));
         let limits = config.limits.clone();
         let state = Arc::new(AppState::new(config, pool));
-        connections::serve(
-            listener,
-            app(state),
-            &limits.connections(),
-            shutdown_signal(),
-        )
+        let stopping = state.stopping.clone();
+        connections::serve(listener, app(state), &limits.connections(), async move {
+            shutdown_signal().await;
+            stopping.send_replace(true);
+        })
         .await;
         Ok::<(), anyhow::Error>(())
     });
     // A database call still running after the deadline is not waited for without end.
     rt.shutdown_timeout(std::time::Duration::from_secs(5));
     drop(pool);
-    eprintln!(
-        "{}",
-        serde_json::json!({"ts": access_log::now(), "event": "stopped"})
-    );
+    access_log::line(&serde_json::json!({"ts": access_log::now(), "event": "stopped"}));
     result
 }
 
@@ -193,9 +193,8 @@ async fn shutdown_signal() {
         _ = term.recv() => "SIGTERM",
         _ = int.recv() => "SIGINT",
     };
-    eprintln!(
-        "{}",
-        serde_json::json!({"ts": access_log::now(), "event": "shutdown", "signal": which,
-            "note": "finishing requests in flight"})
+    access_log::line(
+        &serde_json::json!({"ts": access_log::now(), "event": "shutdown",
+        "signal": which, "note": "finishing requests in flight"}),
     );
 }

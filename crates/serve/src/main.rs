@@ -64,13 +64,18 @@ pub struct Args {
     /// connection may stay idle).
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
     pub header_timeout: Duration,
-    /// A request's body must arrive within this many seconds.
+    /// A request's whole body must arrive within this many seconds after its headers.
     #[arg(long, value_name = "SECS", default_value = "60", value_parser = parse_secs)]
     pub body_timeout: Duration,
     /// Connections served at once; one more is answered 503 (keep it below the file limit,
     /// LimitNOFILE in the systemd unit).
     #[arg(long, value_name = "N", default_value_t = 512)]
     pub max_connections: usize,
+    /// Connections served at once from one client address (0: no cap). Behind a TLS proxy
+    /// every connection comes from the proxy: set it to --max-connections and cap per client
+    /// in the proxy (docs/serve.md).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub max_connections_per_address: usize,
     /// Uploads parsed and stored at once (each holds its document in memory); more wait.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_uploads: usize,
@@ -161,6 +166,7 @@ pub fn run(args: &Args) -> anyhow::Result<i32> {
                     header_timeout: args.header_timeout,
                     body_timeout: args.body_timeout,
                     max_connections: args.max_connections.max(1),
+                    max_per_address: args.max_connections_per_address,
                     max_uploads: args.max_uploads.max(1),
                     shutdown_deadline: args.shutdown_deadline,
                 },

@@ -182,6 +182,18 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor<'_> {
     }
 }
 
+/// Longest schema message echoed, in characters: the validator's words quote the offending
+/// value whole (a 23 KB object under `anyOf`), which says nothing more than its path does.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+fn short(m: &str) -> String {
+    if m.chars().count() <= MAX_MESSAGE_CHARS {
+        return m.to_string();
+    }
+    let head: String = m.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{head}… ({} characters in all)", m.chars().count())
+}
+
 /// `Err` with up to five schema violations, each with where it is.
 pub fn check(doc: &serde_json::Value) -> Result<(), String> {
     let errors: Vec<String> = validator()
@@ -189,7 +201,11 @@ pub fn check(doc: &serde_json::Value) -> Result<(), String> {
         .take(5)
         .map(|e| {
             let at = e.instance_path().to_string();
-            format!("{e} at {}", if at.is_empty() { "/" } else { &at })
+            format!(
+                "{} at {}",
+                short(&e.to_string()),
+                if at.is_empty() { "/" } else { &at }
+            )
         })
         .collect();
     if errors.is_empty() {

@@ -79,6 +79,25 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
     resp
 }
 
+/// With `--read-token` every answer depends on the reader's token: no shared cache (a TLS
+/// proxy's, a browser's shared one) may keep it or hand it to someone else.
+pub async fn private_when_protected(
+    axum::extract::State(protected): axum::extract::State<bool>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let mut resp = next.run(req).await;
+    if protected {
+        let h = resp.headers_mut();
+        h.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
+        h.append(header::VARY, HeaderValue::from_static("Authorization"));
+    }
+    resp
+}
+
 /// The navigation line on every page.
 pub fn nav() -> &'static str {
     "<nav class=\"dim\"><a href=\"/\">Results table</a> · <a href=\"/compare\">Compare</a> · \

@@ -405,6 +405,9 @@ impl Store {
                 if !text.trim().is_empty() {
                     db.batch(&text)?;
                 }
+                if *sql == schema::V4 {
+                    schema::unmark_look_alikes(db)?;
+                }
                 if rebuild && !db.query("PRAGMA foreign_key_check", &[])?.is_empty() {
                     return Err(Error::Other(format!(
                         "migration {version} would break a reference between tables"

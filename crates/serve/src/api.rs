@@ -148,13 +148,32 @@ async fn upload(
             ),
         )
     };
+    // At SIGTERM a body still arriving gets [`STOP_GRACE`] more (an upload in flight is
+    // finished), not the rest of the body time-out: the service stops within seconds.
     let mut stopping = state.stopping.subscribe();
-    let read = tokio::time::timeout(body_timeout, axum::body::to_bytes(req.into_body(), limit));
-    let body = tokio::select! {
-        r = read => r,
-        _ = stopping.wait_for(|s| *s) => {
-            return Err(ApiError::new(503, "the service is stopping; send the run again later"));
+    let stop = async move {
+        loop {
+            if *stopping.borrow_and_update() {
+                return;
+            }
+            if stopping.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
         }
+    };
+    let read = tokio::time::timeout(body_timeout, axum::body::to_bytes(req.into_body(), limit));
+    tokio::pin!(read);
+    let body = tokio::select! {
+        r = &mut read => r,
+        () = stop => match tokio::time::timeout(STOP_GRACE, &mut read).await {
+            Ok(r) => r,
+            Err(_) => {
+                return Err(ApiError::new(
+                    503,
+                    "the service is stopping; send the run again later",
+                ));
+            }
+        },
     };
     let body = body.map_err(|_| late())?.map_err(|e| {
         if timed_out(&e) {
@@ -261,6 +280,9 @@ fn timed_out(e: &axum::Error) -> bool {
     }
     false
 }
+
+/// How long a body still arriving at SIGTERM is waited for.
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Longest tag, in characters.
 pub const MAX_TAG_CHARS: usize = 200;

@@ -44,5 +44,9 @@ pub fn render(id: i64, doc: &document::ResultDocument) -> String {
         ));
     }
     links.push_str("</p>");
+    links.push_str(&super::corpus::placements(
+        reference,
+        &[(format!("Run {id}"), doc)],
+    ));
     html.replacen("<body>\n", &format!("<body>\n{links}\n"), 1)
 }

@@ -146,7 +146,10 @@ pub fn app(state: State) -> Router {
 /// Opens the database (migrating it), binds the address and serves until SIGTERM or Ctrl-C;
 /// requests in flight are finished before it returns, within the shutdown deadline.
 pub fn run(config: Config) -> anyhow::Result<()> {
+    // Blocking threads beyond the database connections would only wait for one; each more
+    // thread may also hold a malloc arena of its own (resident memory under load).
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(config.connections * 2 + 4)
         .enable_all()
         .thread_name("boardbench-serve")
         .build()?;

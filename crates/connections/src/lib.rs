@@ -336,10 +336,7 @@ mod tests {
         l.header_timeout = Duration::from_secs(30);
         let (addr, stop, server) = start(l);
         // Two held from 127.0.0.2: a third from there is refused, 127.0.0.1 is served.
-        let from = |ip: &str| {
-            let s = socket2_connect(ip, addr);
-            s
-        };
+        let from = |ip: &str| connect_from(ip, addr);
         let mut held: Vec<_> = (0..2).map(|_| from("127.0.0.2")).collect();
         for s in &mut held {
             s.write_all(b"GET / HT").unwrap();
@@ -363,9 +360,8 @@ mod tests {
     }
 
     /// A connection to `addr` from the loopback address `ip` (any of 127.0.0.0/8 on Linux).
-    fn socket2_connect(ip: &str, addr: SocketAddr) -> std::net::TcpStream {
-        // Bind by starting from a std listener-free path: tokio's TcpSocket binds before
-        // connecting, on a small runtime of its own.
+    fn connect_from(ip: &str, addr: SocketAddr) -> std::net::TcpStream {
+        // std cannot bind before connecting; tokio's TcpSocket can (on a runtime of its own).
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -224,8 +224,8 @@ fn look_alike_documents_do_not_empty_the_guide() {
                 "rows": [{"key": "copy (MB/s)", "cells": [{"value": 100.0, "samples": 1}]}]}]}]});
         let r = s.post("/api/v1/runs", Some(&tok), real.to_string().as_bytes());
         assert_eq!(r.status, 201, "{}", r.text());
-        // More look-alikes than the guide reads (a nested "guide":{} in a measurement).
-        for n in 0..(501) {
+        // More look-alikes than the guide reads (500 runs; a nested "guide":{} in a measurement).
+        for n in 0..501 {
             let mut d = doc("Other", 10 + n);
             d["measurements"][0]["x"] = serde_json::json!({"guide": {}});
             let r = s.post("/api/v1/runs", Some(&tok), d.to_string().as_bytes());

@@ -24,10 +24,13 @@ const NOTABLE_PCT: f64 = 3.0;
 
 /// A ratio under a figure: red when notably lower (every headline figure is better higher),
 /// green when notably higher, grey otherwise.
+/// The rule is applied to the ratio as shown (three decimals), so two cells that read the
+/// same have the same colour (`×0.970` is grey: exactly 3 % lower is not more than 3 %).
 fn ratio_cell(ratio: f64) -> String {
-    let class = if ratio < 1.0 - NOTABLE_PCT / 100.0 {
+    let shown = (ratio * 1000.0).round() / 1000.0;
+    let class = if shown < 1.0 - NOTABLE_PCT / 100.0 - 1e-9 {
         "worse"
-    } else if ratio > 1.0 + NOTABLE_PCT / 100.0 {
+    } else if shown > 1.0 + NOTABLE_PCT / 100.0 + 1e-9 {
         "better"
     } else {
         "dim"
@@ -162,4 +165,18 @@ fn render(s: &mut resultsdb::Store, device: &str) -> Result<String, ApiError> {
         body.push_str(&super::corpus::soc_rows(reference, &soc));
     }
     Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cells_that_read_the_same_have_the_same_colour() {
+        let a = super::ratio_cell(0.9704);
+        let b = super::ratio_cell(0.9696);
+        assert!(a.contains("×0.970") && b.contains("×0.970"));
+        assert_eq!(a, b);
+        assert!(a.contains("class=\"dim\""), "{a}");
+        assert!(super::ratio_cell(0.969).contains("worse"));
+        assert!(super::ratio_cell(1.031).contains("better"));
+    }
 }

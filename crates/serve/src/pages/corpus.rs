@@ -108,10 +108,58 @@ pub fn placements(c: &Corpus, runs: &[(String, &ResultDocument)]) -> String {
                 }
                 None => ("", l.as_str()),
             };
-            out.push_str(&format!("<li{class}>{}</li>", esc(text)));
+            // A figure's "(not comparable: …)" goes after the figure, dimmed: each line starts
+            // with what it places.
+            match not_comparable_prefix(text) {
+                Some((why, rest)) => out.push_str(&format!(
+                    "<li{class}>{} <span class=\"dim\">{}</span></li>",
+                    esc(rest),
+                    esc(why)
+                )),
+                None => out.push_str(&format!("<li{class}>{}</li>", esc(text))),
+            }
         }
         out.push_str("</ul>");
     }
     out.push_str(&provenance_html(c));
     out
+}
+
+/// `("(not comparable: …)", the rest)` of a placement line that starts with the mark (its
+/// parentheses balanced), else `None`.
+fn not_comparable_prefix(line: &str) -> Option<(&str, &str)> {
+    if !line.starts_with("(not comparable") {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    let rest = line[i + 1..].trim_start();
+                    return (!rest.is_empty()).then(|| (&line[..=i], rest));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_not_comparable_mark_moves_after_the_figure() {
+        let l = "(not comparable: quick: `7z b 1` (sbc-bench: its default)) 7-Zip multi 5,631 MIPS";
+        assert_eq!(
+            super::not_comparable_prefix(l),
+            Some((
+                "(not comparable: quick: `7z b 1` (sbc-bench: its default))",
+                "7-Zip multi 5,631 MIPS"
+            ))
+        );
+        assert_eq!(super::not_comparable_prefix("7-Zip multi 5,631 MIPS"), None);
+    }
 }

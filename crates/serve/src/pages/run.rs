@@ -1,8 +1,7 @@
 //! `/runs/{id}`: the run's HTML report (the page `boardbench report` writes) with the service's
 //! navigation line and links to the document and the device's board page. The run is placed
-//! in the corpus the service uses (the report's chart, and the placement lines the board page
-//! shows, one per headline figure, with the corpus's source, date and licence), not only the
-//! built-in one.
+//! once, in the report's own section (its chart and a line per figure) over the corpus the
+//! service uses, not only the built-in one.
 
 use axum::extract::{Path, State as AxState};
 use axum::http::HeaderMap;
@@ -44,9 +43,7 @@ pub fn render(id: i64, doc: &document::ResultDocument) -> String {
         ));
     }
     links.push_str("</p>");
-    links.push_str(&super::corpus::placements(
-        reference,
-        &[(format!("Run {id}"), doc)],
-    ));
+    // The placement once: the report's own section (its chart and a line per figure); the
+    // page adds no second list.
     html.replacen("<body>\n", &format!("<body>\n{links}\n"), 1)
 }

@@ -30,6 +30,10 @@ pub struct ConnectionLimits {
     pub header_timeout: Duration,
     /// Connections served at once; one more is answered [`Self::busy`] and closed.
     pub max_connections: usize,
+    /// Connections served at once from one client address (0: no such cap); one more from
+    /// that address is answered [`Self::busy`] and closed, so one client holding connections
+    /// cannot take [`Self::max_connections`] from everyone else.
+    pub max_per_address: usize,
     /// After the shutdown signal: how long requests in flight (and connections still sending
     /// their headers) may take before every connection is closed.
     pub shutdown_deadline: Duration,
@@ -56,6 +60,10 @@ pub enum Event<'a> {
     /// The cap was reached: further connections are answered 503 until one closes. Said once
     /// each time the cap is reached.
     ConnectionLimit { max_connections: usize },
+    /// A client address already holds [`ConnectionLimits::max_per_address`] connections: one
+    /// more from it was answered 503. Said for every connection refused so (the caller may
+    /// count them).
+    AddressLimit { max_per_address: usize },
     /// Connections were still open at the shutdown deadline and were closed.
     ShutdownDeadline { deadline: Duration },
 }
@@ -75,13 +83,14 @@ pub async fn serve(
         .keep_alive(limits.keep_alive);
     let graceful = GracefulShutdown::new();
     let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let per_address = Arc::new(PerAddress::default());
     let busy = busy_answer(&limits.busy);
     let mut refused_logged = false;
     tokio::pin!(shutdown);
     loop {
         let stream = tokio::select! {
             r = listener.accept() => match r {
-                Ok((stream, _)) => stream,
+                Ok((stream, peer)) => (stream, peer.ip()),
                 Err(e) => {
                     // Out of file descriptors (or another transient error): say so, wait a
                     // little rather than spin, and go on.
@@ -91,6 +100,14 @@ pub async fn serve(
                 }
             },
             () = &mut shutdown => break,
+        };
+        let (stream, peer) = stream;
+        let Some(from_peer) = per_address.enter(peer, limits.max_per_address) else {
+            on_event(Event::AddressLimit {
+                max_per_address: limits.max_per_address,
+            });
+            tokio::spawn(refuse(stream, Arc::clone(&busy)));
+            continue;
         };
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
             if !refused_logged {
@@ -109,6 +126,7 @@ pub async fn serve(
         tokio::spawn(async move {
             let _ = conn.await;
             drop(permit);
+            drop(from_peer);
         });
     }
     drop(listener);
@@ -118,6 +136,51 @@ pub async fn serve(
         .is_err()
     {
         on_event(Event::ShutdownDeadline { deadline });
+    }
+}
+
+/// Open connections by client address.
+#[derive(Default)]
+struct PerAddress {
+    open: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>,
+}
+
+/// One connection of an address, counted until dropped.
+struct FromPeer {
+    table: Option<Arc<PerAddress>>,
+    peer: std::net::IpAddr,
+}
+
+impl PerAddress {
+    /// Counts a connection from `peer`, or `None` when it holds `max` already (0: no cap).
+    fn enter(self: &Arc<Self>, peer: std::net::IpAddr, max: usize) -> Option<FromPeer> {
+        if max == 0 {
+            return Some(FromPeer { table: None, peer });
+        }
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(peer).or_insert(0);
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(FromPeer {
+            table: Some(Arc::clone(self)),
+            peer,
+        })
+    }
+}
+
+impl Drop for FromPeer {
+    fn drop(&mut self) {
+        if let Some(t) = &self.table {
+            let mut open = t.open.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(n) = open.get_mut(&self.peer) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(&self.peer);
+                }
+            }
+        }
     }
 }
 
@@ -154,6 +217,7 @@ mod tests {
         ConnectionLimits {
             header_timeout: Duration::from_millis(300),
             max_connections,
+            max_per_address: 0,
             shutdown_deadline: Duration::from_millis(300),
             keep_alive: false,
             busy: Busy {
@@ -263,6 +327,55 @@ mod tests {
             1,
             "{events:?}"
         );
+    }
+
+    #[test]
+    fn one_address_cannot_take_every_connection() {
+        let mut l = limits(8);
+        l.max_per_address = 2;
+        l.header_timeout = Duration::from_secs(30);
+        let (addr, stop, server) = start(l);
+        // Two held from 127.0.0.2: a third from there is refused, 127.0.0.1 is served.
+        let from = |ip: &str| connect_from(ip, addr);
+        let mut held: Vec<_> = (0..2).map(|_| from("127.0.0.2")).collect();
+        for s in &mut held {
+            s.write_all(b"GET / HT").unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        let mut third = from("127.0.0.2");
+        third
+            .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        let mut out = String::new();
+        let _ = third.read_to_string(&mut out);
+        assert!(out.starts_with("HTTP/1.1 503"), "{out}");
+        assert!(get(addr).contains(" 200 OK"));
+        drop(held);
+        stop.send(()).unwrap();
+        let events = server.join().unwrap();
+        assert!(
+            events.iter().any(|e| e.starts_with("AddressLimit")),
+            "{events:?}"
+        );
+    }
+
+    /// A connection to `addr` from the loopback address `ip` (any of 127.0.0.0/8 on Linux).
+    fn connect_from(ip: &str, addr: SocketAddr) -> std::net::TcpStream {
+        // std cannot bind before connecting; tokio's TcpSocket can (on a runtime of its own).
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let ip: std::net::IpAddr = ip.parse().unwrap();
+        let s = rt.block_on(async {
+            let sock = tokio::net::TcpSocket::new_v4().unwrap();
+            sock.bind(SocketAddr::new(ip, 0)).unwrap();
+            sock.connect(addr).await.unwrap()
+        });
+        let s = s.into_std().unwrap();
+        s.set_nonblocking(false).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        s
     }
 
     #[test]

@@ -227,7 +227,18 @@ fn spans(r: &Redactor, s: &str) -> Vec<Span> {
             let short = m.as_str().len() < 8;
             let tiny = m.as_str().len() < 4;
             let joined = |b: u8| b.is_ascii_alphanumeric() || (tiny && b"._-/=".contains(&b));
+            // Where a short host name stands as the host itself: a key's value
+            // (`nodename=vm`, `HOSTNAME=vm`), a URL's host (`http://vm:8080/`), an mDNS name
+            // (`vm.local`) — as a longer name is replaced there.
+            let ends = |at: usize| byte_at(s, at).is_none_or(|b| !joined(b) || b == b'/');
+            let as_host = r.known.kind_of(m.as_str()) == Kind::Hostname
+                && (((s[..m.start()].ends_with('=') || s[..m.start()].ends_with("//"))
+                    && ends(m.end()))
+                    || (s[m.end()..].starts_with(".local")
+                        && ends(m.end() + ".local".len())
+                        && !byte_before(s, m.start()).is_some_and(joined)));
             if short
+                && !as_host
                 && (byte_before(s, m.start()).is_some_and(joined)
                     || byte_at(s, m.end()).is_some_and(joined))
             {
@@ -533,6 +544,21 @@ mod tests {
         );
         assert!(!t.contains(" vm;") && !t.ends_with(" vm"), "{t}");
         assert!(t.contains("vm.swappiness=60"), "{t}");
+        // Where it stands as the host, as a seven-letter name is replaced (issue 48).
+        for text in [
+            "nodename=vm",
+            "hostname=vm",
+            "HOSTNAME=vm",
+            "host=vm",
+            "see http://vm:8080/ now",
+            "ping vm.local",
+        ] {
+            let (t, _) = redact(&r, text);
+            assert!(!t.replace("swappiness", "").contains("vm"), "{text} -> {t}");
+        }
+        for kept in ["pi-gen vm.swappiness=1", "/usr/lib/vm/x", "kvm=1"] {
+            assert_eq!(redact(&r, kept).0, kept);
+        }
         let tok = format!("bbt_{}", "0123456789abcdef".repeat(4));
         let (t, _) = redact(&r, &format!("boardbench upload URL {tok} done"));
         assert!(!t.contains("bbt_"), "{t}");

@@ -61,10 +61,12 @@ svg.chart .band-label { font-size: 11px; fill: #456; }
 footer { margin-top: 3em; color: #888; font-size: 0.85em; }
 body.wide { max-width: 1560px; }
 .scroll { overflow-x: auto; max-width: 100%; }
-table.results { font-size: 0.85em; }
-table.results th, table.results td { padding: 3px 6px; }
+table.results { font-size: 0.8em; }
+table.results th, table.results td { padding: 3px 5px; }
 table.results td { white-space: nowrap; }
 td.clip { max-width: 11em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+table.results td.clip { max-width: 8em; }
+table.results .mark { display: block; font-size: 0.85em; color: #777; }
 tr.invalid td { background: #fdf0ee; }
 .sev { display: inline-block; font-size: 0.8em; padding: 0 5px; border-radius: 3px; color: #fff; text-transform: uppercase; }
 .sev.invalid { background: #b22; } .sev.warning { background: #c70; }

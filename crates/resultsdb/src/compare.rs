@@ -67,22 +67,40 @@ pub struct Cell {
 /// variant, threads), or else — when both runs have exactly one row of that (suite, test) — that
 /// row (imported logs name their variant after the sbc-bench version and count threads
 /// differently, yet their "7zip / multi" rows are the same figure).
+///
+/// Linear in the number of measurements (issue 48: a quadratic search let two compares of
+/// large runs hold the service for minutes): each run's rows are indexed once by their full key
+/// (in document order, a cursor past the used ones) and by (suite, test) with their count.
 fn match_rows(runs: &[RunDetail]) -> Vec<Vec<Option<usize>>> {
+    use std::collections::HashMap;
+    type Full<'a> = (&'a str, &'a str, Option<&'a str>, u32);
+    struct Index<'a> {
+        /// Every row of a full key, in document order, and how many of them are used up front.
+        full: HashMap<Full<'a>, (Vec<usize>, usize)>,
+        /// The row of a (suite, test) when it is the only one, else `None`.
+        only: HashMap<(&'a str, &'a str), Option<usize>>,
+    }
+    let mut indexes: Vec<Index> = runs
+        .iter()
+        .map(|r| {
+            let mut full: HashMap<Full, (Vec<usize>, usize)> = HashMap::new();
+            let mut only: HashMap<(&str, &str), Option<usize>> = HashMap::new();
+            for (i, m) in r.measurements.iter().enumerate() {
+                full.entry((&m.suite, &m.test, m.variant.as_deref(), m.threads))
+                    .or_default()
+                    .0
+                    .push(i);
+                only.entry((&m.suite, &m.test))
+                    .and_modify(|o| *o = None)
+                    .or_insert(Some(i));
+            }
+            Index { full, only }
+        })
+        .collect();
     let mut used: Vec<Vec<bool>> = runs
         .iter()
         .map(|r| vec![false; r.measurements.len()])
         .collect();
-    let only_one = |r: &RunDetail, suite: &str, test: &str| {
-        let mut it = r
-            .measurements
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.suite == suite && m.test == test);
-        match (it.next(), it.next()) {
-            (Some((i, _)), None) => Some(i),
-            _ => None,
-        }
-    };
     let mut out = Vec::new();
     for (ri, run) in runs.iter().enumerate() {
         for (mi, m) in run.measurements.iter().enumerate() {
@@ -90,20 +108,21 @@ fn match_rows(runs: &[RunDetail]) -> Vec<Vec<Option<usize>>> {
                 continue;
             }
             used[ri][mi] = true;
-            let unique_here = only_one(run, &m.suite, &m.test) == Some(mi);
+            let pair = (m.suite.as_str(), m.test.as_str());
+            let key = (pair.0, pair.1, m.variant.as_deref(), m.threads);
+            let unique_here = indexes[ri].only.get(&pair).copied().flatten() == Some(mi);
             let mut row = vec![None; runs.len()];
             row[ri] = Some(mi);
-            for (rj, other) in runs.iter().enumerate().skip(ri + 1) {
-                let exact = other.measurements.iter().enumerate().position(|(k, o)| {
-                    !used[rj][k]
-                        && o.suite == m.suite
-                        && o.test == m.test
-                        && o.variant == m.variant
-                        && o.threads == m.threads
+            for rj in ri + 1..runs.len() {
+                let exact = indexes[rj].full.get_mut(&key).and_then(|(rows, next)| {
+                    while *next < rows.len() && used[rj][rows[*next]] {
+                        *next += 1;
+                    }
+                    rows.get(*next).copied()
                 });
                 let found = exact.or_else(|| {
                     unique_here
-                        .then(|| only_one(other, &m.suite, &m.test))
+                        .then(|| indexes[rj].only.get(&pair).copied().flatten())
                         .flatten()
                         .filter(|k| !used[rj][*k])
                 });
@@ -347,6 +366,128 @@ mod tests {
             findings: vec![],
             document: serde_json::Value::Null,
         }
+    }
+
+    fn measurement(
+        suite: &str,
+        test: &str,
+        variant: Option<&str>,
+        threads: u32,
+    ) -> document::Measurement {
+        document::Measurement {
+            suite: suite.into(),
+            test: test.into(),
+            variant: variant.map(Into::into),
+            threads,
+            cpus: vec![],
+            value: 1.0,
+            unit: "MB/s".into(),
+            higher_is_better: true,
+            spread_pct: None,
+        }
+    }
+
+    /// The matching as it was written first (quadratic): the rule the linear one keeps.
+    fn match_rows_by_search(runs: &[RunDetail]) -> Vec<Vec<Option<usize>>> {
+        let mut used: Vec<Vec<bool>> = runs
+            .iter()
+            .map(|r| vec![false; r.measurements.len()])
+            .collect();
+        let only_one = |r: &RunDetail, suite: &str, test: &str| {
+            let mut it = r
+                .measurements
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.suite == suite && m.test == test);
+            match (it.next(), it.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        };
+        let mut out = Vec::new();
+        for (ri, run) in runs.iter().enumerate() {
+            for (mi, m) in run.measurements.iter().enumerate() {
+                if used[ri][mi] {
+                    continue;
+                }
+                used[ri][mi] = true;
+                let unique_here = only_one(run, &m.suite, &m.test) == Some(mi);
+                let mut row = vec![None; runs.len()];
+                row[ri] = Some(mi);
+                for (rj, other) in runs.iter().enumerate().skip(ri + 1) {
+                    let exact = other.measurements.iter().enumerate().position(|(k, o)| {
+                        !used[rj][k]
+                            && o.suite == m.suite
+                            && o.test == m.test
+                            && o.variant == m.variant
+                            && o.threads == m.threads
+                    });
+                    let found = exact.or_else(|| {
+                        unique_here
+                            .then(|| only_one(other, &m.suite, &m.test))
+                            .flatten()
+                            .filter(|k| !used[rj][*k])
+                    });
+                    if let Some(k) = found {
+                        used[rj][k] = true;
+                        row[rj] = Some(k);
+                    }
+                }
+                out.push(row);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn matching_keeps_the_rule_of_the_search_it_replaces() {
+        // Repeated keys, keys unique in one run only, variants and thread counts that differ:
+        // a small deterministic mix over four runs.
+        let mut seed = 7u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..200 {
+            let runs: Vec<RunDetail> = (0..4)
+                .map(|id| {
+                    let mut r = run(id + 1, "v", 1, 1.0);
+                    r.measurements = (0..next(12))
+                        .map(|_| {
+                            let suite = ["a", "b", "c"][next(3) as usize];
+                            let test = ["x", "y"][next(2) as usize];
+                            let variant = [None, Some("1"), Some("2")][next(3) as usize];
+                            measurement(suite, test, variant, next(3) as u32)
+                        })
+                        .collect();
+                    r
+                })
+                .collect();
+            assert_eq!(match_rows(&runs), match_rows_by_search(&runs));
+        }
+    }
+
+    #[test]
+    fn a_compare_of_large_runs_is_linear() {
+        // Issue 48: three runs of 20,000 measurements (1.9 MB each, within every limit) took
+        // the quadratic matching tens of seconds.
+        let runs: Vec<RunDetail> = (0..3)
+            .map(|id| {
+                let mut r = run(id + 1, "v", 1, 1.0);
+                r.measurements = (0..20_000)
+                    .map(|i| measurement("s", &format!("t{}", (i + id * 7919) % 20_000), None, 1))
+                    .collect();
+                r
+            })
+            .collect();
+        let start = std::time::Instant::now();
+        let c = compare(&runs);
+        let took = start.elapsed();
+        assert_eq!(c.rows.len(), 20_000);
+        assert!(c.rows.iter().all(|r| r.cells.iter().all(Option::is_some)));
+        assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub enum Error {
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[cfg(feature = "postgres")]
-    #[error("postgres: {0}")]
+    #[error("postgres: {}", postgres_text(.0))]
     Postgres(#[from] postgres::Error),
     /// A `postgres://` location in a program built without the `postgres` feature (the
     /// command names the location).
@@ -405,6 +405,9 @@ impl Store {
                 if !text.trim().is_empty() {
                     db.batch(&text)?;
                 }
+                if *sql == schema::V4 {
+                    schema::unmark_look_alikes(db)?;
+                }
                 if rebuild && !db.query("PRAGMA foreign_key_check", &[])?.is_empty() {
                     return Err(Error::Other(format!(
                         "migration {version} would break a reference between tables"
@@ -462,17 +465,23 @@ impl Store {
             hash,
             not_comparable,
             c,
+            guide,
         } = prepare(&doc)?;
         self.in_transaction(|db| {
             let inserted = db.query(
                 "INSERT INTO runs (doc_hash, added, started, device, soc, arch, kernel, distro, \
                  producer, imported, clockspeed, clock_mhz, zip_multi, zip_single, aes, memcpy, \
-                 memset, khs, uploader, not_comparable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
-                 ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING RETURNING id",
+                 memset, khs, uploader, not_comparable, guide) VALUES (?, ?, ?, ?, ?, ?, ?, ?, \
+                 ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (doc_hash) DO NOTHING \
+                 RETURNING id",
                 &[Val::Text(hash.clone()), Val::Text(now())]
                     .into_iter()
                     .chain(column_values(&c))
-                    .chain([Val::opt_text(uploader), Val::Text(not_comparable)])
+                    .chain([
+                        Val::opt_text(uploader),
+                        Val::Text(not_comparable),
+                        Val::Int(guide.into()),
+                    ])
                     .collect::<Vec<_>>(),
             )?;
             let added = match inserted
@@ -525,6 +534,7 @@ impl Store {
             hash,
             not_comparable,
             c,
+            guide,
         } = prepare(&doc)?;
         self.in_transaction(|db| {
             let other = db.query(
@@ -540,10 +550,14 @@ impl Store {
                 "UPDATE runs SET doc_hash = ?, started = ?, device = ?, soc = ?, arch = ?, \
                  kernel = ?, distro = ?, producer = ?, imported = ?, clockspeed = ?, \
                  clock_mhz = ?, zip_multi = ?, zip_single = ?, aes = ?, memcpy = ?, memset = ?, \
-                 khs = ?, not_comparable = ? WHERE id = ?",
+                 khs = ?, not_comparable = ?, guide = ? WHERE id = ?",
                 &std::iter::once(Val::Text(hash.clone()))
                     .chain(column_values(&c))
-                    .chain([Val::Text(not_comparable.clone()), Val::Int(id)])
+                    .chain([
+                        Val::Text(not_comparable.clone()),
+                        Val::Int(guide.into()),
+                        Val::Int(id),
+                    ])
                     .collect::<Vec<_>>(),
             )?;
             if n == 0 {
@@ -811,6 +825,18 @@ impl Store {
     }
 }
 
+/// A PostgreSQL error with the server's own words (the driver's Display says only "db error").
+#[cfg(feature = "postgres")]
+fn postgres_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(d) => format!("{} ({d})", db.message()),
+            None => db.message().to_string(),
+        },
+        None => e.to_string(),
+    }
+}
+
 /// A row of [`RUN_COLUMNS`] as a listing (without its tags).
 pub(crate) fn run_listing(r: Vec<Val>) -> RunListing {
     let t = |i: usize| r.get(i).and_then(|v| v.as_str()).map(String::from);
@@ -947,6 +973,8 @@ struct Prepared {
     hash: String,
     not_comparable: String,
     c: headline::columns::RunColumns,
+    /// A guide run (a top-level `guide` record): the runs table's `guide` column.
+    guide: bool,
 }
 
 /// Checks `doc` as a result document and derives what the runs table indexes (shared by
@@ -971,6 +999,7 @@ fn prepare(doc: &Value) -> Result<Prepared, Error> {
     let hash = sha256_hex(text.as_bytes());
     let not_comparable = marks::column_text(&text);
     let c = headline::columns::columns(&typed);
+    check_indexed(&c, &measurements, &findings)?;
     let h = &c.headline;
     for (name, value, unit) in [
         ("7-zip multi", h.zip_multi, "MIPS"),
@@ -992,7 +1021,55 @@ fn prepare(doc: &Value) -> Result<Prepared, Error> {
         hash,
         not_comparable,
         c,
+        guide: typed.guide.is_some(),
     })
+}
+
+/// Longest text, in bytes, of a field the database indexes (the runs' device, SoC, architecture,
+/// kernel and start; a measurement's suite, test and variant; a finding's kind). PostgreSQL's
+/// B-tree index holds at most about 2,700 bytes a row (a third of a page), the three of a
+/// measurement together: a longer one would be stored on SQLite and refused with 500 on
+/// PostgreSQL. Both refuse it alike, before anything is stored; real names are far shorter.
+pub const MAX_INDEXED_BYTES: usize = 512;
+
+/// The first indexed field longer than [`MAX_INDEXED_BYTES`], named by where it is.
+fn check_indexed(
+    c: &headline::columns::RunColumns,
+    measurements: &[Measurement],
+    findings: &[Finding],
+) -> Result<(), Error> {
+    let long = |at: String, v: &str| -> Result<(), Error> {
+        if v.len() > MAX_INDEXED_BYTES {
+            return Err(Error::NotADocument(format!(
+                "{at} is {} bytes long; the database indexes it and holds at most \
+                 {MAX_INDEXED_BYTES} bytes there",
+                v.len()
+            )));
+        }
+        Ok(())
+    };
+    for (name, v) in [
+        ("the device name", &c.device),
+        ("the SoC name", &c.soc),
+        ("the architecture", &c.arch),
+        ("the kernel", &c.kernel),
+        ("the start time", &c.started),
+    ] {
+        if let Some(v) = v {
+            long(name.to_string(), v)?;
+        }
+    }
+    for (i, m) in measurements.iter().enumerate() {
+        long(format!("/measurements/{i}/suite"), &m.suite)?;
+        long(format!("/measurements/{i}/test"), &m.test)?;
+        if let Some(v) = &m.variant {
+            long(format!("/measurements/{i}/variant"), v)?;
+        }
+    }
+    for (i, f) in findings.iter().enumerate() {
+        long(format!("/findings/{i}/kind"), &f.kind)?;
+    }
+    Ok(())
 }
 
 /// A result document: an object with a known `schema_version` whose measurements and findings
@@ -1002,6 +1079,12 @@ fn check_document(doc: &Value) -> Result<(Vec<Measurement>, Vec<Finding>), Error
         .as_object()
         .ok_or_else(|| Error::NotADocument("not a JSON object".into()))?;
     document::version::check(doc).map_err(|e| Error::NotADocument(e.to_string()))?;
+    for field in ["started", "finished"] {
+        if let Some(t) = obj.get(field).and_then(Value::as_str) {
+            filter::check_stored_time(t)
+                .map_err(|why| Error::NotADocument(format!("{why} at /{field}")))?;
+        }
+    }
     let rows = |key: &str| obj.get(key).cloned().unwrap_or(Value::Array(Vec::new()));
     let measurements: Vec<Measurement> = serde_json::from_value(rows("measurements"))
         .map_err(|e| Error::NotADocument(format!("measurements: {e}")))?;

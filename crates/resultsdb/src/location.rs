@@ -148,18 +148,51 @@ fn hide_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    match rest.split_once('@') {
+    let (authority, query) = match rest.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (rest, None),
+    };
+    let mut out = match authority.rsplit_once('@') {
         Some((user, host)) if user.contains(':') => {
             let name = user.split(':').next().unwrap_or("");
             format!("{scheme}://{name}:***@{host}")
         }
-        _ => url.to_string(),
+        _ => format!("{scheme}://{authority}"),
+    };
+    // A password (or any secret) given as a parameter: `?password=…`, `&sslpassword=…`.
+    if let Some(q) = query {
+        let params: Vec<String> = q
+            .split('&')
+            .map(|p| match p.split_once('=') {
+                Some((k, _)) if k.to_ascii_lowercase().contains("password") => format!("{k}=***"),
+                _ => p.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&params.join("&"));
     }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passwords_are_hidden_wherever_the_url_gives_them() {
+        assert_eq!(
+            hide_password("postgres://u:secret@h/db"),
+            "postgres://u:***@h/db"
+        );
+        assert_eq!(
+            hide_password("postgres://u@h/db?password=secret&sslmode=require"),
+            "postgres://u@h/db?password=***&sslmode=require"
+        );
+        assert_eq!(
+            hide_password("postgresql://h/db?user=u&sslpassword=s"),
+            "postgresql://h/db?user=u&sslpassword=***"
+        );
+    }
 
     #[test]
     fn parses_db_urls() {

@@ -9,7 +9,7 @@ use crate::Error;
 use crate::backend::{Dialect, Exec, Val};
 
 /// (version, SQL). Append new migrations; never edit an applied one.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2), (3, V3)];
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, V1), (2, V2), (3, V3), (4, V4)];
 
 /// Runs, their documents, measurements, findings and tags. The Results.md headline columns are extracted
 /// into `runs` at insert time so `results table` is a single scan of one table.
@@ -141,6 +141,48 @@ CREATE INDEX runs_arch ON runs(arch);
 CREATE INDEX runs_kernel ON runs(kernel);
 CREATE INDEX runs_uploader ON runs(uploader);
 ";
+
+/// Which runs are guide runs (a top-level `guide` object: `boardbench guide` made them), so the
+/// guide page selects them in the query — a `"guide":{}` nested anywhere else in a document
+/// (unknown fields are kept) neither counts nor pushes real guide runs past the page's limit.
+/// Stored runs that may be guide runs are marked here (the LIKE spares the parse of documents
+/// that cannot be one); [`unmark_look_alikes`] then reads each and unmarks those without a real
+/// top-level `guide` object (the bundled SQLite has no JSON functions).
+pub const V4: &str = "
+ALTER TABLE runs ADD COLUMN guide {INT} NOT NULL DEFAULT 0;
+UPDATE runs SET guide = 1 WHERE id IN (SELECT run_id FROM documents
+    WHERE json LIKE '%\"guide\":{%');
+CREATE INDEX runs_guide ON runs(guide, id);
+";
+
+/// After [`V4`]: the runs marked as guide runs whose document has no top-level `guide` object
+/// are unmarked (one document read at a time).
+pub fn unmark_look_alikes(db: &mut dyn Exec) -> Result<(), Error> {
+    let ids: Vec<i64> = db
+        .query("SELECT id FROM runs WHERE guide = 1", &[])?
+        .into_iter()
+        .filter_map(|r| r.first().and_then(Val::as_i64))
+        .collect();
+    for id in ids {
+        let text = db
+            .query(
+                "SELECT json FROM documents WHERE run_id = ?",
+                &[Val::Int(id)],
+            )?
+            .into_iter()
+            .next()
+            .and_then(|r| r.into_iter().next())
+            .and_then(Val::into_string)
+            .unwrap_or_default();
+        let real = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .is_some_and(|v| v.get("guide").is_some_and(serde_json::Value::is_object));
+        if !real {
+            db.exec("UPDATE runs SET guide = 0 WHERE id = ?", &[Val::Int(id)])?;
+        }
+    }
+    Ok(())
+}
 
 /// Marks a migration as SQLite's alone (empty for PostgreSQL).
 const SQLITE_ONLY: &str = "{SQLITE}";

@@ -175,12 +175,27 @@ impl Store {
                 "run {id} belongs to another uploader"
             )));
         }
-        let (added, hash) = self.add_value_by(doc, tags, Some(uploader))?;
-        let owner = match added {
-            Added::New(_) => Some(uploader.to_string()),
-            Added::Duplicate(id) => self.run_owner(id)?.flatten(),
-        };
-        Ok(Upload { added, hash, owner })
+        // A delete of the identical run between the INSERT that found it and the reads after
+        // (or its rows gone under the tags' INSERT) is a race, not a failure: once more, and
+        // the run is stored anew.
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let (added, hash) = match self.add_value_by(doc.clone(), tags, Some(uploader)) {
+                Ok(a) => a,
+                Err(e) if tries < 3 && raced_with_a_delete(&e) => continue,
+                Err(e) => return Err(e),
+            };
+            let owner = match added {
+                Added::New(_) => Some(uploader.to_string()),
+                Added::Duplicate(id) => match self.run_owner(id)? {
+                    Some(owner) => owner,
+                    None if tries < 3 => continue,
+                    None => None,
+                },
+            };
+            return Ok(Upload { added, hash, owner });
+        }
     }
 
     fn owner_by_hash(&mut self, hash: &str) -> Result<Option<(i64, Option<String>)>, Error> {
@@ -332,5 +347,17 @@ impl Store {
                 Ok((rows, total))
             }
         }
+    }
+}
+
+/// Whether storing failed because the identical run was deleted meanwhile: it vanished between
+/// the INSERT and the read of its id, or its tags' reference to it broke (PostgreSQL's foreign
+/// key violation, SQLSTATE 23503; SQLite holds one writer at a time).
+fn raced_with_a_delete(e: &Error) -> bool {
+    match e {
+        Error::Other(m) => m == "duplicate run vanished",
+        #[cfg(feature = "postgres")]
+        Error::Postgres(p) => p.code() == Some(&postgres::error::SqlState::FOREIGN_KEY_VIOLATION),
+        _ => false,
     }
 }

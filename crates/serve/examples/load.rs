@@ -168,7 +168,13 @@ fn main() {
                     );
                     latencies.lock().unwrap().push(ms);
                     if k < docs {
-                        acked.lock().unwrap().push(hash(&d));
+                        // The service's hash: it finishes a document sent without an analysis
+                        // (as this one is), so the stored text is not the one sent.
+                        let answer: serde_json::Value = serde_json::from_slice(&resp).unwrap();
+                        let h = answer["hash"]
+                            .as_str()
+                            .map_or_else(|| hash(&d), String::from);
+                        acked.lock().unwrap().push(h);
                     }
                 }
             })
@@ -219,7 +225,12 @@ fn main() {
     );
     assert_eq!(missing, 0);
     assert_eq!(twice, 0);
-    assert_eq!(total as usize, acked.len());
+    // Other clients (scripts/bench-serve's hostile mix) may store runs of their own.
+    let others = total as usize - acked.len().min(total as usize);
+    if others > 0 {
+        println!("(and {others} runs stored by other clients)");
+    }
+    assert!(total as usize >= acked.len());
 
     println!(
         "table page over {total} runs, {} requests each:",

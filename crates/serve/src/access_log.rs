@@ -25,17 +25,24 @@ pub async fn log(req: Request, next: Next) -> Response {
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let bytes = axum::body::HttpBody::size_hint(resp.body()).exact();
     let uploader = resp.extensions().get::<Uploader>().map(|u| u.0.clone());
-    eprintln!(
-        "{}",
-        serde_json::json!({
-            "ts": now(),
-            "method": method,
-            "path": path,
-            "status": resp.status().as_u16(),
-            "ms": (ms * 1000.0).round() / 1000.0,
-            "bytes": bytes,
-            "uploader": uploader,
-        })
-    );
+    line(&serde_json::json!({
+        "ts": now(),
+        "method": method,
+        "path": path,
+        "status": resp.status().as_u16(),
+        "ms": (ms * 1000.0).round() / 1000.0,
+        "bytes": bytes,
+        "uploader": uploader,
+    }));
     resp
+}
+
+/// Writes one log line on stderr. A write that fails (stderr closed: `… 2>&1 | head`, a
+/// journald restart) is dropped: the log is for the operator, the answers are for the
+/// clients, and `eprintln!` would panic in the handler and close the connection unanswered.
+pub fn line(v: &serde_json::Value) {
+    use std::io::Write;
+    let mut text = v.to_string();
+    text.push('\n');
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }

@@ -135,23 +135,55 @@ async fn upload(
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    let body = axum::body::to_bytes(req.into_body(), limit)
-        .await
-        .map_err(|e| {
-            if timed_out(&e) {
-                ApiError::new(
-                    408,
-                    format!(
-                        "the request body did not arrive within {} s",
-                        state.config.limits.body_timeout.as_secs_f64()
-                    ),
-                )
-            } else if declared.is_none() {
-                too_large()
-            } else {
-                ApiError::new(400, format!("the request body could not be read: {e}"))
+    // The whole body within the body time-out, counted from here (tower-http's layer only
+    // limits the wait for each frame: a byte every few seconds would never end), and not at all
+    // once the service is stopping.
+    let body_timeout = state.config.limits.body_timeout;
+    let late = || {
+        ApiError::new(
+            408,
+            format!(
+                "the request body did not arrive within {} s",
+                body_timeout.as_secs_f64()
+            ),
+        )
+    };
+    // At SIGTERM a body still arriving gets [`STOP_GRACE`] more (an upload in flight is
+    // finished), not the rest of the body time-out: the service stops within seconds.
+    let mut stopping = state.stopping.subscribe();
+    let stop = async move {
+        loop {
+            if *stopping.borrow_and_update() {
+                return;
             }
-        })?;
+            if stopping.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    let read = tokio::time::timeout(body_timeout, axum::body::to_bytes(req.into_body(), limit));
+    tokio::pin!(read);
+    let body = tokio::select! {
+        r = &mut read => r,
+        () = stop => match tokio::time::timeout(STOP_GRACE, &mut read).await {
+            Ok(r) => r,
+            Err(_) => {
+                return Err(ApiError::new(
+                    503,
+                    "the service is stopping; send the run again later",
+                ));
+            }
+        },
+    };
+    let body = body.map_err(|_| late())?.map_err(|e| {
+        if timed_out(&e) {
+            late()
+        } else if declared.is_none() {
+            too_large()
+        } else {
+            ApiError::new(400, format!("the request body could not be read: {e}"))
+        }
+    })?;
     let tags: Vec<String> = q.tag.into_iter().filter(|t| !t.trim().is_empty()).collect();
     if let Some(t) = tags.iter().find(|t| t.chars().count() > MAX_TAG_CHARS) {
         return Err(ApiError::new(
@@ -249,6 +281,9 @@ fn timed_out(e: &axum::Error) -> bool {
     false
 }
 
+/// How long a body still arriving at SIGTERM is waited for.
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Longest tag, in characters.
 pub const MAX_TAG_CHARS: usize = 200;
 
@@ -306,12 +341,14 @@ async fn delete(
     Ok(resp)
 }
 
-/// A stored document as this version's type (the report needs it).
-pub async fn document(state: &State, id: i64) -> Result<document::ResultDocument, ApiError> {
-    let text = state
-        .pool
-        .with(move |s| s.document_text(id))
-        .await?
+/// A stored document as this version's type (the report needs it), read on the caller's
+/// (blocking) thread.
+pub fn document_of(
+    s: &mut resultsdb::Store,
+    id: i64,
+) -> Result<document::ResultDocument, ApiError> {
+    let text = s
+        .document_text(id)?
         .ok_or_else(|| ApiError::new(404, format!("no run {id}")))?;
     serde_json::from_str(&text).map_err(|e| {
         ApiError::new(
@@ -327,8 +364,11 @@ async fn report(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     auth::may_read(&state, &headers).await?;
-    let doc = document(&state, id).await?;
-    Ok(axum::response::Html(report::html(&doc, &[])).into_response())
+    let html = crate::heavy(&state, &state.document_pages, move |s| {
+        Ok(report::html(&document_of(s, id)?, &[]))
+    })
+    .await?;
+    Ok(axum::response::Html(html).into_response())
 }
 
 /// A sort column by name (`None`: by id).
@@ -356,26 +396,17 @@ fn filter_error(e: resultsdb::Error) -> ApiError {
     }
 }
 
-/// The not-comparable marks of every run (a column of the runs table: no document is read).
-async fn marks(state: &State) -> Result<resultsdb::marks::Marks, ApiError> {
-    Ok(state.pool.with(|s| Ok(resultsdb::marks::load(s))).await?)
-}
-
-/// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks.
-pub async fn table_rows(
-    state: &State,
+/// The Results.md table rows (filtered, sorted) and the runs' not-comparable marks, read on
+/// the caller's (blocking) thread.
+pub fn table_rows(
+    s: &mut resultsdb::Store,
     filter: Filter,
-    sort: Option<&str>,
+    col: resultsdb::table::Column,
     desc: bool,
 ) -> Result<(Vec<resultsdb::TableRow>, resultsdb::marks::Marks), ApiError> {
-    let col = column(sort)?;
-    let mut rows = state
-        .pool
-        .with(move |s| s.table_filtered(&filter))
-        .await
-        .map_err(filter_error)?;
+    let mut rows = s.table_filtered(&filter).map_err(filter_error)?;
     resultsdb::table::sort_rows(&mut rows, col, desc);
-    Ok((rows, marks(state).await?))
+    Ok((rows, resultsdb::marks::load(s)))
 }
 
 /// One page of the table: its rows, the number of matching runs, the marks.
@@ -388,12 +419,13 @@ pub async fn table_page(
     offset: i64,
 ) -> Result<(Vec<resultsdb::TableRow>, usize, resultsdb::marks::Marks), ApiError> {
     let col = column(sort)?;
-    let (rows, total) = state
-        .pool
-        .with(move |s| s.table_page(&filter, col, desc, limit, offset))
-        .await
-        .map_err(filter_error)?;
-    Ok((rows, total, marks(state).await?))
+    crate::heavy(state, &state.table_answers, move |s| {
+        let (rows, total) = s
+            .table_page(&filter, col, desc, limit, offset)
+            .map_err(filter_error)?;
+        Ok((rows, total, resultsdb::marks::load(s)))
+    })
+    .await
 }
 
 /// `desc=1`, `desc=true`, `desc=on` (a checkbox).
@@ -407,26 +439,36 @@ async fn table(
     Query(q): Query<ListQuery>,
 ) -> Result<Response, ApiError> {
     auth::may_read(&state, &headers).await?;
-    let (rows, marks) = table_rows(&state, q.filter(), q.sort.as_deref(), truthy(&q.desc)).await?;
-    Ok(match q.format.as_deref().unwrap_or("json") {
-        "json" => Json(Value::Array(resultsdb::table::table_json(&rows, &marks))).into_response(),
-        "csv" => (
-            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
-            resultsdb::table::table_csv(&rows, &marks),
-        )
-            .into_response(),
-        "md" | "markdown" => (
-            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            resultsdb::table::table_markdown(&rows, &marks),
-        )
-            .into_response(),
-        other => {
-            return Err(ApiError::new(
-                400,
-                format!("unknown format {other:?}: use json, csv or md"),
-            ));
-        }
+    let format = q.format.clone().unwrap_or_else(|| "json".into());
+    if !matches!(format.as_str(), "json" | "csv" | "md" | "markdown") {
+        return Err(ApiError::new(
+            400,
+            format!("unknown format {format:?}: use json, csv or md"),
+        ));
+    }
+    let col = column(q.sort.as_deref())?;
+    let (filter, desc) = (q.filter(), truthy(&q.desc));
+    // Every matching run's row, rendered off the async workers.
+    let (content_type, text) = crate::heavy(&state, &state.table_answers, move |s| {
+        let (rows, marks) = table_rows(s, filter, col, desc)?;
+        Ok(match format.as_str() {
+            "csv" => (
+                "text/csv; charset=utf-8",
+                resultsdb::table::table_csv(&rows, &marks),
+            ),
+            "md" | "markdown" => (
+                "text/markdown; charset=utf-8",
+                resultsdb::table::table_markdown(&rows, &marks),
+            ),
+            _ => (
+                "application/json",
+                serde_json::to_string(&Value::Array(resultsdb::table::table_json(&rows, &marks)))
+                    .map_err(|e| ApiError::new(500, e.to_string()))?,
+            ),
+        })
     })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, content_type)], text).into_response())
 }
 
 #[derive(Debug, Deserialize)]
@@ -443,21 +485,25 @@ async fn corpus_rows(
     Query(q): Query<CorpusQuery>,
 ) -> Result<Response, ApiError> {
     auth::may_read(&state, &headers).await?;
-    let (c, whence) = crate::pages::corpus::reference();
-    let entries: Vec<&corpus::Entry> = match q.soc.as_deref().filter(|s| !s.trim().is_empty()) {
-        Some(s) => c.by_soc(s).collect(),
-        None => c.entries.iter().collect(),
-    };
-    Ok(Json(serde_json::json!({
-        "source": c.source,
-        "date": c.date,
-        "in_use": whence,
-        "rows": c.entries.len(),
-        "soc": q.soc.as_deref().map(corpus::normalise_soc),
-        "license": corpus::LICENSE,
-        "entries": entries,
-    }))
-    .into_response())
+    let text = crate::heavy(&state, &state.table_answers, move |_| {
+        let (c, whence) = crate::pages::corpus::reference();
+        let entries: Vec<&corpus::Entry> = match q.soc.as_deref().filter(|s| !s.trim().is_empty()) {
+            Some(s) => c.by_soc(s).collect(),
+            None => c.entries.iter().collect(),
+        };
+        serde_json::to_string(&serde_json::json!({
+            "source": c.source,
+            "date": c.date,
+            "in_use": whence,
+            "rows": c.entries.len(),
+            "soc": q.soc.as_deref().map(corpus::normalise_soc),
+            "license": corpus::LICENSE,
+            "entries": entries,
+        }))
+        .map_err(|e| ApiError::new(500, e.to_string()))
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
 
 async fn openapi() -> Response {

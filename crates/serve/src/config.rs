@@ -30,10 +30,15 @@ pub struct Limits {
     /// A request's headers must arrive within this, counted from the first byte, or — on a
     /// kept-alive connection — from the end of the previous response (the idle limit).
     pub header_timeout: Duration,
-    /// A request's body must arrive within this.
+    /// A request's body must arrive within this, counted from the end of its headers (a
+    /// deadline for the whole body, however it trickles).
     pub body_timeout: Duration,
     /// Connections served at once; one more is answered 503 and closed.
     pub max_connections: usize,
+    /// Connections served at once from one client address (0: no cap); one more from it is
+    /// answered 503 and closed. Behind a proxy every connection is the proxy's: set it to
+    /// `max_connections` there and cap per client in the proxy (docs/serve.md).
+    pub max_per_address: usize,
     /// Uploads parsed and stored at once (each holds its document in memory); more wait.
     pub max_uploads: usize,
     /// After SIGTERM: how long requests in flight may take before the connections are closed.
@@ -46,6 +51,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(60),
             max_connections: 512,
+            max_per_address: 64,
             max_uploads: 4,
             shutdown_deadline: Duration::from_secs(20),
         }

@@ -19,6 +19,7 @@ impl Limits {
         ConnectionLimits {
             header_timeout: self.header_timeout,
             max_connections: self.max_connections,
+            max_per_address: self.max_per_address,
             shutdown_deadline: self.shutdown_deadline,
             keep_alive: true,
             busy: Busy {
@@ -49,6 +50,21 @@ fn log_event(event: Event<'_>) {
             "event": "connection-limit",
             "max_connections": max_connections,
             "note": "further connections are answered 503 until one closes"}),
+        Event::AddressLimit { max_per_address } => {
+            // Once a second at most: a client refused in a loop does not fill the log.
+            use std::sync::atomic::{AtomicU64, Ordering};
+            static LAST: AtomicU64 = AtomicU64::new(0);
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            if LAST.swap(now, Ordering::Relaxed) == now {
+                return;
+            }
+            serde_json::json!({
+                "event": "address-limit",
+                "max_per_address": max_per_address,
+                "note": "a client address holds its share of connections; more from it are answered 503"})
+        }
         Event::ShutdownDeadline { deadline } => serde_json::json!({
             "event": "shutdown-deadline",
             "deadline_s": deadline.as_secs_f64(),
@@ -59,5 +75,5 @@ fn log_event(event: Event<'_>) {
 
 fn log(mut v: serde_json::Value) {
     v["ts"] = access_log::now().into();
-    eprintln!("{v}");
+    access_log::line(&v);
 }

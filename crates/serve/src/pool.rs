@@ -47,6 +47,36 @@ impl Pool {
             })
     }
 
+    /// Runs `f` with a connection on this (blocking) thread: for work that is not only database
+    /// calls ([`crate::heavy`]); its errors are its own.
+    pub fn with_connection<T, E>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut store = self.take();
+        let r = f(&mut store);
+        self.give_back(store);
+        r
+    }
+
+    fn take(&self) -> Store {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(s) = idle.pop() {
+                return s;
+            }
+            idle = self.ready.wait(idle).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn give_back(&self, store: Store) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(store);
+        self.ready.notify_one();
+    }
+
     fn with_blocking<T>(&self, f: impl FnOnce(&mut Store) -> DbResult<T>) -> DbResult<T> {
         let mut store = {
             let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());

@@ -20,10 +20,20 @@ fn validator() -> &'static jsonschema::Validator {
 pub fn parse_upload(body: &[u8]) -> Result<serde_json::Value, String> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_slice(body);
-    let doc = StrictValue
+    let count = std::cell::Cell::new(0);
+    let doc = StrictValue { count: &count }
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| format!("not JSON: {e}"))?;
+        .map_err(|e| {
+            if count.get() > MAX_VALUES {
+                format!(
+                    "the document has more than {MAX_VALUES} JSON values (fields, array items \
+                     and scalars, at any depth); a result document has far fewer"
+                )
+            } else {
+                format!("not JSON: {e}")
+            }
+        })?;
     if let Some(at) = nul_at(&doc, String::new()) {
         return Err(format!(
             "a string contains U+0000 (NUL), which no result document has, at {at}"
@@ -47,12 +57,8 @@ pub fn parse_upload(body: &[u8]) -> Result<serde_json::Value, String> {
     }
     check(&doc)?;
     for field in ["started", "finished"] {
-        if let Some(t) = doc.get(field).and_then(|v| v.as_str())
-            && chrono::DateTime::parse_from_rfc3339(t).is_err()
-        {
-            return Err(format!(
-                "{t:?} is not an RFC 3339 date-time (e.g. 2026-11-24T10:00:00+01:00) at /{field}"
-            ));
+        if let Some(t) = doc.get(field).and_then(|v| v.as_str()) {
+            resultsdb::filter::check_time(t).map_err(|why| format!("{why} at /{field}"))?;
         }
     }
     Ok(doc)
@@ -98,20 +104,37 @@ fn nul_at(v: &serde_json::Value, at: String) -> Option<String> {
     }
 }
 
-/// A JSON value, refusing an object that names a key twice (serde_json keeps the last one
-/// silently, so what is stored would not be what was sent).
-struct StrictValue;
+/// Most JSON values (every object, array, string, number, boolean and null, at any depth) an
+/// upload may hold. A long run with every monitor series has about a tenth of this; the limit
+/// bounds what one upload — and a compare of the largest stored runs — holds in memory, whatever
+/// its fields are called (unknown fields below the top level included), and reading stops at
+/// it rather than after the whole body was built.
+pub const MAX_VALUES: usize = 400_000;
 
-impl<'de> serde::de::DeserializeSeed<'de> for StrictValue {
+/// A JSON value, refusing an object that names a key twice (serde_json keeps the last one
+/// silently, so what is stored would not be what was sent) and more than [`MAX_VALUES`] values
+/// in all (`count`).
+#[derive(Clone, Copy)]
+struct StrictValue<'c> {
+    count: &'c std::cell::Cell<usize>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for StrictValue<'_> {
     type Value = serde_json::Value;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(StrictVisitor)
+        self.count.set(self.count.get() + 1);
+        if self.count.get() > MAX_VALUES {
+            return Err(serde::de::Error::custom("too many values"));
+        }
+        d.deserialize_any(StrictVisitor { seed: self })
     }
 }
 
-struct StrictVisitor;
+struct StrictVisitor<'c> {
+    seed: StrictValue<'c>,
+}
 
-impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+impl<'de> serde::de::Visitor<'de> for StrictVisitor<'_> {
     type Value = serde_json::Value;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -140,7 +163,7 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
         let mut v = Vec::new();
-        while let Some(x) = a.next_element_seed(StrictValue)? {
+        while let Some(x) = a.next_element_seed(self.seed)? {
             v.push(x);
         }
         Ok(serde_json::Value::Array(v))
@@ -148,7 +171,7 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
         let mut m = serde_json::Map::new();
         while let Some(k) = a.next_key::<String>()? {
-            let v = a.next_value_seed(StrictValue)?;
+            let v = a.next_value_seed(self.seed)?;
             if m.insert(k.clone(), v).is_some() {
                 return Err(serde::de::Error::custom(format!(
                     "the key {k:?} appears twice"
@@ -159,6 +182,18 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
+/// Longest schema message echoed, in characters: the validator's words quote the offending
+/// value whole (a 23 KB object under `anyOf`), which says nothing more than its path does.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+fn short(m: &str) -> String {
+    if m.chars().count() <= MAX_MESSAGE_CHARS {
+        return m.to_string();
+    }
+    let head: String = m.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{head}… ({} characters in all)", m.chars().count())
+}
+
 /// `Err` with up to five schema violations, each with where it is.
 pub fn check(doc: &serde_json::Value) -> Result<(), String> {
     let errors: Vec<String> = validator()
@@ -166,7 +201,11 @@ pub fn check(doc: &serde_json::Value) -> Result<(), String> {
         .take(5)
         .map(|e| {
             let at = e.instance_path().to_string();
-            format!("{e} at {}", if at.is_empty() { "/" } else { &at })
+            format!(
+                "{} at {}",
+                short(&e.to_string()),
+                if at.is_empty() { "/" } else { &at }
+            )
         })
         .collect();
     if errors.is_empty() {
@@ -199,7 +238,10 @@ mod tests {
         use serde::de::DeserializeSeed;
         let text = "[0.30000000000000004, 1.7976931348623157e308, 5e-324, 6.103515625e-05, 2.2250738585072014e-308]";
         let mut de = serde_json::Deserializer::from_str(text);
-        let v = super::StrictValue.deserialize(&mut de).unwrap();
+        let count = std::cell::Cell::new(0);
+        let v = super::StrictValue { count: &count }
+            .deserialize(&mut de)
+            .unwrap();
         let want: Vec<f64> = text[1..text.len() - 1]
             .split(", ")
             .map(|x| x.parse().unwrap())

@@ -37,6 +37,9 @@ pub fn default_state_path(sqlite_db: Option<&std::path::Path>) -> std::path::Pat
     // However the database is spelled (`r.sqlite`, `./r.sqlite`, an absolute path, a link to
     // its directory), the state file is the one in its real directory.
     if let Some(db) = sqlite_db {
+        // A link to the database file itself: the state is beside the file it points to (the
+        // same run redacted with the same salt, whichever name was used).
+        let db = &std::fs::canonicalize(db).unwrap_or_else(|_| db.to_path_buf());
         let dir = db
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
@@ -78,5 +81,11 @@ mod state_path_tests {
             std::fs::canonicalize(".").unwrap().join("uploads.json")
         );
         assert_eq!(here, default_state_path(Some(Path::new("./r.sqlite"))));
+        // A link to the database file in another directory: the real file's state.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(&abs, b"").unwrap();
+        let link = other.path().join("link.sqlite");
+        std::os::unix::fs::symlink(&abs, &link).unwrap();
+        assert_eq!(default_state_path(Some(&link)), a);
     }
 }

@@ -48,6 +48,7 @@ use crate::cli::Globals;
 pub const LIMITS: ConnectionLimits = ConnectionLimits {
     header_timeout: Duration::from_secs(5),
     max_connections: 32,
+    max_per_address: 0,
     shutdown_deadline: Duration::from_secs(1),
     keep_alive: false,
     busy: Busy {
@@ -195,7 +196,8 @@ pub fn serve(addr: SocketAddr, g: &Globals) -> anyhow::Result<i32> {
 /// the connection it was is gone).
 fn say(event: Event<'_>) {
     match event {
-        Event::AcceptError(_) => {}
+        // No per-address cap here (LIMITS.max_per_address is 0).
+        Event::AcceptError(_) | Event::AddressLimit { .. } => {}
         Event::ConnectionLimit { max_connections } => eprintln!(
             "monitor: {max_connections} connections open; further ones are answered 503 until one closes"
         ),

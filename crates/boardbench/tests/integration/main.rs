@@ -43,6 +43,7 @@ mod run_signals;
 mod sbc_logs_soc;
 mod schema;
 mod serve_api;
+mod serve_hostile;
 mod serve_limits;
 mod serve_pages;
 mod serve_util;

@@ -24,10 +24,13 @@ const NOTABLE_PCT: f64 = 3.0;
 
 /// A ratio under a figure: red when notably lower (every headline figure is better higher),
 /// green when notably higher, grey otherwise.
+/// The rule is applied to the ratio as shown (three decimals), so two cells that read the
+/// same have the same colour (`×0.970` is grey: exactly 3 % lower is not more than 3 %).
 fn ratio_cell(ratio: f64) -> String {
-    let class = if ratio < 1.0 - NOTABLE_PCT / 100.0 {
+    let shown = (ratio * 1000.0).round() / 1000.0;
+    let class = if shown < 1.0 - NOTABLE_PCT / 100.0 - 1e-9 {
         "worse"
-    } else if ratio > 1.0 + NOTABLE_PCT / 100.0 {
+    } else if shown > 1.0 + NOTABLE_PCT / 100.0 + 1e-9 {
         "better"
     } else {
         "dim"
@@ -49,15 +52,18 @@ pub async fn page(
     let Some(device) = q.device.filter(|d| !d.trim().is_empty()) else {
         return Err(ApiError::new(400, "which device? /board?device=NAME").into());
     };
-    // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = super::document_page_permit(&state).await?;
+    // Reading and rendering the documents: off the async workers, a bounded number at once,
+    // within a deadline (crate::heavy).
     let name = device.clone();
-    let (runs, total) = state
-        .pool
-        .with(move |s| s.device_table(&name, MAX_RUNS as i64))
-        .await?;
+    let body = crate::heavy(&state, &state.document_pages, move |s| render(s, &name)).await?;
+    Ok(wide_page(&format!("boardbench: {device}"), &body))
+}
+
+/// The page's body for `device`, read from `s`.
+fn render(s: &mut resultsdb::Store, device: &str) -> Result<String, ApiError> {
+    let (runs, total) = s.device_table(device, MAX_RUNS as i64)?;
     if runs.is_empty() {
-        return Err(ApiError::new(404, format!("no runs of {device:?}")).into());
+        return Err(ApiError::new(404, format!("no runs of {device:?}")));
     }
     let figures = |r: &resultsdb::TableRow| -> [Option<f64>; 6] {
         [r.zip_multi, r.zip_single, r.aes, r.memcpy, r.memset, r.khs]
@@ -79,7 +85,7 @@ pub async fn page(
          <span class=\"better\">green</span> more than {pct}% higher (every figure here is \
          better higher). Runs of several boards of this model are not told apart: documents \
          carry no board identity.</p>",
-        esc(&device),
+        esc(device),
         runs[0].id,
         pct = NOTABLE_PCT,
     );
@@ -119,7 +125,7 @@ pub async fn page(
     );
 
     // The bars: the first run against the latest ones.
-    let first = api::document(&state, runs[0].id).await?;
+    let first = api::document_of(s, runs[0].id)?;
     let mut others = Vec::new();
     let label = |r: &resultsdb::TableRow| {
         format!(
@@ -130,7 +136,7 @@ pub async fn page(
         )
     };
     for r in runs.iter().skip(1).rev().take(MAX_BARS - 1).rev() {
-        others.push((label(r), api::document(&state, r.id).await?));
+        others.push((label(r), api::document_of(s, r.id)?));
     }
     if !others.is_empty() {
         let first_label = label(&runs[0]);
@@ -148,7 +154,7 @@ pub async fn page(
     } else {
         match others.pop() {
             Some((_, doc)) => doc,
-            None => api::document(&state, latest.id).await?,
+            None => api::document_of(s, latest.id)?,
         }
     };
     body.push_str(&super::corpus::placements(
@@ -158,5 +164,19 @@ pub async fn page(
     if let Some(soc) = runs.iter().rev().find_map(|r| r.soc.clone()) {
         body.push_str(&super::corpus::soc_rows(reference, &soc));
     }
-    Ok(wide_page(&format!("boardbench: {device}"), &body))
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cells_that_read_the_same_have_the_same_colour() {
+        let a = super::ratio_cell(0.9704);
+        let b = super::ratio_cell(0.9696);
+        assert!(a.contains("×0.970") && b.contains("×0.970"));
+        assert_eq!(a, b);
+        assert!(a.contains("class=\"dim\""), "{a}");
+        assert!(super::ratio_cell(0.969).contains("worse"));
+        assert!(super::ratio_cell(1.031).contains("better"));
+    }
 }

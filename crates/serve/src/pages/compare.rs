@@ -10,7 +10,7 @@ use resultsdb::compare::Comparison;
 
 use super::{PageError, page as html_page, urldec};
 use crate::api::ApiError;
-use crate::{State, api, auth};
+use crate::{State, auth};
 
 /// Most runs on one compare page.
 pub const MAX_RUNS: usize = 8;
@@ -52,44 +52,47 @@ pub async fn page(
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
     let ids = ids(query.as_deref())?;
-    // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = super::document_page_permit(&state).await?;
+    // Reading, comparing and rendering the documents: off the async workers, a bounded number
+    // at once, within a deadline (crate::heavy).
+    let body = crate::heavy(&state, &state.document_pages, move |s| render(s, &ids)).await?;
+    Ok(html_page("Compare runs", &body))
+}
+
+/// The page's body for runs `ids`, read from `s`.
+fn render(s: &mut resultsdb::Store, ids: &[i64]) -> Result<String, ApiError> {
     if let [id] = ids[..] {
         // One run named: it must exist, like every run of a comparison.
-        let found = state.pool.with(move |s| s.document_text(id)).await?;
-        if found.is_none() {
-            return Err(ApiError::new(404, format!("no run {id}")).into());
+        if s.document_text(id)?.is_none() {
+            return Err(ApiError::new(404, format!("no run {id}")));
         }
     }
     if ids.len() < 2 {
-        return Ok(html_page(
-            "Compare runs",
+        return Ok(
             "<h1>Compare runs</h1><p>Tick two or more runs in the <a href=\"/\">results table</a> \
-             and press “Compare”, or open <code>/compare?ids=1,2</code>.</p>",
-        ));
+             and press “Compare”, or open <code>/compare?ids=1,2</code>.</p>"
+                .into(),
+        );
     }
-    let wanted = ids.clone();
-    let (details, marks) = state
-        .pool
-        .with(move |s| {
-            let mut out = Vec::new();
-            for id in &wanted {
-                match s.run(*id)? {
-                    Some(r) => out.push(r),
-                    None => return Err(resultsdb::Error::Other(format!("no run {id}"))),
-                }
-            }
-            Ok((out, resultsdb::marks::load(s)))
-        })
-        .await
-        .map_err(|e| match e {
-            resultsdb::Error::Other(m) => ApiError::new(404, m),
-            e => e.into(),
-        })?;
+    let mut details = Vec::new();
+    for id in ids {
+        match s.run(*id)? {
+            Some(r) => details.push(r),
+            None => return Err(ApiError::new(404, format!("no run {id}"))),
+        }
+    }
+    let marks = resultsdb::marks::load(s);
     let cmp = resultsdb::compare::compare(&details);
+    // The typed documents from the values already read (each value freed as it is turned).
     let mut docs = Vec::new();
-    for id in &ids {
-        docs.push(api::document(&state, *id).await?);
+    for (d, id) in details.iter_mut().zip(ids) {
+        let doc: document::ResultDocument = serde_json::from_value(std::mem::take(&mut d.document))
+            .map_err(|e| {
+                ApiError::new(
+                    500,
+                    format!("run {id} is stored in a form this version cannot render: {e}"),
+                )
+            })?;
+        docs.push(doc);
     }
     // Runs of one board are told apart by their id, day and kernel, not by the device alone.
     let name = |i: usize| {
@@ -116,9 +119,10 @@ pub async fn page(
         &docs[0],
         &others,
     ));
+    drop(others);
 
     let mut body = String::from("<h1>Compare runs</h1>");
-    for w in resultsdb::marks::compare_warnings(&marks, &ids) {
+    for w in resultsdb::marks::compare_warnings(&marks, ids) {
         body.push_str(&format!("<p class=\"warning\">{}</p>", esc(&w)));
     }
     body.push_str("<h2>Headline figures</h2>");
@@ -131,7 +135,7 @@ pub async fn page(
     ));
     body.push_str("<h2>Every measurement</h2>");
     body.push_str(&table(&cmp));
-    Ok(html_page("Compare runs", &body))
+    Ok(body)
 }
 
 /// The comparison as a table: one row per measurement, per run value, ratio to A and per GHz.

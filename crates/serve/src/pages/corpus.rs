@@ -78,27 +78,88 @@ pub fn soc_rows(c: &Corpus, soc: &str) -> String {
     out
 }
 
-/// Each run's placement among the published rows, one list per run.
+/// A run's placement lines: the ones its finisher stored (`analysis.placement`, what
+/// `results show` prints), computed here only for a document stored without an analysis.
+pub fn placement_lines(c: &Corpus, doc: &ResultDocument) -> Vec<String> {
+    match doc.analysis.as_ref().and_then(|a| a.placement.as_ref()) {
+        Some(p) => p.lines.clone(),
+        None => corpus::place_run(c, doc).lines(),
+    }
+}
+
+/// Each run's placement among the published rows, one list per run: what the comparison is,
+/// a line per figure (with its nearest rows), the corpus — as stored with the run.
 pub fn placements(c: &Corpus, runs: &[(String, &ResultDocument)]) -> String {
     let mut out = String::from("<h2 id=\"corpus\">Against sbc-bench's published results</h2>");
     for (name, doc) in runs {
-        let p = corpus::place_run(c, doc);
-        out.push_str(&format!(
-            "<h3>{}</h3><p class=\"dim\">{}</p><ul>",
-            esc(name),
-            esc(&p.comparison)
-        ));
-        for n in &p.notes {
-            out.push_str(&format!("<li class=\"dim\">{}</li>", esc(n)));
-        }
-        if p.figures.is_empty() {
+        let lines = placement_lines(c, doc);
+        out.push_str(&format!("<h3>{}</h3><ul class=\"placement\">", esc(name)));
+        if lines.is_empty() {
             out.push_str("<li>no figure placed</li>");
         }
-        for f in &p.figures {
-            out.push_str(&format!("<li>{}</li>", esc(&f.line())));
+        for l in &lines {
+            let (class, text) = match l.strip_prefix("    ") {
+                Some(near) => (" class=\"dim near\"", near),
+                None if l.starts_with("compared with:")
+                    || l.starts_with("note:")
+                    || l.starts_with("corpus:") =>
+                {
+                    (" class=\"dim\"", l.as_str())
+                }
+                None => ("", l.as_str()),
+            };
+            // A figure's "(not comparable: …)" goes after the figure, dimmed: each line starts
+            // with what it places.
+            match not_comparable_prefix(text) {
+                Some((why, rest)) => out.push_str(&format!(
+                    "<li{class}>{} <span class=\"dim\">{}</span></li>",
+                    esc(rest),
+                    esc(why)
+                )),
+                None => out.push_str(&format!("<li{class}>{}</li>", esc(text))),
+            }
         }
         out.push_str("</ul>");
     }
     out.push_str(&provenance_html(c));
     out
+}
+
+/// `("(not comparable: …)", the rest)` of a placement line that starts with the mark (its
+/// parentheses balanced), else `None`.
+fn not_comparable_prefix(line: &str) -> Option<(&str, &str)> {
+    if !line.starts_with("(not comparable") {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    let rest = line[i + 1..].trim_start();
+                    return (!rest.is_empty()).then(|| (&line[..=i], rest));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_not_comparable_mark_moves_after_the_figure() {
+        let l = "(not comparable: quick: `7z b 1` (sbc-bench: its default)) 7-Zip multi 5,631 MIPS";
+        assert_eq!(
+            super::not_comparable_prefix(l),
+            Some((
+                "(not comparable: quick: `7z b 1` (sbc-bench: its default))",
+                "7-Zip multi 5,631 MIPS"
+            ))
+        );
+        assert_eq!(super::not_comparable_prefix("7-Zip multi 5,631 MIPS"), None);
+    }
 }

@@ -9,7 +9,6 @@
 //! filter (substring) narrows the columns. `/api/v1/guide?format=json|csv|md` answers the same
 //! guide, with the same filter and order, for programs and spreadsheets.
 
-use axum::Json;
 use axum::extract::{Query, State as AxState};
 use axum::http::{HeaderMap, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -75,47 +74,61 @@ pub struct Loaded {
     pub truncated: bool,
 }
 
-/// The latest [`MAX_RUNS`] guide runs, oldest first. A stored document this build cannot read is
-/// left out (as `results table --guide` does).
-async fn guide_documents(state: &State) -> Result<(Vec<document::ResultDocument>, bool), ApiError> {
-    let rows = state
-        .pool
-        .with(|s| {
-            // Documents are stored as serde_json's compact text: a guide document has a
-            // top-level `"guide":{` (inside a string the quotes would be escaped); the parse
-            // below is the real test.
-            s.query(
-                "SELECT run_id, json FROM documents WHERE json LIKE ? ORDER BY run_id DESC LIMIT ?",
-                &[
-                    Val::Text("%\"guide\":{%".into()),
-                    Val::Int(MAX_RUNS as i64 + 1),
-                ],
-            )
-        })
-        .await?;
-    let truncated = rows.len() > MAX_RUNS;
-    let mut docs: Vec<document::ResultDocument> = rows
+/// Most document text the guide reads for one answer (the documents are read one at a time and
+/// only their typed form kept): beyond it the older guide runs are left out, as beyond
+/// [`MAX_RUNS`].
+pub const MAX_GUIDE_BYTES: usize = 256 * 1024 * 1024;
+
+/// The latest [`MAX_RUNS`] guide runs of the boards the filter names, oldest first, and whether
+/// older ones were left out. Selected in the query (the runs table's `guide` column, the board
+/// filter), so neither documents that only look like guide runs nor other boards' runs count
+/// against the limit; read one document at a time within [`MAX_GUIDE_BYTES`]. A stored document
+/// this build cannot read is left out (as `results table --guide` does).
+fn guide_documents(
+    s: &mut resultsdb::Store,
+    board: Option<&str>,
+) -> Result<(Vec<document::ResultDocument>, bool), ApiError> {
+    let mut sql = String::from("SELECT id FROM runs WHERE guide = 1");
+    let mut params = Vec::new();
+    if let Some(b) = board {
+        sql.push_str(" AND lower(device) LIKE ? ESCAPE '\\'");
+        params.push(Val::Text(format!(
+            "%{}%",
+            resultsdb::filter::escape_like(&b.to_lowercase())
+        )));
+    }
+    sql.push_str(" ORDER BY id DESC LIMIT ?");
+    params.push(Val::Int(MAX_RUNS as i64 + 1));
+    let ids: Vec<i64> = s
+        .query(&sql, &params)?
         .into_iter()
-        .take(MAX_RUNS)
-        .filter_map(|r| r.into_iter().nth(1).and_then(Val::into_string))
-        .filter_map(|json| serde_json::from_str::<document::ResultDocument>(&json).ok())
-        .filter(|d| d.guide.is_some())
+        .filter_map(|r| r.first().and_then(Val::as_i64))
         .collect();
+    let mut truncated = ids.len() > MAX_RUNS;
+    let mut docs = Vec::new();
+    let mut bytes = 0usize;
+    for id in ids.into_iter().take(MAX_RUNS) {
+        let Some(text) = s.document_text(id)? else {
+            continue;
+        };
+        bytes += text.len();
+        if bytes > MAX_GUIDE_BYTES {
+            truncated = true;
+            break;
+        }
+        if let Ok(d) = serde_json::from_str::<document::ResultDocument>(&text)
+            && d.guide.is_some()
+        {
+            docs.push(d);
+        }
+    }
     docs.reverse();
     Ok((docs, truncated))
 }
 
-/// Reads, merges, filters and orders the guide.
-pub async fn load(state: &State, q: &GuideQuery) -> Result<Loaded, ApiError> {
-    let (mut docs, truncated) = guide_documents(state).await?;
-    if let Some(want) = q.board_filter() {
-        let want = want.to_lowercase();
-        docs.retain(|d| {
-            d.device
-                .as_deref()
-                .is_some_and(|b| b.to_lowercase().contains(&want))
-        });
-    }
+/// Reads, merges, filters and orders the guide (on the caller's blocking thread).
+pub fn load(s: &mut resultsdb::Store, q: &GuideQuery) -> Result<Loaded, ApiError> {
+    let (docs, truncated) = guide_documents(s, q.board_filter())?;
     let mut guide = guidetables::merge_documents_by(&docs, guidetables::MergeBy::Board);
     let desc = truthy(&q.desc);
     let boards = match q.sort_row() {
@@ -142,10 +155,13 @@ pub async fn page(
     Query(q): Query<GuideQuery>,
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
-    // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = super::document_page_permit(&state).await?;
-    let loaded = load(&state, &q).await?;
-    Ok(wide_page("Performance guide", &body(&loaded, &q)))
+    // Reading, merging and rendering the documents: off the async workers, a bounded number at
+    // once, within a deadline (crate::heavy).
+    let html = crate::heavy(&state, &state.document_pages, move |s| {
+        Ok(body(&load(s, &q)?, &q))
+    })
+    .await?;
+    Ok(wide_page("Performance guide", &html))
 }
 
 /// The page's body (everything below the navigation line).
@@ -386,25 +402,26 @@ pub async fn api(
             format!("unknown format {format:?}: use json, csv or md"),
         ));
     }
-    let _permit = super::document_page_permit(&state).await?;
-    let l = load(&state, &q).await?;
-    Ok(match format.as_str() {
-        "csv" => (
-            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
-            guidetables::csv::render(&l.guide),
-        )
-            .into_response(),
-        "md" | "markdown" => (
-            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            guidetables::md::render(&l.guide, "Performance guide"),
-        )
-            .into_response(),
-        _ => {
-            let mut v = guidetables::json::guide(&l.guide);
-            v["runs"] = l.runs.into();
-            v["truncated"] = l.truncated.into();
-            v["boards"] = order::boards(&l.guide).into();
-            Json(v).into_response()
-        }
+    let (content_type, text) = crate::heavy(&state, &state.document_pages, move |s| {
+        let l = load(s, &q)?;
+        Ok(match format.as_str() {
+            "csv" => (
+                "text/csv; charset=utf-8",
+                guidetables::csv::render(&l.guide),
+            ),
+            "md" | "markdown" => (
+                "text/markdown; charset=utf-8",
+                guidetables::md::render(&l.guide, "Performance guide"),
+            ),
+            _ => {
+                let mut v = guidetables::json::guide(&l.guide);
+                v["runs"] = l.runs.into();
+                v["truncated"] = l.truncated.into();
+                v["boards"] = order::boards(&l.guide).into();
+                ("application/json", v.to_string())
+            }
+        })
     })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, content_type)], text).into_response())
 }

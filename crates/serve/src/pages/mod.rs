@@ -79,6 +79,25 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
     resp
 }
 
+/// With `--read-token` every answer depends on the reader's token: no shared cache (a TLS
+/// proxy's, a browser's shared one) may keep it or hand it to someone else.
+pub async fn private_when_protected(
+    axum::extract::State(protected): axum::extract::State<bool>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let mut resp = next.run(req).await;
+    if protected {
+        let h = resp.headers_mut();
+        h.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
+        h.append(header::VARY, HeaderValue::from_static("Authorization"));
+    }
+    resp
+}
+
 /// The navigation line on every page.
 pub fn nav() -> &'static str {
     "<nav class=\"dim\"><a href=\"/\">Results table</a> · <a href=\"/compare\">Compare</a> · \
@@ -107,18 +126,6 @@ pub fn day(started: Option<&str>) -> String {
     started
         .map(|s| s.get(..10).unwrap_or(s).to_string())
         .unwrap_or_else(|| "-".into())
-}
-
-/// A place among the pages that parse stored documents ([`crate::DOCUMENT_PAGES`] at once):
-/// hold it while the documents are in memory.
-pub async fn document_page_permit(
-    state: &crate::State,
-) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-    state
-        .document_pages
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(503, "the service is stopping"))
 }
 
 /// ` class="invalid"` for the row of a run with an INVALID finding (tinted), else nothing.

@@ -1,8 +1,7 @@
 //! `/runs/{id}`: the run's HTML report (the page `boardbench report` writes) with the service's
 //! navigation line and links to the document and the device's board page. The run is placed
-//! in the corpus the service uses (the report's chart, and the placement lines the board page
-//! shows, one per headline figure, with the corpus's source, date and licence), not only the
-//! built-in one.
+//! once, in the report's own section (its chart and a line per figure) over the corpus the
+//! service uses, not only the built-in one.
 
 use axum::extract::{Path, State as AxState};
 use axum::http::HeaderMap;
@@ -18,16 +17,25 @@ pub async fn page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, PageError> {
     auth::may_read(&state, &headers).await?;
-    // Parsed documents take memory: a bounded number of such pages at once.
-    let _permit = super::document_page_permit(&state).await?;
-    let doc = api::document(&state, id).await?;
+    // Reading and rendering the document: off the async workers, a bounded number at once,
+    // within a deadline (crate::heavy).
+    let html = crate::heavy(&state, &state.document_pages, move |s| {
+        let doc = api::document_of(s, id)?;
+        Ok(render(id, &doc))
+    })
+    .await?;
+    Ok(Html(html))
+}
+
+/// The page of run `id`.
+pub fn render(id: i64, doc: &document::ResultDocument) -> String {
     let reference = &super::corpus::reference().0;
-    let html = report::html_with(&doc, &[], reference);
+    let html = report::html_with(doc, &[], reference);
     let mut links = format!(
         "{} <p class=\"dim\">Run {id} · <a href=\"/api/v1/runs/{id}\">document (JSON)</a>",
         nav()
     );
-    if let Some(device) = report::overview::columns(&doc).device {
+    if let Some(device) = report::overview::columns(doc).device {
         links.push_str(&format!(
             " · <a href=\"/board?device={}\">all runs of {}</a>",
             urlenc(&device),
@@ -35,13 +43,7 @@ pub async fn page(
         ));
     }
     links.push_str("</p>");
-    links.push_str(&super::corpus::placements(
-        reference,
-        &[(format!("Run {id}"), &doc)],
-    ));
-    Ok(Html(html.replacen(
-        "<body>\n",
-        &format!("<body>\n{links}\n"),
-        1,
-    )))
+    // The placement once: the report's own section (its chart and a line per figure); the
+    // page adds no second list.
+    html.replacen("<body>\n", &format!("<body>\n{links}\n"), 1)
 }

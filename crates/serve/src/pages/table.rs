@@ -154,7 +154,16 @@ pub async fn page(
                 // Kernel and distro: one line each, the whole text on hover.
                 2 | 3 => body.push_str(&clipped(cell)),
                 1 => body.push_str(&clipped(cell)),
-                _ => body.push_str(&format!("<td class=\"num\">{}</td>", esc(cell))),
+                // A figure's mark ("(quick)") on a line of its own under the number: the
+                // column stays as wide as its numbers (every column fits 1400 px).
+                _ => match cell.split_once(" (") {
+                    Some((n, mark)) => body.push_str(&format!(
+                        "<td class=\"num\">{}<span class=\"mark\">({}</span></td>",
+                        esc(n),
+                        esc(mark)
+                    )),
+                    None => body.push_str(&format!("<td class=\"num\">{}</td>", esc(cell))),
+                },
             }
         }
         body.push_str(&clipped(r.uploader.as_deref().unwrap_or("-")));

@@ -31,6 +31,7 @@ ul.legend { list-style: none; padding: 0; margin: 4px 0; display: flex; flex-wra
 .swatch { display: inline-block; width: 14px; height: 4px; vertical-align: middle; margin-right: 5px; }
 ol.phases { font-size: 0.9em; columns: 2; }
 svg.chart { max-width: 100%; height: auto; display: block; }
+@media (max-width: 720px) { figure.chart-figure { overflow-x: auto; } svg.chart { max-width: none; width: 720px; } }
 svg.chart text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; font-size: 12px; fill: #333; }
 svg.chart .tick { font-size: 11px; fill: #444; }
 svg.chart .axis-label { font-size: 12px; fill: #222; }

@@ -213,6 +213,7 @@ fn membw(env: &BenchContext<'_>, p: &Planned) -> Outcome {
         cfg.batch_ns = 2_000_000;
         cfg.min_samples = 1;
         cfg.max_samples = 2;
+        cfg.headline_tinymembench = false;
     }
     match membw::run(&[cpu], &variants, &cfg, "quick", None) {
         Ok(mut r) => {

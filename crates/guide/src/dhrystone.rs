@@ -430,7 +430,7 @@ pub fn section(ctx: &Context) -> Outcome {
     out.tables.push(table);
     if let Some(v) = &per_s {
         out.notes.push(format!(
-            "Dhrystone 2.1 in Rust (boardbench's port), pinned to CPU {cpu}: {} passes per sample, {} samples; DMIPS = {:.1}. A Rust build is a different program from a C build with the compiler's strcpy/strcmp builtins: compare DMIPS only with boardbench runs.",
+            "Dhrystone 2.1 in Rust (boardbench's port), pinned to CPU {cpu}: {} passes per sample, {} samples; DMIPS = {:.1}. A Rust build is a different program from a C build with the compiler's strcpy/strcmp builtins: compare DMIPS only with boardbench runs — beside a published guide (`guide render --reference`) dhrystone_per_second and dhrystone_per_mhz get no ratio (\"port\"); cpu_clock, the clock measured alike, compares.",
             samples.iterations,
             v.samples,
             dmips(v.value)

@@ -347,7 +347,7 @@ pub fn section(ctx: &Context) -> Outcome {
         );
     }
     out.notes.push(format!(
-        "STREAM method in Rust: 3 arrays of {n} f64 ({:.1} MiB each), {ntimes} passes, first discarded, Best Rate (MB = 10^6 B, STREAM byte counting); single thread pinned to CPU {cpu}{threads_note}. Plain loops, no non-temporal stores; solutions validated.",
+        "STREAM method in Rust: 3 arrays of {n} f64 ({:.1} MiB each), {ntimes} passes, first discarded, Best Rate (MB = 10^6 B, STREAM byte counting); single thread pinned to CPU {cpu}{threads_note}. Plain loops, no non-temporal stores; solutions validated. Which STREAM build these figures stand beside: stream.c as its own Makefile builds it (gcc -O2 -fopenmp) — what a vendor's guide prints, built by its distribution's toolchain at -O2; the same source at -O3 reads up to 20 % higher on one machine, so a published STREAM figure compares only with the build it came from (docs/guide.md, \"Which build a reference stands for\").",
         n as f64 * 8.0 / 1048576.0
     ));
     if !failed.is_empty() {

@@ -252,8 +252,12 @@ struct Group {
     runs: Vec<usize>,
 }
 
-/// The runs put into columns: one group per run, or (by board) one per board label.
+/// The runs put into columns: one group per run, or (by board) one per board label — where a
+/// board has both, its quick guides' runs (`--quick`: shorter budgets, rough figures) in a
+/// column of their own, "<board> (quick)", never in one median with its full runs (a quick
+/// lat_ctx of 11 intervals and a full one of 100 are not one measurement repeated).
 fn groups(runs: &[Run], by: MergeBy) -> Vec<Group> {
+    let quick = |r: &Run| r.doc.guide.as_ref().is_some_and(|g| g.quick);
     let mut out: Vec<Group> = Vec::new();
     for (i, r) in runs.iter().enumerate() {
         let named = r
@@ -261,10 +265,16 @@ fn groups(runs: &[Run], by: MergeBy) -> Vec<Group> {
             .device
             .as_deref()
             .is_some_and(|d| !d.trim().is_empty());
-        match out.iter_mut().find(|g| g.board == r.board) {
+        let has_full = runs.iter().any(|o| o.board == r.board && !quick(o));
+        let board = if by == MergeBy::Board && named && quick(r) && has_full {
+            format!("{} (quick)", r.board)
+        } else {
+            r.board.clone()
+        };
+        match out.iter_mut().find(|g| g.board == board) {
             Some(g) if by == MergeBy::Board && named => g.runs.push(i),
             _ => out.push(Group {
-                board: r.board.clone(),
+                board,
                 runs: vec![i],
             }),
         }

@@ -486,7 +486,8 @@ fn a_published_guide_is_a_reference_column_with_ratios_and_its_quirks_said() {
         "30.00 (min 29.00, max 31.00)"
     );
     assert_eq!(cell("af_unix_sock_stream_latency (microsec)", 2), "1.11");
-    assert_eq!(cell("lat_syscall-null (us)", 2), "0.91");
+    // Published as 0.05: its rounding alone is ±10 %, more than the ±5 % a ratio is read at.
+    assert_eq!(cell("lat_syscall-null (us)", 2), "rounded");
     // bw_mem-rd-1mb: its min is bw_mem-wr-1mb's figure — two operations in one cell.
     assert_eq!(
         cell("bw_mem-rd-1mb (MB/s)", 1),
@@ -494,8 +495,8 @@ fn a_published_guide_is_a_reference_column_with_ratios_and_its_quirks_said() {
     );
     assert_eq!(
         cell("bw_mem-rd-1mb (MB/s)", 2),
-        "",
-        "no ratio for a merged cell"
+        "merged",
+        "no ratio for a merged cell, and one word why"
     );
     assert!(
         lm.notes.iter().any(|n| n
@@ -712,5 +713,42 @@ fn the_nominal_clock_and_dram_type_from_the_device_tree_say_so() {
             "| CPU clock (nominal) | 4× 1.8 GHz Cortex-A55 (device tree) + 4× 2.4 GHz Cortex-A76 (cpufreq) |"
         ),
         "{md}"
+    );
+}
+
+/// `--merge-by board` never puts a quick guide's figures into one median with full ones: the
+/// board's quick runs are a column of their own.
+#[test]
+fn a_quick_run_is_never_merged_with_a_boards_full_runs() {
+    let full1 = doc("evm", "rk3588", 2352.4, 1.0, false);
+    let full2 = doc("evm", "rk3588", 2352.4, 1.2, false);
+    let mut quick = doc("evm", "rk3588", 2352.4, 7.0, false);
+    quick.guide.as_mut().unwrap().quick = true;
+    let g = guidetables::merge_documents_by(&[full1, quick, full2], guidetables::MergeBy::Board);
+    let header: Vec<String> = g.header.columns.iter().map(|c| c.header()).collect();
+    assert_eq!(header, ["evm", "evm (quick)"]);
+    let lm = &g.sections[0].tables[0];
+    let row = lm
+        .rows
+        .iter()
+        .find(|r| r.key == "lat_syscall-null (us)")
+        .unwrap();
+    let value = |c: usize| match &row.cells[c] {
+        Some(guidetables::Cell::Value(v)) => v.clone(),
+        c => panic!("{c:?}"),
+    };
+    // The full column: the median of the two full runs only (0.0457 and 0.0457 × 1.2).
+    let full = value(0);
+    assert_eq!(full.samples, 2);
+    assert!((full.value - 0.0457 * 1.1).abs() < 1e-9, "{full:?}");
+    assert_eq!(full.max, Some(0.0457 * 1.2));
+    // The quick run alone, as it measured.
+    assert!((value(1).value - 0.0457 * 7.0).abs() < 1e-9);
+    assert!(
+        g.notes
+            .iter()
+            .any(|n| n.starts_with("evm (quick): a quick guide")),
+        "{:?}",
+        g.notes
     );
 }

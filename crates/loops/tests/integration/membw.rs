@@ -168,6 +168,7 @@ fn tiny() -> Config {
         stop_spread_pct: 0.0,
         aggregate_ns: 1_000_000,
         aggregate_samples: 2,
+        headline_tinymembench: false,
     }
 }
 
@@ -216,4 +217,43 @@ fn a_tiny_run_returns_positive_finite_figures_for_every_variant() {
         // Real hardware: the batch found covers at least the configured batch time in calls.
         assert!(r.tests.iter().all(|t| t.calls_per_sample >= 1));
     }
+}
+
+/// The headline figures follow tinymembench as sbc-bench runs it (`-b 2 -B 3`): 2 or 3
+/// samples, each one batch doubled from a single call (1 + 2 + 4 + … calls, so 2^k − 1 in all)
+/// and lasting at least 0.5 s, the best reported, nothing measured again. Bounded: at most
+/// 3 samples of about 0.5–1 s on a 64 KiB buffer.
+#[test]
+fn the_headline_memcpy_is_measured_as_tinymembench_measures_it() {
+    let cpu = loops::affinity::allowed_cpus()[0];
+    let v: Vec<_> = membw::available_variants()
+        .into_iter()
+        .filter(|v| v.name == membw::LIBC_MEMCPY)
+        .collect();
+    let mut cfg = tiny();
+    cfg.headline_tinymembench = true;
+    let t0 = std::time::Instant::now();
+    let tests = membw::measure_single(&[cpu], &v, &cfg).unwrap();
+    let secs = t0.elapsed().as_secs_f64();
+    let t = &tests[0];
+    let n = t.samples_mb_s.len();
+    assert!(
+        (membw::TINYMEMBENCH_MIN_SAMPLES as usize..=membw::TINYMEMBENCH_MAX_SAMPLES as usize)
+            .contains(&n),
+        "{t:?}"
+    );
+    assert!(
+        secs >= 0.5 * n as f64,
+        "{n} samples of ≥ 0.5 s took {secs} s"
+    );
+    assert!((t.calls_per_sample + 1).is_power_of_two(), "{t:?}");
+    assert_eq!(t.descheduled_retries, 0);
+    assert_eq!(
+        t.best_mb_s,
+        t.samples_mb_s.iter().cloned().fold(f64::MIN, f64::max)
+    );
+    // The tiny settings' own method for the rest (and with the flag off).
+    cfg.headline_tinymembench = false;
+    let quick = membw::measure_single(&[cpu], &v, &cfg).unwrap();
+    assert!(quick[0].samples_mb_s.len() <= 3 && quick[0].calls_per_sample < t.calls_per_sample);
 }

@@ -29,7 +29,8 @@ pub enum MergeBy {
     /// one column per run (two runs of one board: `board`, `board (2)`)
     Run,
     /// one column per board (device name): each figure the median of the board's runs, with
-    /// their min and max; sections measured in separate runs in one column
+    /// their min and max; sections measured in separate runs in one column; a board's quick
+    /// runs (--quick) in a column of their own, "<board> (quick)", never merged with full ones
     Board,
 }
 

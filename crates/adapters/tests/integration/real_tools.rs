@@ -6,12 +6,17 @@
 use adapters::{Found, RunContext, Runner, SearchPath, SystemRunner};
 use adapters::{openssl, sevenzip, stockfish};
 
-fn available<V>(name: &str, found: Result<Found<V>, adapters::Skip>) -> Option<Found<V>> {
+/// The tool, found only on the host: under emulation even the finding (which starts the tool
+/// for its version) would fork from the emulated parent, where qemu-user can hang in fork().
+fn available<V>(
+    name: &str,
+    find: impl FnOnce() -> Result<Found<V>, adapters::Skip>,
+) -> Option<Found<V>> {
     if testsupport::host_only() {
         eprintln!("note: {name} real run skipped under emulation");
         return None;
     }
-    match found {
+    match find() {
         Ok(f) => Some(f),
         Err(skip) => {
             eprintln!("note: {skip}; real run not tested");
@@ -23,7 +28,7 @@ fn available<V>(name: &str, found: Result<Found<V>, adapters::Skip>) -> Option<F
 #[test]
 fn real_openssl_quick_speed() {
     let sp = SearchPath::from_env();
-    let Some(found) = available("openssl", openssl::find(&sp, &SystemRunner)) else {
+    let Some(found) = available("openssl", || openssl::find(&sp, &SystemRunner)) else {
         return;
     };
     let opts = if found.version.supports_seconds() {
@@ -54,7 +59,7 @@ fn real_openssl_quick_speed() {
 #[test]
 fn real_stockfish_quick_bench() {
     let sp = SearchPath::from_env();
-    let Some(found) = available("stockfish", stockfish::find(&sp, &SystemRunner)) else {
+    let Some(found) = available("stockfish", || stockfish::find(&sp, &SystemRunner)) else {
         return;
     };
     let opts = stockfish::BenchOptions::quick(1);
@@ -80,7 +85,7 @@ fn real_stockfish_quick_bench() {
 #[test]
 fn real_7zip_quick_bench_pinned() {
     let sp = SearchPath::from_env();
-    let Some(found) = available("7-Zip", sevenzip::find(&sp, &SystemRunner)) else {
+    let Some(found) = available("7-Zip", || sevenzip::find(&sp, &SystemRunner)) else {
         return;
     };
     // The first CPU we may use (a CI container's cpuset need not contain CPU 0).

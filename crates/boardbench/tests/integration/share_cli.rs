@@ -101,25 +101,6 @@ fn file_part(r: &Received) -> String {
     text.strip_suffix("\r\n").unwrap().to_string()
 }
 
-fn fixture_log(pred: impl Fn(&str) -> bool) -> ResultDocument {
-    let dir = testsupport::sbc_bench_logs();
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    names.sort();
-    for p in names {
-        let text = std::fs::read_to_string(&p).unwrap_or_default();
-        if pred(&text)
-            && let Ok(doc) = sbcimport::import_bytes(text.as_bytes(), &p.display().to_string())
-        {
-            return doc;
-        }
-    }
-    panic!("no fixture log matches");
-}
-
 /// Identifiers in the fixture logs below (MAC and IP addresses of a firewall's kernel lines,
 /// USB serial numbers).
 const SECRETS: &[&str] = &[
@@ -134,7 +115,7 @@ const SECRETS: &[&str] = &[
 fn run_with_identifiers() -> ResultDocument {
     let mut lines = Vec::new();
     for marker in ["[UFW BLOCK]", "SerialNumber: 00000000000179"] {
-        let doc = fixture_log(|t| t.contains(marker));
+        let doc = common::fixture_log(|t| t.contains(marker));
         let imported = doc.imported.expect("an imported log");
         lines.extend(
             imported
@@ -204,7 +185,7 @@ fn the_latest_run_is_shared_redacted_with_its_link_and_summary_row() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let plain = fixture_log(|t| !t.contains("SerialNumber") && t.contains("7-Zip"));
+    let plain = common::fixture_log(|t| !t.contains("SerialNumber") && t.contains("7-Zip"));
     let secret = run_with_identifiers();
     let db = db_with(tmp.path(), &[plain, secret.clone()]);
     let server = PasteServer::start(200, "{url}/Ab3x.txt\n");
@@ -271,7 +252,7 @@ fn a_refusing_or_missing_service_is_one_line_with_the_local_log_and_exit_75() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let db = db_with(tmp.path(), &[fixture_log(|t| t.contains("7-Zip"))]);
+    let db = db_with(tmp.path(), &[common::fixture_log(|t| t.contains("7-Zip"))]);
     let kept = tmp.path().join("shared/boardbench-run-1.txt");
 
     // 0x0.st's answer to sbc-bench's user agent in 2025; a 4xx is not tried again.

@@ -13,32 +13,15 @@ use document::ResultDocument;
 use resultsdb::{Location, Store};
 use upload::testing::{Scripted, TestService};
 
-fn fixture_log(pred: impl Fn(&str) -> bool) -> ResultDocument {
-    let dir = testsupport::sbc_bench_logs();
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    names.sort();
-    for p in names {
-        let text = std::fs::read_to_string(&p).unwrap_or_default();
-        if pred(&text)
-            && let Ok(doc) = sbcimport::import_bytes(text.as_bytes(), &p.display().to_string())
-        {
-            return doc;
-        }
-    }
-    panic!("no fixture log matches");
-}
-
 /// Three documents: one with MAC and IP addresses in its kernel messages, one with USB serial
 /// numbers and a MAC, one plain.
 fn documents() -> Vec<ResultDocument> {
     vec![
-        fixture_log(|t| t.contains("[UFW BLOCK]")),
-        fixture_log(|t| t.contains("SerialNumber: 00000000000179")),
-        fixture_log(|t| !t.contains("SerialNumber") && !t.contains("UFW") && t.contains("7-Zip")),
+        common::fixture_log(|t| t.contains("[UFW BLOCK]")),
+        common::fixture_log(|t| t.contains("SerialNumber: 00000000000179")),
+        common::fixture_log(|t| {
+            !t.contains("SerialNumber") && !t.contains("UFW") && t.contains("7-Zip")
+        }),
     ]
 }
 

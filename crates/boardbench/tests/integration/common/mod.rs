@@ -313,3 +313,24 @@ pub fn output_within(mut c: Command, limit: std::time::Duration) -> std::process
         stderr: t_err.join().unwrap(),
     }
 }
+
+/// The first fixture sbc-bench log (by name) whose text `pred` accepts, imported.
+#[allow(dead_code)]
+pub fn fixture_log(pred: impl Fn(&str) -> bool) -> document::ResultDocument {
+    let dir = testsupport::sbc_bench_logs();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    names.sort();
+    for p in names {
+        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        if pred(&text)
+            && let Ok(doc) = sbcimport::import_bytes(text.as_bytes(), &p.display().to_string())
+        {
+            return doc;
+        }
+    }
+    panic!("no fixture log matches");
+}

@@ -443,18 +443,7 @@ pub fn measure_as_tinymembench(b: &Buffers, v: &Variant) -> BwTest {
             break;
         }
     }
-    BwTest {
-        name: v.name.to_string(),
-        kind: v.kind(),
-        headline: v.headline,
-        best_mb_s: stats::max(&samples).unwrap_or(0.0),
-        median_mb_s: stats::median(&samples).unwrap_or(0.0),
-        spread_pct: stats::stddev_pct(&samples),
-        samples_mb_s: samples,
-        calls_per_sample: calls,
-        descheduled_retries: 0,
-        disturbed,
-    }
+    test_of(v, samples, calls, 0, disturbed)
 }
 
 /// Measures one variant on the calling thread (which the caller has pinned).
@@ -488,6 +477,11 @@ pub fn measure(b: &Buffers, v: &Variant, cfg: &Config) -> BwTest {
             break;
         }
     }
+    test_of(v, samples, calls, retries, retries > 0)
+}
+
+/// The result of one variant from its samples (either method).
+fn test_of(v: &Variant, samples: Vec<f64>, calls: u64, retries: u32, disturbed: bool) -> BwTest {
     BwTest {
         name: v.name.to_string(),
         kind: v.kind(),
@@ -498,7 +492,7 @@ pub fn measure(b: &Buffers, v: &Variant, cfg: &Config) -> BwTest {
         samples_mb_s: samples,
         calls_per_sample: calls,
         descheduled_retries: retries,
-        disturbed: retries > 0,
+        disturbed,
     }
 }
 
